@@ -1,0 +1,63 @@
+"""Async client for the sites server's oracle API."""
+
+import json
+from typing import Any
+
+import aiohttp
+
+from sites.core.events import SemanticEvent
+
+
+class OracleError(RuntimeError):
+    pass
+
+
+class OracleClient:
+    def __init__(self, base_url: str, timeout_s: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._timeout = aiohttp.ClientTimeout(total=timeout_s)
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> "OracleClient":
+        self._session = aiohttp.ClientSession(timeout=self._timeout)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            self._session = aiohttp.ClientSession(timeout=self._timeout)
+        return self._session
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> bytes:
+        async with self.session.request(method, self.base_url + path, **kwargs) as response:
+            body = await response.read()
+            if response.status >= 400:
+                raise OracleError(f"oracle {method} {path} -> {response.status}: {body[:300].decode(errors='replace')}")
+            return body
+
+    async def health(self) -> dict[str, Any]:
+        return dict(json.loads(await self._request("GET", "/health")))
+
+    async def create_episode(self, **fields: Any) -> dict[str, Any]:
+        return dict(json.loads(await self._request("POST", "/episodes", json=fields)))
+
+    async def initial_state_bytes(self, episode_id: str) -> bytes:
+        return await self._request("GET", f"/episodes/{episode_id}/state/initial")
+
+    async def state_bytes(self, episode_id: str) -> bytes:
+        return await self._request("GET", f"/episodes/{episode_id}/state")
+
+    async def events(self, episode_id: str) -> list[SemanticEvent]:
+        raw = json.loads(await self._request("GET", f"/episodes/{episode_id}/events"))
+        return [SemanticEvent.model_validate(e) for e in raw]
+
+    async def delete_episode(self, episode_id: str) -> None:
+        await self._request("DELETE", f"/episodes/{episode_id}")

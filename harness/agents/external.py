@@ -1,0 +1,63 @@
+"""Any program as an agent: `--agent cmd:"python my_agent.py"`.
+
+The command runs with the episode in its environment and is graded when it
+exits. It reaches the sites only through WEBCHAOS_PROXY.
+"""
+
+import asyncio
+import contextlib
+import os
+import signal
+
+from harness.agents.base import AgentOutcome, EpisodeContext
+
+
+class CommandAgent:
+    needs_browser = False
+
+    def __init__(self, command: str, name: str = "cmd") -> None:
+        if not command.strip():
+            raise ValueError("cmd agent: the command is empty")
+        self.command = command
+        self.name = name
+
+    def environment(self, ctx: EpisodeContext) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            "WEBCHAOS_PROXY": ctx.proxy_url,
+            "WEBCHAOS_START_URL": ctx.start_url,
+            "WEBCHAOS_INSTRUCTION": ctx.instruction,
+            "WEBCHAOS_EPISODE": ctx.episode_id,
+            "WEBCHAOS_OUT_DIR": str(ctx.out_dir),
+            # Common clients honour these, so plain `requests`/`curl` go through the proxy too.
+            "HTTP_PROXY": ctx.proxy_url,
+            "http_proxy": ctx.proxy_url,
+            "NO_PROXY": "",
+            "no_proxy": "",
+        })
+        return env
+
+    async def run(self, ctx: EpisodeContext) -> AgentOutcome:
+        ctx.out_dir.mkdir(parents=True, exist_ok=True)
+        with (ctx.out_dir / "agent.log").open("wb") as log:
+            process = await asyncio.create_subprocess_shell(
+                self.command, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
+                env=self.environment(ctx), start_new_session=True,
+            )
+            try:
+                code = await asyncio.wait_for(process.wait(), ctx.time_budget_s)
+            except TimeoutError:
+                _kill_group(process.pid)
+                await process.wait()
+                return AgentOutcome(status="timeout", error=f"no exit after {ctx.time_budget_s:.0f}s")
+            finally:
+                if process.returncode is None:  # cancelled (Ctrl-C): leave no orphan
+                    _kill_group(process.pid)
+        if code != 0:
+            return AgentOutcome(status="error", error=f"command exited with status {code}")
+        return AgentOutcome(status="done")
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)

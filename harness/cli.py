@@ -1,0 +1,182 @@
+"""The `webchaos` command line."""
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from harness.agents import agent_from_spec
+from harness.config import RUNS_DIR, ChromiumNotFound
+from harness.episode import grade_episode
+from harness.report import print_summary
+from harness.results import EpisodeResult
+from harness.runner import plan_matrix, run_matrix
+from scenarios.loader import Catalog, ScenarioError, load_catalog
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Fault-injection toolkit for evaluating web agents.")
+console = Console()
+
+
+def _catalog(paths: list[Path] | None) -> Catalog:
+    try:
+        return load_catalog(*(paths or []))
+    except ScenarioError as exc:
+        console.print(f"[red]scenario error[/] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        if "-" in text and "," not in text:
+            low, high = (int(p) for p in text.split("-", 1))
+            return list(range(low, high + 1))
+        return [int(p) for p in text.split(",") if p.strip()]
+    except ValueError as exc:
+        raise typer.BadParameter(f"seeds must look like '1', '1,2,5' or '1-10', got {text!r}") from exc
+
+
+def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
+             agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
+             time_budget_s: float) -> int:
+    try:
+        specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base)
+        agent_objs = [agent_from_spec(a) for a in agents]
+    except ValueError as exc:
+        console.print(f"[red]error[/] {exc}")
+        return 2
+    if not specs:
+        console.print("[yellow]nothing to run[/]: no task/variant matched")
+        return 2
+    total = len(specs) * len(agent_objs)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        bar = progress.add_task("episodes", total=total)
+
+        def advance(result: EpisodeResult) -> None:
+            mark = "[green]pass[/]" if result.success else "[red]fail[/]"
+            progress.console.print(f"  {mark} {result.task_id} / {result.variant_id or 'base'} / "
+                                   f"seed {result.seed} / {result.agent}  score {result.score:.2f}")
+            progress.advance(bar)
+
+        try:
+            summary, run_dir = asyncio.run(run_matrix(
+                specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
+                on_result=advance, time_budget_s=time_budget_s,
+            ))
+        except ChromiumNotFound as exc:
+            console.print(f"[red]error[/] {exc}")
+            return 2
+        except KeyboardInterrupt:
+            console.print("[yellow]interrupted[/]: finished episodes are kept in runs/")
+            return 130
+    print_summary(summary, console)
+    console.print(f"results: {run_dir}/run.json")
+    return 0
+
+
+@app.command()
+def run(
+    task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option("--variant", "-v", help="variant id (repeatable); default: all applicable")
+    ] = None,
+    seeds: Annotated[str, typer.Option(help="seeds: '1', '1,2,5' or '1-10'")] = "1",
+    agent: Annotated[
+        list[str] | None,
+        typer.Option("--agent", "-a", help="reference | reference-no-recovery | cmd:'<command>' (repeatable)"),
+    ] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="episodes at once")] = 2,
+    no_base: Annotated[bool, typer.Option("--no-base", help="skip the unperturbed base episodes")] = False,
+    run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
+    runs_dir: Annotated[Path, typer.Option(help="where runs are written")] = RUNS_DIR,
+    catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder (default: built-in)")] = None,
+    time_budget: Annotated[float, typer.Option(help="seconds an agent may take per episode")] = 120.0,
+) -> None:
+    """Run tasks × variants × seeds with one or more agents and print a result table."""
+    code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
+                    run_id, runs_dir, not no_base, time_budget)
+    raise typer.Exit(code)
+
+
+@app.command()
+def demo(
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 2,
+    runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
+) -> None:
+    """Every shop task × (base + its variants), reference agent with recovery on and off."""
+    code = _execute(_catalog(None), None, None, [1], ["reference", "reference-no-recovery"], concurrency,
+                    None, runs_dir, True, 120.0)
+    raise typer.Exit(code)
+
+
+@app.command("list")
+def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
+    """List tasks and variants."""
+    cat = _catalog(catalog)
+    for t in cat.tasks.values():
+        console.print(f"[bold]{t.id}[/] ({t.site}; {', '.join(p.value for p in t.primitives)}): {t.title}")
+        for v in cat.variants_for(t.id):
+            console.print(f"    variant [cyan]{v.id}[/] → {v.target_primitive.value}: {v.title}")
+
+
+@app.command()
+def faults() -> None:
+    """List every registered fault type with its layer, parameters and primitive."""
+    from scenarios.faults import registry
+
+    for name, kind in registry().items():
+        params = ", ".join(
+            f"{field}: {getattr(info.annotation, '__name__', info.annotation)}"
+            + ("" if info.is_required() else f" = {info.default!r}")
+            for field, info in kind.model_fields.items()
+        )
+        console.print(f"[bold]{name}[/] [{kind.layer.value}] → {kind.primitive.value}: {kind.description}")
+        console.print(f"    params: {params or '(none)'}")
+
+
+@app.command("grade")
+def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folder of a run")],
+              catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
+    """Re-grade a finished episode offline from its saved states."""
+    try:
+        meta = json.loads((episode_dir / "episode.json").read_text())
+        initial = (episode_dir / "state_initial.json").read_bytes()
+        final = (episode_dir / "state_final.json").read_bytes()
+    except OSError as exc:
+        console.print(f"[red]error[/] {episode_dir}: {exc.strerror}: {exc.filename}")
+        raise typer.Exit(2) from exc
+    cat = _catalog(catalog)
+    task = cat.tasks.get(meta["task_id"])
+    if task is None:
+        console.print(f"[red]error[/] task {meta['task_id']!r} is not in the catalog")
+        raise typer.Exit(2)
+    verdict = grade_episode(task, meta["bindings"], initial, final)
+    sys.stdout.write(verdict.model_dump_json(indent=2) + "\n")
+
+
+@app.command()
+def up(
+    task: Annotated[str, typer.Option("--task", "-t")] = "shop_add_to_cart",
+    variant: Annotated[str | None, typer.Option("--variant", "-v")] = None,
+    seed: Annotated[int, typer.Option()] = 1,
+    runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
+) -> None:
+    """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
+    from harness.interactive import serve_one
+
+    cat = _catalog(None)
+    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

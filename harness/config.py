@@ -1,0 +1,45 @@
+"""Where things live on disk and how to find the browser."""
+
+import os
+import shutil
+import socket
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+STATE_DIR = Path(os.environ.get("WEBCHAOS_STATE_DIR", PROJECT_ROOT / ".webchaos"))
+RUNS_DIR = Path(os.environ.get("WEBCHAOS_RUNS_DIR", PROJECT_ROOT / "runs"))
+
+_CHROMIUM_CANDIDATES = (
+    "/usr/lib/chromium/chromium",       # Debian: the real binary (the /usr/bin wrapper prints warnings)
+    "/usr/lib/chromium-browser/chromium-browser",
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+)
+
+
+class ChromiumNotFound(RuntimeError):
+    pass
+
+
+def find_chromium() -> str:
+    explicit = os.environ.get("WEBCHAOS_CHROMIUM")
+    candidates = [explicit] if explicit else []
+    candidates += list(_CHROMIUM_CANDIDATES)
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    raise ChromiumNotFound(
+        "no Chromium found: install Debian's package (apt-get install -y chromium, or run `make test` as root) "
+        "or set WEBCHAOS_CHROMIUM=/path/to/chromium"
+    )
+
+
+def free_port() -> int:
+    """A port that was free a moment ago on loopback (the caller binds it soon after)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

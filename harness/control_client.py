@@ -1,0 +1,38 @@
+"""Async client for the proxy's control API (its own loopback port, never proxied)."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+
+class ControlError(RuntimeError):
+    pass
+
+
+class ControlClient:
+    def __init__(self, base_url: str, timeout_s: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout_s))
+
+    async def close(self) -> None:
+        await self._session.close()
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+        async with self._session.request(method, self.base_url + path, **kwargs) as response:
+            body = await response.read()
+            if response.status >= 400:
+                raise ControlError(f"proxy {method} {path} -> {response.status}: {body[:500].decode(errors='replace')}")
+            return json.loads(body) if body else None
+
+    async def open_episode(self, episode_id: str, seed: int, faults: list[dict[str, Any]], out_dir: Path,
+                           port: int | None = None) -> dict[str, Any]:
+        payload = {"episode_id": episode_id, "seed": seed, "faults": faults, "out_dir": str(out_dir), "port": port}
+        return dict(await self._request("POST", "/episodes", json=payload))
+
+    async def har(self, episode_id: str) -> dict[str, Any]:
+        return dict(await self._request("GET", f"/episodes/{episode_id}/har"))
+
+    async def close_episode(self, episode_id: str) -> dict[str, Any]:
+        return dict(await self._request("DELETE", f"/episodes/{episode_id}"))

@@ -1,0 +1,62 @@
+"""Typed results: one per episode (result.json) and one per run (run.json)."""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from grader.verdict import Verdict
+from harness.agents.base import AgentOutcome
+
+
+class EpisodeTimings(BaseModel):
+    open_ms: float = 0.0
+    agent_ms: float = 0.0
+    close_ms: float = 0.0
+    grade_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+class EpisodeResult(BaseModel):
+    episode_id: str
+    task_id: str
+    variant_id: str | None
+    target_primitive: str | None
+    seed: int
+    agent: str
+    instruction: str
+    success: bool
+    score: float
+    verdict: Verdict | None = None
+    outcome: AgentOutcome
+    firings: int = Field(default=0, description="fault firings in the ledger")
+    timings: EpisodeTimings = EpisodeTimings()
+    error: str | None = Field(default=None, description="harness error, if the episode could not run")
+
+
+class RunSummary(BaseModel):
+    run_id: str
+    started_at: str
+    finished_at: str | None = None
+    interrupted: bool = False
+    planned: int
+    episodes: list[EpisodeResult] = Field(default_factory=list)
+
+    def table_rows(self) -> list[dict[str, Any]]:
+        return [
+            {"task": r.task_id, "variant": r.variant_id or "base", "seed": r.seed, "agent": r.agent,
+             "success": r.success, "score": r.score, "status": r.outcome.status, "firings": r.firings,
+             "seconds": round(r.timings.total_ms / 1000, 1)}
+            for r in self.episodes
+        ]
+
+
+def write_json_atomic(path: Path, data: BaseModel | dict[str, Any]) -> None:
+    """Write via a temp file and rename, so a killed run never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,158 @@
+"""Start and stop the two service processes: the sites server and the fault proxy.
+
+Each runs in its own process group and dies with the harness (PR_SET_PDEATHSIG),
+so neither Ctrl-C nor a killed harness leaves orphans behind.
+"""
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+import aiohttp
+
+from harness.config import PROJECT_ROOT, STATE_DIR, free_port
+from sites.registry import site_hosts
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class StackError(RuntimeError):
+    pass
+
+
+@dataclass
+class Service:
+    name: str
+    argv: list[str]
+    health_url: str
+    log_path: Path
+    process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("wb")
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True, preexec_fn=_die_with_parent, cwd=PROJECT_ROOT,
+            )
+        finally:
+            log.close()
+
+    async def wait_healthy(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2)) as session:
+            while time.monotonic() < deadline:
+                if self.process is not None and self.process.returncode is not None:
+                    raise StackError(f"{self.name} exited with {self.process.returncode}:\n{self.log_tail()}")
+                try:
+                    async with session.get(self.health_url) as response:
+                        if response.status == 200:
+                            return
+                except (aiohttp.ClientError, TimeoutError):
+                    pass
+                await asyncio.sleep(0.05)
+        raise StackError(f"{self.name} not healthy after {timeout_s:.0f}s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    async def stop(self, grace_s: float = 5.0) -> None:
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), grace_s)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
+
+
+@dataclass
+class Stack:
+    """The running services and the ports a harness needs to talk to them."""
+
+    state_dir: Path = STATE_DIR
+    sites_port: int = 0
+    oracle_port: int = 0
+    control_port: int = 0
+    services: list[Service] = field(default_factory=list)
+
+    @property
+    def oracle_url(self) -> str:
+        return f"http://127.0.0.1:{self.oracle_port}"
+
+    @property
+    def control_url(self) -> str:
+        return f"http://127.0.0.1:{self.control_port}"
+
+    def _commands(self) -> list[Service]:
+        bin_dir = Path(sys.executable).parent
+        logs = self.state_dir / "logs"
+        sites = Service(
+            "sites server",
+            [sys.executable, "-m", "sites.server", "--port", str(self.sites_port),
+             "--oracle-port", str(self.oracle_port)],
+            f"{self.oracle_url}/health", logs / f"sites-{self.oracle_port}.log",
+        )
+        proxy = Service(
+            "proxy",
+            proxy_command(bin_dir / "mitmdump", self.sites_port, self.control_port, self.state_dir),
+            f"{self.control_url}/health", logs / f"proxy-{self.control_port}.log",
+        )
+        return [sites, proxy]
+
+    async def start(self, timeout_s: float = 30.0) -> "Stack":
+        self.sites_port = self.sites_port or free_port()
+        self.oracle_port = self.oracle_port or free_port()
+        self.control_port = self.control_port or free_port()
+        self.services = self._commands()
+        try:
+            for service in self.services:
+                await service.start()
+            await asyncio.gather(*(s.wait_healthy(timeout_s) for s in self.services))
+        except BaseException:
+            await self.stop()
+            raise
+        return self
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(s.stop() for s in self.services), return_exceptions=True)
+
+    async def __aenter__(self) -> "Stack":
+        return await self.start()
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await asyncio.shield(self.stop())
+
+
+def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir: Path) -> list[str]:
+    """The mitmdump command line for the full addon stack (see proxy_addons/stack.py)."""
+    return [
+        str(mitmdump), "-q",
+        "-s", str(PROJECT_ROOT / "proxy_addons" / "stack.py"),
+        "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
+        "--set", f"webchaos_site_hosts={','.join(site_hosts())}",
+        "--set", f"webchaos_control_port={control_port}",
+        "--set", "connection_strategy=lazy",
+        "--set", f"confdir={state_dir / 'mitmproxy'}",
+    ]

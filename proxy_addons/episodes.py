@@ -1,0 +1,122 @@
+"""The per-episode registry shared by every addon of the stack.
+
+An episode owns one listener (`regular@127.0.0.1:<port>`); a flow belongs to the
+episode whose listener it arrived on (`flow.client_conn.proxy_mode.full_spec`).
+The registry holds, per episode: its armed network and client faults, its ledger,
+and the flows seen so far (for the HAR). `stack.py` creates one registry and hands
+it to every addon.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mitmproxy import http
+
+from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
+from scenarios.faults import ArmedFault, FaultError, FaultSpec, Layer, parse_fault
+from sites.core.deps import EPISODE_HEADER
+
+__all__ = ["EPISODE_HEADER", "Episode", "Episodes", "arm_proxy_faults"]
+
+PROXY_LAYERS = (Layer.network, Layer.client)
+
+
+def arm_proxy_faults(raw_faults: list[Any], seed: int) -> list[ArmedFault]:
+    """Validate every envelope and arm the ones the proxy runs (network and client layers).
+
+    Faults of other layers are checked as envelopes only (their types live in other
+    processes) and otherwise ignored; default ids still use the index in the full list.
+    Raises `FaultError` naming the index and the field.
+    """
+    armed = []
+    for index, raw in enumerate(raw_faults):
+        try:
+            layer = FaultSpec.model_validate(raw).layer
+        except Exception:
+            layer = None  # let parse_fault produce the precise message
+        if layer is not None and layer not in PROXY_LAYERS:
+            continue
+        spec, params = parse_fault(raw, index)
+        armed.append(ArmedFault(spec, params, seed))
+    ids = [a.id for a in armed]
+    for fault_id in ids:
+        if ids.count(fault_id) > 1:
+            raise FaultError(f"faults: duplicate fault id {fault_id!r}")
+    return armed
+
+
+@dataclass
+class Episode:
+    id: str
+    seed: int
+    out_dir: Path
+    port: int
+    faults: list[ArmedFault] = field(default_factory=list)
+    opened_at: float = field(default_factory=time.monotonic)
+    flows: dict[str, http.HTTPFlow] = field(default_factory=dict)
+    firings: int = 0
+    ledger: Ledger = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.ledger = Ledger(self.out_dir / LEDGER_FILE, self.opened_at)
+
+    @property
+    def mode_spec(self) -> str:
+        return f"regular@127.0.0.1:{self.port}"
+
+    @property
+    def proxy_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def elapsed_ms(self) -> float:
+        return (time.monotonic() - self.opened_at) * 1000
+
+    def faults_of(self, layer: Layer) -> list[ArmedFault]:
+        return [f for f in self.faults if f.spec.layer == layer]
+
+    def fault(self, fault_id: str) -> ArmedFault | None:
+        return next((f for f in self.faults if f.id == fault_id), None)
+
+
+class Episodes:
+    """Open episodes, by id and by listener spec; ports are never reused within the process."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Episode] = {}
+        self.by_spec: dict[str, Episode] = {}
+        self.used_ports: set[int] = set()
+
+    def __len__(self) -> int:
+        return len(self.by_id)
+
+    def add(self, episode: Episode) -> None:
+        if episode.id in self.by_id:
+            raise ValueError(f"episode {episode.id!r} is already open")
+        if episode.port in self.used_ports:
+            raise ValueError(f"port {episode.port} was already used in this proxy")
+        self.used_ports.add(episode.port)
+        self.by_id[episode.id] = episode
+        self.by_spec[episode.mode_spec] = episode
+
+    def remove(self, episode_id: str) -> Episode | None:
+        episode = self.by_id.pop(episode_id, None)
+        if episode is not None:
+            self.by_spec.pop(episode.mode_spec, None)
+        return episode
+
+    def get(self, episode_id: str) -> Episode | None:
+        return self.by_id.get(episode_id)
+
+    def for_flow(self, flow: http.HTTPFlow) -> Episode | None:
+        """The open episode whose listener the flow came in on (None if any other)."""
+        mode = flow.client_conn.proxy_mode
+        episode = self.by_spec.get(mode.full_spec)
+        if episode is None:
+            return None
+        marks(flow).setdefault("episode", episode.id)
+        return episode

@@ -1,0 +1,62 @@
+"""Send every admitted site request to the sites server, keeping its virtual host.
+
+The sites server serves all sites on one port and picks the site by the `Host`
+header, so the router points the connection at `webchaos_sites` (plain HTTP) and
+puts the original `Host` back (setting `flow.request.host` rewrites it). It also
+names the episode in `x-webchaos-episode` (the guard has already stripped any
+copy the agent sent).
+"""
+
+from __future__ import annotations
+
+from mitmproxy import ctx, exceptions, http
+from mitmproxy.addonmanager import Loader
+
+from proxy_addons.episodes import EPISODE_HEADER, Episodes
+from proxy_addons.ledger import marks
+
+
+def parse_upstream(value: str) -> tuple[str, int] | None:
+    if not value:
+        return None
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise exceptions.OptionsError(f"webchaos_sites: expected HOST:PORT, got {value!r}")
+    return host.strip("[]"), int(port)
+
+
+class Router:
+    def __init__(self, episodes: Episodes) -> None:
+        self.episodes = episodes
+        self.upstream: tuple[str, int] | None = None
+
+    def load(self, loader: Loader) -> None:
+        loader.add_option(
+            "webchaos_sites", str, "",
+            "HOST:PORT of the webchaos sites server (plain HTTP, every site on one port).",
+        )
+
+    def configure(self, updated: set[str]) -> None:
+        if "webchaos_sites" in updated:
+            self.upstream = parse_upstream(ctx.options.webchaos_sites)
+
+    def requestheaders(self, flow: http.HTTPFlow) -> None:
+        if flow.response:
+            return
+        m = marks(flow)
+        site = m.get("site")
+        episode = self.episodes.get(m.get("episode", ""))
+        if site is None or episode is None:
+            return  # the guard answers everything else; nothing to route
+        if self.upstream is None:
+            flow.response = http.Response.make(
+                502, "webchaos: no sites server configured (webchaos_sites)\n",
+                {"content-type": "text/plain; charset=utf-8"},
+            )
+            m["local"] = True
+            return
+        host_header = flow.request.host_header
+        flow.request.scheme = "http"
+        flow.request.host, flow.request.port = self.upstream
+        flow.request.host_header = host_header
+        flow.request.headers[EPISODE_HEADER] = episode.id

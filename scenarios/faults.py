@@ -1,0 +1,233 @@
+"""The fault vocabulary shared by every layer (Toxiproxy's idea).
+
+A fault is declared by one envelope: `type`, `layer`, `match`, `schedule`,
+`toxicity`, `params`. A fault *type* is a small pydantic model whose fields are
+its parameters (units in their names) registered by name; matching, scheduling
+and probability live here once, and each layer only says what a firing does.
+"""
+
+import fnmatch
+import importlib
+import random
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any, ClassVar, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from sites.core.rng import derive_seed
+
+
+class Layer(StrEnum):
+    seed = "seed"
+    server = "server"
+    network = "network"
+    client = "client"
+
+
+class Primitive(StrEnum):
+    grounding = "grounding"
+    planning = "planning"
+    state_tracking = "state_tracking"
+    backtracking = "backtracking"
+    patience = "patience"
+    exploration = "exploration"
+    verification = "verification"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Match(Strict):
+    """Which events a fault may touch. Globs use fnmatch syntax; an unset field matches all."""
+
+    host: str | None = Field(default=None, description="host glob, e.g. 'shop.test' or '*.test'")
+    path: str | None = Field(default=None, description="path glob (query string excluded), e.g. '/api/cart*'")
+    methods: list[str] | None = Field(default=None, description="HTTP methods, e.g. [POST]")
+    content_type: str | None = Field(default=None, description="response/request content-type glob")
+    body_contains: str | None = Field(default=None, description="substring of the request body")
+    selector: str | None = Field(default=None, description="client faults: CSS selector of the target")
+    role: str | None = Field(default=None, description="client faults: ARIA role of the target")
+    name: str | None = Field(default=None, description="client faults: accessible name of the target")
+
+    @field_validator("methods")
+    @classmethod
+    def _upper(cls, methods: list[str] | None) -> list[str] | None:
+        return [m.upper() for m in methods] if methods is not None else None
+
+    @field_validator("host", "path", "content_type")
+    @classmethod
+    def _glob(cls, value: str | None) -> str | None:
+        if value is not None:
+            if not value or value.count("[") != value.count("]"):
+                raise ValueError(f"not a valid glob: {value!r}")
+        return value
+
+    def matches_request(self, host: str, path: str, method: str, body: bytes = b"",
+                        content_type: str = "") -> bool:
+        path = path.split("?", 1)[0]
+        if self.host is not None and not fnmatch.fnmatchcase(host.lower(), self.host.lower()):
+            return False
+        if self.path is not None and not fnmatch.fnmatchcase(path, self.path):
+            return False
+        if self.methods is not None and method.upper() not in self.methods:
+            return False
+        if self.content_type is not None and not fnmatch.fnmatchcase(content_type, self.content_type):
+            return False
+        return not (self.body_contains is not None and self.body_contains.encode() not in body)
+
+
+ScheduleMode = Literal["always", "once", "first_n", "every_nth", "after_n", "intermittent", "window"]
+
+
+class Schedule(Strict):
+    mode: ScheduleMode = "always"
+    n: int | None = Field(default=None, ge=1, description="first_n / every_nth / after_n count")
+    probability: float | None = Field(default=None, ge=0, le=1, description="intermittent: chance per event")
+    start_ms: int | None = Field(default=None, ge=0, description="window: start, from episode open")
+    duration_ms: int | None = Field(default=None, ge=0, description="window: length")
+
+    @model_validator(mode="after")
+    def _needs(self) -> "Schedule":
+        required = {
+            "first_n": ["n"], "every_nth": ["n"], "after_n": ["n"],
+            "intermittent": ["probability"], "window": ["start_ms", "duration_ms"],
+        }.get(self.mode, [])
+        for name in required:
+            if getattr(self, name) is None:
+                raise ValueError(f"schedule mode {self.mode!r} needs field {name!r}")
+        return self
+
+
+class FaultSpec(Strict):
+    """The envelope, as written in a variant."""
+
+    id: str | None = Field(default=None, description="stable id; defaults to '<type>#<index>'")
+    type: str
+    layer: Layer
+    match: Match = Match()
+    schedule: Schedule = Schedule()
+    toxicity: float = Field(default=1.0, ge=0, le=1, description="probability per eligible event")
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class FaultType(Strict):
+    """Base of every registered fault type; subclasses declare parameters as fields."""
+
+    name: ClassVar[str]
+    layer: ClassVar[Layer]
+    primitive: ClassVar[Primitive]
+    description: ClassVar[str]
+
+
+_REGISTRY: dict[str, type[FaultType]] = {}
+# Modules whose import registers the built-in fault types of each layer.
+_BUILTIN_MODULES = ("proxy_addons.network", "proxy_addons.client")
+
+F = TypeVar("F", bound=type[FaultType])
+
+
+def register(cls: F) -> F:
+    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+        raise ValueError(f"fault type {cls.name!r} registered twice")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def registry() -> dict[str, type[FaultType]]:
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+    return dict(sorted(_REGISTRY.items()))
+
+
+class FaultError(ValueError):
+    """A fault spec that cannot be used; the message names the fault and the field."""
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(p) for p in loc) or "(root)"
+
+
+def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
+    """Validate one envelope and its parameters; the error names index, field and allowed values."""
+    try:
+        spec = FaultSpec.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise FaultError(f"faults[{index}].{_where(first['loc'])}: {first['msg']}") from exc
+    types = registry()
+    kind = types.get(spec.type)
+    if kind is None:
+        raise FaultError(f"faults[{index}].type: unknown fault type {spec.type!r}; known: {', '.join(types)}")
+    if kind.layer != spec.layer:
+        raise FaultError(f"faults[{index}].layer: {spec.type!r} is a {kind.layer.value} fault, not {spec.layer.value}")
+    try:
+        params = kind.model_validate(spec.params)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        allowed = ", ".join(f"{n}" for n in kind.model_fields)
+        raise FaultError(
+            f"faults[{index}].params.{_where(first['loc'])}: {first['msg']} (parameters of {spec.type!r}: {allowed})"
+        ) from exc
+    if spec.id is None:
+        spec = spec.model_copy(update={"id": f"{spec.type}#{index}"})
+    return spec, params
+
+
+class ArmedFault:
+    """One fault in one episode: its schedule counters and its own seeded RNG.
+
+    Each fault draws from an RNG derived from (episode seed, fault id), so the
+    firing sequence of one fault does not depend on how flows of other faults
+    interleave with it.
+    """
+
+    def __init__(self, spec: FaultSpec, params: FaultType, seed: int) -> None:
+        self.spec = spec
+        self.params = params
+        self.rng = random.Random(derive_seed("fault", seed, spec.id))
+        self.eligible = 0
+        self.fired = 0
+
+    @property
+    def id(self) -> str:
+        assert self.spec.id is not None
+        return self.spec.id
+
+    def decide(self, elapsed_ms: float) -> bool:
+        """Count one eligible event and say whether the fault fires on it."""
+        self.eligible += 1
+        s, k = self.spec.schedule, self.eligible
+        if s.mode == "once":
+            allowed = self.fired == 0
+        elif s.mode == "first_n":
+            allowed = k <= (s.n or 0)
+        elif s.mode == "every_nth":
+            allowed = k % (s.n or 1) == 0
+        elif s.mode == "after_n":
+            allowed = k > (s.n or 0)
+        elif s.mode == "intermittent":
+            allowed = self.rng.random() < (s.probability or 0.0)
+        elif s.mode == "window":
+            start = s.start_ms or 0
+            allowed = start <= elapsed_ms < start + (s.duration_ms or 0)
+        else:
+            allowed = True
+        if not allowed:
+            return False
+        if self.spec.toxicity < 1.0 and self.rng.random() >= self.spec.toxicity:
+            return False
+        self.fired += 1
+        return True
+
+
+def arm_all(raw_faults: list[Any], seed: int, layer: Layer | None = None,
+            on_error: Callable[[str], None] | None = None) -> list[ArmedFault]:
+    """Parse and arm every fault of one layer (or all); raises FaultError on the first bad one."""
+    armed = []
+    for index, raw in enumerate(raw_faults):
+        spec, params = parse_fault(raw, index)
+        if layer is None or spec.layer == layer:
+            armed.append(ArmedFault(spec, params, seed))
+    return armed

@@ -1,0 +1,145 @@
+"""Load the catalog from YAML; every error names the file and the field."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from scenarios.faults import FaultError, parse_fault
+from scenarios.schema import Task, Variant
+
+CATALOG_DIR = Path(__file__).parent / "catalog"
+
+
+class ScenarioError(ValueError):
+    """A catalog file that cannot be used. str() is 'FILE: FIELD: what was expected'."""
+
+    def __init__(self, file: Path | str, where: str, message: str) -> None:
+        self.file, self.where, self.message = str(file), where, message
+        super().__init__(f"{file}: {where}: {message}")
+
+
+@dataclass
+class Catalog:
+    tasks: dict[str, Task] = field(default_factory=dict)
+    variants: dict[str, Variant] = field(default_factory=dict)
+    sources: dict[str, Path] = field(default_factory=dict)
+
+    def variants_for(self, task_id: str) -> list[Variant]:
+        return [v for v in self.variants.values() if task_id in v.tasks]
+
+
+def _loc(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "(file)"
+        raise ScenarioError(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+    except OSError as exc:
+        raise ScenarioError(path, "(file)", f"cannot read: {exc.strerror}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        kind = type(data).__name__
+        raise ScenarioError(path, "(root)", f"expected a mapping with 'tasks' and/or 'variants', got {kind}")
+    unknown = sorted(set(data) - {"tasks", "variants"})
+    if unknown:
+        raise ScenarioError(path, unknown[0], "unknown top-level key; expected 'tasks' or 'variants'")
+    return data
+
+
+def _validate(path: Path, section: str, index: int, model: type[Task] | type[Variant], raw: Any) -> Any:
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = _loc((section, index, *first["loc"]))
+        message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            message = f"unknown field; allowed: {', '.join(model_fields_at(model, first['loc']))}"
+        raise ScenarioError(path, where, message) from exc
+
+
+def model_fields_at(model: type[Any], loc: tuple[int | str, ...]) -> list[str]:
+    """Names of the fields allowed where `loc` points (best effort, for error messages)."""
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int) or current is None:
+            continue
+        info = getattr(current, "model_fields", {}).get(part)
+        if info is None:
+            return []
+        current = _inner_model(info.annotation)
+    return sorted(getattr(current, "model_fields", {}))
+
+
+def _inner_model(annotation: Any) -> Any:
+    from typing import get_args
+
+    if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+        return annotation
+    for arg in get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def load_file(path: Path, catalog: Catalog) -> None:
+    data = _read(path)
+    for index, raw in enumerate(data.get("tasks") or []):
+        task = _validate(path, "tasks", index, Task, raw)
+        if task.id in catalog.tasks:
+            raise ScenarioError(path, f"tasks[{index}].id", f"duplicate task id {task.id!r}")
+        catalog.tasks[task.id] = task
+        catalog.sources[f"task:{task.id}"] = path
+    for index, raw in enumerate(data.get("variants") or []):
+        variant = _validate(path, "variants", index, Variant, raw)
+        for f_index, fault in enumerate(variant.faults):
+            try:
+                parse_fault(fault, f_index)
+            except FaultError as exc:
+                raise ScenarioError(path, f"variants[{index}].{exc}".split(": ", 1)[0],
+                                    str(exc).split(": ", 1)[1]) from exc
+        if variant.id in catalog.variants:
+            raise ScenarioError(path, f"variants[{index}].id", f"duplicate variant id {variant.id!r}")
+        catalog.variants[variant.id] = variant
+        catalog.sources[f"variant:{variant.id}"] = path
+
+
+def _cross_check(catalog: Catalog) -> None:
+    for variant in catalog.variants.values():
+        path = catalog.sources[f"variant:{variant.id}"]
+        for t_index, task_id in enumerate(variant.tasks):
+            task = catalog.tasks.get(task_id)
+            if task is None:
+                raise ScenarioError(path, f"variant {variant.id}.tasks[{t_index}]",
+                                    f"unknown task {task_id!r}; known: {', '.join(sorted(catalog.tasks))}")
+            primitives = set(task.primitives) | {variant.target_primitive}
+            if len(primitives) > 2:
+                raise ScenarioError(
+                    path, f"variant {variant.id}.target_primitive",
+                    f"task {task_id!r} already exercises {[p.value for p in task.primitives]}; "
+                    "a task and its variant may exercise at most 2 primitives",
+                )
+
+
+def load_catalog(*roots: Path) -> Catalog:
+    """Load every *.yaml under the roots (default: the built-in catalog)."""
+    catalog = Catalog()
+    for root in roots or (CATALOG_DIR,):
+        files = [root] if root.is_file() else sorted(root.rglob("*.yaml"))
+        for path in files:
+            load_file(path, catalog)
+    _cross_check(catalog)
+    return catalog

@@ -1,0 +1,97 @@
+"""The oracle API: episodes' lifecycle and ground truth. Served on its own loopback port."""
+
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Response
+from pydantic import BaseModel, Field
+
+from sites.core.episode import Episode, EpisodeStore
+from sites.core.site import WorldSetup
+
+
+class CreateEpisode(BaseModel):
+    site: str
+    task_id: str
+    seed: int = Field(ge=0)
+    variant_id: str | None = None
+    episode_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9._-]{1,120}$")
+    setup: WorldSetup = WorldSetup()
+    faults: list[dict[str, Any]] = Field(
+        default_factory=list, description="seed- and server-layer fault envelopes"
+    )
+
+
+class EpisodeInfo(BaseModel):
+    episode_id: str
+    site: str
+    task_id: str
+    variant_id: str | None
+    seed: int
+    base_url: str
+    bindings: dict[str, Any]
+    events: int
+
+
+def _info(store: EpisodeStore, episode: Episode) -> EpisodeInfo:
+    return EpisodeInfo(
+        episode_id=episode.id, site=episode.site, task_id=episode.task_id,
+        variant_id=episode.variant_id, seed=episode.seed,
+        base_url=f"http://{store.sites[episode.site].host}", bindings=episode.bindings,
+        events=len(episode.events),
+    )
+
+
+def oracle_app(store: EpisodeStore) -> FastAPI:
+    app = FastAPI(title="webchaos oracle", docs_url=None, redoc_url=None)
+
+    def get(episode_id: str) -> Episode:
+        episode = store.get(episode_id)
+        if episode is None:
+            raise HTTPException(404, f"episode {episode_id!r} is not open")
+        return episode
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "episodes": len(store), "sites": {n: s.host for n, s in store.sites.items()}}
+
+    @app.post("/episodes", status_code=201)
+    async def create(body: CreateEpisode) -> EpisodeInfo:
+        try:
+            episode = store.create(
+                site=body.site, task_id=body.task_id, seed=body.seed, setup=body.setup,
+                variant_id=body.variant_id, episode_id=body.episode_id, faults=body.faults,
+            )
+        except KeyError as exc:
+            raise HTTPException(404, str(exc.args[0])) from exc
+        except ValueError as exc:
+            raise HTTPException(409 if "exists" in str(exc) else 422, str(exc)) from exc
+        return _info(store, episode)
+
+    @app.get("/episodes")
+    async def list_episodes() -> list[EpisodeInfo]:
+        return [_info(store, e) for e in store]
+
+    @app.get("/episodes/{episode_id}")
+    async def info(episode_id: str) -> EpisodeInfo:
+        return _info(store, get(episode_id))
+
+    @app.get("/episodes/{episode_id}/state/initial")
+    async def initial_state(episode_id: str) -> Response:
+        return Response(get(episode_id).initial_state, media_type="application/json")
+
+    @app.get("/episodes/{episode_id}/state")
+    async def current_state(episode_id: str) -> Response:
+        return Response(get(episode_id).state_bytes(), media_type="application/json")
+
+    @app.get("/episodes/{episode_id}/events")
+    async def events(episode_id: str) -> Response:
+        body = "[" + ",".join(e.model_dump_json() for e in get(episode_id).events) + "]"
+        return Response(body, media_type="application/json")
+
+    @app.delete("/episodes/{episode_id}", status_code=204)
+    async def delete(episode_id: str) -> Response:
+        if not store.delete(episode_id):
+            raise HTTPException(404, f"episode {episode_id!r} is not open")
+        return Response(status_code=204)
+
+    return app

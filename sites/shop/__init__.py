@@ -1,0 +1,1 @@
+"""Cartwheel: the seeded online store site (catalogue, cart, checkout, account)."""

@@ -1,0 +1,166 @@
+"""The JSON API the store's scripts write through. Every state change stamps the clock once."""
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException
+
+from sites.core.deps import episode_from
+from sites.core.episode import Episode, EpisodeStore
+from sites.core.events import EventKind
+from sites.shop.models import (
+    MAX_QUANTITY,
+    SHIPPING_CENTS,
+    AddToCart,
+    Address,
+    CartItem,
+    NewAddress,
+    Order,
+    OrderLine,
+    PlaceOrder,
+    ShopState,
+    UpdateCartItem,
+    state_of,
+)
+
+
+def _cart_payload(state: ShopState) -> dict[str, Any]:
+    return {
+        "items": [item.model_dump() for item in state.cart_items],
+        "cart_count": state.cart_count(),
+        "subtotal_cents": state.cart_subtotal_cents(),
+    }
+
+
+def _check_quantity(state: ShopState, product_id: str, quantity: int) -> None:
+    product = state.product(product_id)
+    if product is None:
+        raise HTTPException(404, f"no product {product_id!r}")
+    if product.stock <= 0:
+        raise HTTPException(409, f"{product.name} is out of stock")
+    if quantity > MAX_QUANTITY:
+        raise HTTPException(409, f"at most {MAX_QUANTITY} of one product per order")
+    if quantity > product.stock:
+        raise HTTPException(409, f"only {product.stock} of {product.name} left in stock")
+
+
+def api_router(store: EpisodeStore) -> APIRouter:
+    router = APIRouter(prefix="/api")
+    episode_dep = Depends(episode_from(store, "shop"))
+
+    @router.get("/cart")
+    async def get_cart(episode: Episode = episode_dep) -> dict[str, Any]:
+        return _cart_payload(state_of(episode))
+
+    @router.post("/cart", status_code=201)
+    async def add_to_cart(body: AddToCart, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        product = state.product(body.product_id)
+        if product is None:
+            raise HTTPException(404, f"no product {body.product_id!r}")
+        existing = next((i for i in state.cart_items if i.product_id == product.id), None)
+        _check_quantity(state, product.id, body.quantity + (existing.quantity if existing else 0))
+        now = episode.clock.stamp()
+        if existing is not None:
+            existing.quantity += body.quantity
+            item = existing
+        else:
+            item = CartItem(
+                id=state.take_id("cart_item", "c"), product_id=product.id, product_name=product.name,
+                quantity=body.quantity, unit_price_cents=product.price_cents, added_at=now,
+            )
+            state.cart_items.append(item)
+        episode.record(EventKind.commit, "add_to_cart", item.id, product_id=product.id,
+                       quantity=body.quantity, cart_quantity=item.quantity)
+        return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
+
+    @router.patch("/cart/{item_id}")
+    async def update_cart(item_id: str, body: UpdateCartItem, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        item = state.cart_item(item_id)
+        if item is None:
+            raise HTTPException(404, f"no cart item {item_id!r}")
+        _check_quantity(state, item.product_id, body.quantity)
+        episode.clock.stamp()
+        previous, item.quantity = item.quantity, body.quantity
+        episode.record(EventKind.commit, "update_cart", item.id, product_id=item.product_id,
+                       quantity=item.quantity, previous_quantity=previous)
+        return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
+
+    @router.delete("/cart/{item_id}")
+    async def remove_from_cart(item_id: str, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        item = state.cart_item(item_id)
+        if item is None:
+            raise HTTPException(404, f"no cart item {item_id!r}")
+        episode.clock.stamp()
+        state.cart_items = [i for i in state.cart_items if i.id != item_id]
+        episode.record(EventKind.commit, "remove_from_cart", item.id, product_id=item.product_id,
+                       quantity=item.quantity)
+        return {"cart_count": state.cart_count()}
+
+    @router.post("/orders", status_code=201)
+    async def place_order(body: PlaceOrder, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        if not state.cart_items:
+            raise HTTPException(409, "your cart is empty")
+        if state.address(body.address_id) is None:
+            raise HTTPException(404, f"no saved address {body.address_id!r}")
+        for item in state.cart_items:
+            _check_quantity(state, item.product_id, item.quantity)
+        placed_at = episode.clock.stamp()
+        lines = [
+            OrderLine(product_id=i.product_id, product_name=i.product_name, quantity=i.quantity,
+                      unit_price_cents=i.unit_price_cents)
+            for i in state.cart_items
+        ]
+        subtotal = sum(line.quantity * line.unit_price_cents for line in lines)
+        shipping_cents = SHIPPING_CENTS[body.shipping]
+        order = Order(
+            id=state.take_id("order", "o"), lines=lines,
+            product_ids=sorted({line.product_id for line in lines}),
+            address_id=body.address_id, shipping=body.shipping, shipping_cents=shipping_cents,
+            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents, status="placed",
+            placed_at=placed_at,
+        )
+        for line in lines:
+            product = state.product(line.product_id)
+            if product is not None:
+                product.stock -= line.quantity
+        state.orders.append(order)
+        state.cart_items = []
+        episode.record(EventKind.commit, "place_order", order.id, product_ids=order.product_ids,
+                       address_id=order.address_id, shipping=order.shipping, total_cents=order.total_cents)
+        return {"order": order.model_dump()}
+
+    @router.post("/addresses", status_code=201)
+    async def add_address(body: NewAddress, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        created_at = episode.clock.stamp()
+        make_default = body.make_default or not state.addresses
+        if make_default:
+            for other in state.addresses:
+                other.is_default = False
+        address = Address(
+            id=state.take_id("address", "a"), full_name=body.full_name, street=body.street,
+            city=body.city, postal_code=body.postal_code, country=body.country,
+            is_default=make_default, created_at=created_at,
+        )
+        state.addresses.append(address)
+        episode.record(EventKind.commit, "add_address", address.id, make_default=make_default)
+        return {"address": address.model_dump()}
+
+    @router.post("/addresses/{address_id}/default")
+    async def set_default_address(address_id: str, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        address = state.address(address_id)
+        if address is None:
+            raise HTTPException(404, f"no saved address {address_id!r}")
+        previous = state.default_address()
+        episode.clock.stamp()
+        for other in state.addresses:
+            other.is_default = other.id == address_id
+        episode.record(EventKind.commit, "set_default_address", address.id,
+                       previous_default=previous.id if previous else None)
+        return {"address": address.model_dump(), "default_address_id": address.id}
+
+    return router

@@ -1,0 +1,162 @@
+"""The shop's state (graded elsewhere: keep field names stable) and its API request bodies."""
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+
+if TYPE_CHECKING:
+    from sites.core.episode import Episode
+
+
+class Product(BaseModel):
+    id: str
+    name: str
+    category: str
+    price_cents: int
+    seller: str
+    rating: float
+    review_count: int
+    delivery: str
+    attributes: dict[str, str]
+    stock: int
+
+
+class Category(BaseModel):
+    slug: str
+    name: str
+
+
+class Address(BaseModel):
+    id: str
+    full_name: str
+    street: str
+    city: str
+    postal_code: str
+    country: str
+    is_default: bool
+    created_at: str
+
+
+class User(BaseModel):
+    id: str
+    name: str
+    email: str
+
+
+class CartItem(BaseModel):
+    id: str
+    product_id: str
+    product_name: str
+    quantity: int
+    unit_price_cents: int
+    added_at: str
+
+
+class OrderLine(BaseModel):
+    product_id: str
+    product_name: str
+    quantity: int
+    unit_price_cents: int
+
+
+class Order(BaseModel):
+    id: str
+    lines: list[OrderLine]
+    product_ids: list[str]
+    address_id: str
+    shipping: str
+    shipping_cents: int
+    subtotal_cents: int
+    total_cents: int
+    status: str
+    placed_at: str
+
+
+class ShopState(BaseModel):
+    user: User
+    categories: list[Category]
+    products: list[Product]
+    addresses: list[Address]
+    cart_items: list[CartItem]
+    orders: list[Order]
+    next_ids: dict[str, int]
+
+    # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
+    def product(self, product_id: str) -> Product | None:
+        return next((p for p in self.products if p.id == product_id), None)
+
+    def category(self, slug: str) -> Category | None:
+        return next((c for c in self.categories if c.slug == slug), None)
+
+    def address(self, address_id: str) -> Address | None:
+        return next((a for a in self.addresses if a.id == address_id), None)
+
+    def cart_item(self, item_id: str) -> CartItem | None:
+        return next((i for i in self.cart_items if i.id == item_id), None)
+
+    def order(self, order_id: str) -> Order | None:
+        return next((o for o in self.orders if o.id == order_id), None)
+
+    def default_address(self) -> Address | None:
+        return next((a for a in self.addresses if a.is_default), None)
+
+    def cart_count(self) -> int:
+        return sum(i.quantity for i in self.cart_items)
+
+    def cart_subtotal_cents(self) -> int:
+        return sum(i.quantity * i.unit_price_cents for i in self.cart_items)
+
+    def category_names(self) -> dict[str, str]:
+        return {c.slug: c.name for c in self.categories}
+
+    def take_id(self, counter: str, prefix: str) -> str:
+        """The next id from a state counter ('c1', 'o1004', 'a3'), so ids are deterministic."""
+        value = self.next_ids.get(counter, 1)
+        self.next_ids[counter] = value + 1
+        return f"{prefix}{value}"
+
+
+SHIPPING_CENTS: dict[str, int] = {"standard": 0, "express": 1200}
+MAX_QUANTITY = 10
+
+# ---- request bodies ------------------------------------------------------------------------
+
+Text = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=200)]
+Quantity = Annotated[StrictInt, Field(ge=1, le=MAX_QUANTITY)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AddToCart(_Body):
+    product_id: Text
+    quantity: Quantity = 1
+
+
+class UpdateCartItem(_Body):
+    quantity: Quantity
+
+
+class PlaceOrder(_Body):
+    address_id: Text
+    shipping: Literal["standard", "express"]
+
+
+class NewAddress(_Body):
+    full_name: Text
+    street: Text
+    city: Text
+    postal_code: Annotated[
+        str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=20)
+    ]
+    country: Text
+    make_default: StrictBool = False
+
+
+def state_of(episode: "Episode") -> ShopState:
+    """The episode's state, typed (every shop episode holds a ShopState)."""
+    state = episode.state
+    if not isinstance(state, ShopState):
+        raise TypeError(f"episode {episode.id!r} does not hold a shop state")
+    return state

@@ -1,0 +1,222 @@
+"""Server-rendered pages of the store. Reads only; writes go through the JSON API."""
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from sites.core.deps import episode_from
+from sites.core.episode import Episode, EpisodeStore
+from sites.core.events import EventKind
+from sites.core.templating import format_cents, make_environment
+from sites.shop.models import MAX_QUANTITY, SHIPPING_CENTS, Product, state_of
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+PAGE_SIZE = 24
+
+# Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
+NOTICES = {
+    "address_saved": "Address saved",
+    "default_updated": "Default address updated",
+    "item_removed": "Item removed from cart",
+    "cart_updated": "Cart updated",
+}
+
+_DOLLARS = re.compile(r"^\$?\s*(\d{1,7})(?:\.(\d{1,2}))?$", re.ASCII)
+_WHOLE = re.compile(r"^\d{1,6}$", re.ASCII)
+
+
+def _rating_text(product: Product) -> str:
+    return f"{product.rating:.1f} ★ ({product.review_count:,})"
+
+
+def _address_line(address: Any) -> str:
+    return f"{address.full_name}, {address.street}, {address.city} {address.postal_code}"
+
+
+templates = make_environment(
+    PACKAGE_DIR / "templates",
+    filters={"money": format_cents, "rating_text": _rating_text, "address_line": _address_line},
+)
+
+
+def render(
+    episode: Episode | None, template: str, status_code: int = 200, **context: Any
+) -> HTMLResponse:
+    """Render a page with the shared header context (cart count, categories, search text)."""
+    state = state_of(episode) if episode is not None else None
+    context.setdefault("query", "")
+    context.setdefault("active_category", None)
+    context.setdefault("notice", None)
+    html = templates.get_template(template).render(
+        cart_count=state.cart_count() if state else 0,
+        categories=state.categories if state else [],
+        category_names=state.category_names() if state else {},
+        **context,
+    )
+    return HTMLResponse(html, status_code=status_code)
+
+
+def _notice(request: Request) -> str | None:
+    return NOTICES.get(request.query_params.get("notice", ""))
+
+
+def _page_number(raw: str | None) -> int:
+    if raw is None or raw == "":
+        return 1
+    if not _WHOLE.fullmatch(raw) or int(raw) < 1:
+        raise HTTPException(400, "The page number must be a whole number of 1 or more.")
+    return int(raw)
+
+
+def parse_dollars(raw: str | None, label: str) -> int | None:
+    """'25' / '25.5' / '$25.50' -> cents; blank -> None; anything else -> 400."""
+    if raw is None or not raw.strip():
+        return None
+    match = _DOLLARS.fullmatch(raw.strip())
+    if match is None:
+        raise HTTPException(400, f"{label} must be an amount in dollars, like 25 or 25.50.")
+    whole, frac = match.group(1), (match.group(2) or "0").ljust(2, "0")
+    return int(whole) * 100 + int(frac)
+
+
+def page_router(store: EpisodeStore) -> APIRouter:
+    router = APIRouter()
+    episode_dep = Depends(episode_from(store, "shop"))
+
+    @router.get("/", response_class=HTMLResponse)
+    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        pages = max(1, math.ceil(len(state.products) / PAGE_SIZE))
+        page = _page_number(request.query_params.get("page"))
+        if page > pages:
+            raise HTTPException(404, f"There is no page {page}; the catalogue has {pages}.")
+        shown = state.products[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        episode.record(EventKind.navigate, "view_home", None, page=page,
+                       product_ids=[p.id for p in shown])
+        return render(
+            episode, "home.html", products=shown, page=page, pages=pages,
+            total=len(state.products), title="All products",
+        )
+
+    @router.get("/search", response_class=HTMLResponse)
+    async def search(request: Request, episode: Episode = episode_dep) -> Response:
+        state = state_of(episode)
+        query = request.query_params.get("q", "").strip()
+        if not query:
+            return RedirectResponse("/", status_code=303)
+        needle = query.casefold()
+        names = state.category_names()
+        results = [
+            p for p in state.products
+            if needle in p.name.casefold() or needle in names.get(p.category, "").casefold()
+        ]
+        episode.record(EventKind.search, "search", None, query=query, results=[p.id for p in results])
+        return render(episode, "search.html", products=results, query=query)
+
+    @router.get("/category/{slug}", response_class=HTMLResponse)
+    async def category(slug: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        cat = state.category(slug)
+        if cat is None:
+            raise HTTPException(404, f"There is no category called “{slug}”.")
+        raw_min = request.query_params.get("min_price")
+        raw_max = request.query_params.get("max_price")
+        min_cents = parse_dollars(raw_min, "Min price")
+        max_cents = parse_dollars(raw_max, "Max price")
+        products = [
+            p for p in state.products
+            if p.category == slug
+            and (min_cents is None or p.price_cents >= min_cents)
+            and (max_cents is None or p.price_cents <= max_cents)
+        ]
+        episode.record(EventKind.navigate, "view_category", slug, product_ids=[p.id for p in products])
+        if min_cents is not None or max_cents is not None:
+            episode.record(EventKind.filter, "filter", slug, category=slug, min_price_cents=min_cents,
+                           max_price_cents=max_cents, results=[p.id for p in products])
+        return render(
+            episode, "category.html", category=cat, products=products, active_category=slug,
+            min_price=(raw_min or "").strip(), max_price=(raw_max or "").strip(),
+            filtered=min_cents is not None or max_cents is not None,
+        )
+
+    @router.get("/product/{product_id}", response_class=HTMLResponse)
+    async def product(product_id: str, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        item = state.product(product_id)
+        if item is None:
+            raise HTTPException(404, "We couldn't find that product. It may have been removed.")
+        episode.record(EventKind.inspect, "view_product", item.id,
+                       revealed=["seller", "delivery", *item.attributes])
+        in_cart = next((i.quantity for i in state.cart_items if i.product_id == item.id), 0)
+        return render(
+            episode, "product.html", product=item, category=state.category(item.category),
+            active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart,
+        )
+
+    @router.get("/cart", response_class=HTMLResponse)
+    async def cart(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.record(EventKind.navigate, "view_cart", None, cart_item_ids=[i.id for i in state.cart_items])
+        names = [i.product_name for i in state.cart_items]
+        rows = []
+        for item in state.cart_items:
+            product = state.product(item.product_id)
+            label = item.product_name
+            if names.count(item.product_name) > 1 and product is not None:
+                label = f"{item.product_name} (sold by {product.seller})"
+            rows.append({"item": item, "label": label})
+        return render(
+            episode, "cart.html", rows=rows, subtotal_cents=state.cart_subtotal_cents(),
+            max_quantity=MAX_QUANTITY, notice=_notice(request),
+        )
+
+    @router.get("/checkout", response_class=HTMLResponse)
+    async def checkout(episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.record(EventKind.navigate, "view_checkout", None,
+                       cart_item_ids=[i.id for i in state.cart_items])
+        default = state.default_address()
+        return render(
+            episode, "checkout.html", items=state.cart_items, addresses=state.addresses,
+            default_id=default.id if default else None, subtotal_cents=state.cart_subtotal_cents(),
+            shipping_cents=SHIPPING_CENTS,
+        )
+
+    @router.get("/orders", response_class=HTMLResponse)
+    async def orders(episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.record(EventKind.navigate, "view_orders", None)
+        return render(episode, "orders.html", orders=list(reversed(state.orders)))
+
+    @router.get("/orders/{order_id}", response_class=HTMLResponse)
+    async def order(order_id: str, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        found = state.order(order_id)
+        if found is None:
+            raise HTTPException(404, "We couldn't find that order.")
+        episode.record(EventKind.navigate, "view_order", found.id)
+        return render(episode, "order.html", order=found, address=state.address(found.address_id))
+
+    @router.get("/account", response_class=HTMLResponse)
+    async def account(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.record(EventKind.navigate, "view_account", None)
+        return render(
+            episode, "account.html", user=state.user, addresses=state.addresses,
+            order_count=len(state.orders), notice=_notice(request),
+        )
+
+    return router
+
+
+def error_page(episode: Episode | None, status_code: int, detail: str) -> HTMLResponse:
+    titles = {400: "Something's not right with that request", 404: "Page not found",
+              405: "That action isn't allowed here"}
+    return render(
+        episode, "error.html", status_code=status_code, status=status_code,
+        heading=titles.get(status_code, "Something went wrong"), detail=detail,
+    )
