@@ -1,7 +1,6 @@
 """`webchaos up`: one episode left open for an agent you run yourself."""
 
 import asyncio
-import contextlib
 import sys
 import time
 from pathlib import Path
@@ -20,10 +19,32 @@ from scenarios.loader import Catalog
 
 
 async def _wait_for_enter() -> None:
+    """Until a line arrives on a terminal's stdin; without a terminal, until interrupted."""
+    loop = asyncio.get_running_loop()
+    pressed: asyncio.Future[None] = loop.create_future()
     if not sys.stdin or not sys.stdin.isatty():
-        # No terminal: wait until interrupted.
-        await asyncio.Event().wait()
-    await asyncio.to_thread(sys.stdin.readline)
+        await pressed
+    fd = sys.stdin.fileno()
+    # A reader callback rather than a thread: a thread blocked in readline() would hang shutdown.
+    def on_input() -> None:
+        if not pressed.done():
+            pressed.set_result(None)
+
+    loop.add_reader(fd, on_input)
+    try:
+        await pressed
+    finally:
+        loop.remove_reader(fd)
+
+
+async def _until_enter_or_interrupt() -> None:
+    try:
+        await _wait_for_enter()
+    except asyncio.CancelledError:
+        # Ctrl-C: asyncio.run cancelled us; take the cancellation back and go on to grade.
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
 
 
 async def _serve(
@@ -49,8 +70,7 @@ async def _serve(
                 f"Press Enter (or Ctrl-C) when the agent is done to grade the episode.",
                 title=f"webchaos episode {episode_id}",
             ))
-            with contextlib.suppress(asyncio.CancelledError, KeyboardInterrupt):
-                await _wait_for_enter()
+            await _until_enter_or_interrupt()
             final, firings = await manager.close(episode)
             verdict = grade_episode(task, episode.bindings, episode.initial_state, final)
             result = EpisodeResult(

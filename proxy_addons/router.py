@@ -55,7 +55,7 @@ class Router:
             )
             m["local"] = True
             return
-        host_header = flow.request.host_header
+        host_header = flow.request.host_header or site
         flow.request.scheme = "http"
         flow.request.host, flow.request.port = self.upstream
         flow.request.host_header = host_header

@@ -154,8 +154,8 @@ CATALOGUE: tuple[CategorySpec, ...] = (
             ("Argan Hair Oil", ("50 ml", "100 ml"), (1599, 4499), ("Argan oil",)),
         ),
         "Key ingredient",
-        (("Skin type", ("All skin types", "Dry skin", "Oily skin", "Sensitive skin")),
-         ("Volume", ("Travel size", "Standard", "Value size"))),
+        (("Suitable for", ("All skin types", "Dry skin", "Oily skin", "Sensitive skin", "All hair types")),
+         ("Cruelty-free", ("Yes, certified", "Yes"))),
     ),
     CategorySpec(
         "sports", "Sports",
@@ -219,7 +219,7 @@ def _rating(rng: Random) -> float:
 
 
 def _review_count(rng: Random) -> int:
-    return min(9999, int(rng.lognormvariate(4.2, 1.3)))
+    return max(3, min(9999, int(rng.lognormvariate(4.2, 1.3))))
 
 
 def _street(rng: Random, used: set[str]) -> str:

@@ -1,0 +1,188 @@
+"""The control API: an aiohttp server inside the mitmdump process, on 127.0.0.1 only.
+
+Started in `running()` on `webchaos_control_port` (0 = no control server), stopped
+in `done()`. It is never reachable through the proxy (the guard refuses every
+non-site host). JSON in and out; 404 for unknown episode ids everywhere.
+
+- `GET /health` -> 200 `{"ok": true, "episodes": n}`
+- `POST /episodes` `{"episode_id", "seed", "faults": [envelopes], "out_dir", "port": int|null}`
+  -> 201 `{"episode_id", "port", "proxy_url"}`; opens listener `regular@127.0.0.1:<port>`
+  (a free port if null; a port is never reused within the process -> 409). Faults are
+  validated with `scenarios.faults.parse_fault`; only network and client faults are
+  armed here, other layers are ignored. 422 `{"error": "faults[2].params.delay_ms: ..."}`
+  on a bad body or fault, 409 on a duplicate id/port, 500 if the listener fails.
+- `GET /episodes/{id}/har` -> the episode's HAR so far (nothing stops).
+- `DELETE /episodes/{id}` -> removes the listener, writes `<out_dir>/trace.har`, forgets
+  the flows, closes the ledger: `{"flows", "har", "ledger", "firings"}`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import socket
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from mitmproxy import ctx, exceptions
+from mitmproxy.addonmanager import Loader
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
+from proxy_addons.recorder import Recorder
+from scenarios.faults import FaultError
+
+logger = logging.getLogger(__name__)
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+
+
+class OpenEpisode(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    episode_id: str = Field(pattern=_ID.pattern)
+    seed: int
+    faults: list[Any] = Field(default_factory=list)
+    out_dir: str = Field(min_length=1)
+    port: int | None = Field(default=None, ge=1, le=65535)
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Control:
+    def __init__(self, episodes: Episodes, recorder: Recorder) -> None:
+        self.episodes = episodes
+        self.recorder = recorder
+        self.runner: web.AppRunner | None = None
+        self.lock = asyncio.Lock()
+
+    def load(self, loader: Loader) -> None:
+        loader.add_option(
+            "webchaos_control_port", int, 0,
+            "Port of the webchaos control API on 127.0.0.1 (0: no control API).",
+        )
+
+    def configure(self, updated: set[str]) -> None:
+        if "webchaos_control_port" in updated:
+            port = ctx.options.webchaos_control_port
+            if not 0 <= port <= 65535:
+                raise exceptions.OptionsError(f"webchaos_control_port: not a port: {port}")
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=4 * 1024 * 1024)
+        app.add_routes([
+            web.get("/health", self.health),
+            web.post("/episodes", self.open_episode),
+            web.get("/episodes/{id}/har", self.get_har),
+            web.delete("/episodes/{id}", self.close_episode),
+        ])
+        return app
+
+    async def running(self) -> None:
+        port = ctx.options.webchaos_control_port
+        if not port or self.runner is not None:
+            return
+        self.runner = web.AppRunner(self.app(), access_log=None)
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", port).start()
+        logger.info(f"webchaos control API on http://127.0.0.1:{port}")
+
+    async def done(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+        for episode in list(self.episodes.by_id.values()):
+            episode.ledger.close()
+
+    # -- listeners ------------------------------------------------------------------
+
+    async def _set_listener(self, spec: str, present: bool) -> bool:
+        modes = [m for m in ctx.options.mode if m != spec]
+        if present:
+            modes.append(spec)
+        ctx.options.update(mode=modes)
+        return bool(await ctx.master.addons.get("proxyserver").setup_servers())
+
+    def _listener_running(self, spec: str) -> bool:
+        servers = ctx.master.addons.get("proxyserver").servers
+        try:
+            return bool(servers[spec].is_running)
+        except KeyError:
+            return False
+
+    # -- handlers -------------------------------------------------------------------
+
+    async def health(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "episodes": len(self.episodes)})
+
+    async def open_episode(self, request: web.Request) -> web.Response:
+        try:
+            body = OpenEpisode.model_validate(await request.json())
+        except json.JSONDecodeError:
+            return _error(422, "body: not JSON")
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "(body)"
+            return _error(422, f"{where}: {first['msg']}")
+        try:
+            armed = arm_proxy_faults(body.faults, body.seed)
+        except FaultError as exc:
+            return _error(422, str(exc))
+        async with self.lock:
+            if self.episodes.get(body.episode_id) is not None:
+                return _error(409, f"episode {body.episode_id!r} is already open")
+            port = body.port
+            if port is None:
+                port = free_port()
+                while port in self.episodes.used_ports:
+                    port = free_port()
+            elif port in self.episodes.used_ports:
+                return _error(409, f"port {port} was already used in this proxy; ports are never reused")
+            try:
+                episode = Episode(body.episode_id, body.seed, Path(body.out_dir), port, armed)
+            except OSError as exc:
+                return _error(422, f"out_dir: {exc}")
+            self.episodes.add(episode)
+            ok = await self._set_listener(episode.mode_spec, True) and self._listener_running(episode.mode_spec)
+            if not ok:
+                await self._set_listener(episode.mode_spec, False)
+                self.episodes.remove(episode.id)
+                episode.ledger.close()
+                return _error(500, f"could not listen on 127.0.0.1:{port}")
+        logger.info(f"webchaos: episode {episode.id} open on {episode.proxy_url} ({len(armed)} faults armed)")
+        return web.json_response(
+            {"episode_id": episode.id, "port": port, "proxy_url": episode.proxy_url}, status=201
+        )
+
+    async def get_har(self, request: web.Request) -> web.Response:
+        episode = self.episodes.get(request.match_info["id"])
+        if episode is None:
+            return _error(404, f"unknown episode {request.match_info['id']!r}")
+        return web.json_response(self.recorder.har(episode))
+
+    async def close_episode(self, request: web.Request) -> web.Response:
+        async with self.lock:
+            episode = self.episodes.remove(request.match_info["id"])
+            if episode is None:
+                return _error(404, f"unknown episode {request.match_info['id']!r}")
+            await self._set_listener(episode.mode_spec, False)
+        har_path, flows = await self.recorder.export(episode)
+        episode.ledger.close()
+        logger.info(f"webchaos: episode {episode.id} closed ({flows} flows, {episode.firings} firings)")
+        return web.json_response({
+            "flows": flows,
+            "har": str(har_path),
+            "ledger": str(episode.ledger.path),
+            "firings": episode.firings,
+        })

@@ -1,0 +1,85 @@
+"""The CLI as a user runs it: bad input, and Ctrl-C leaving no orphans."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.config import PROJECT_ROOT
+
+WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+
+
+def test_broken_scenario_file_names_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("tasks:\n  - id: x\n    site: shop\n    title: t\n    instruction: i\n    plan: []\n"
+                   "    canonical_diff: {}\n")
+    out = subprocess.run([*WEBCHAOS, "run", "--catalog", str(bad)], capture_output=True, text=True,
+                         cwd=PROJECT_ROOT, timeout=60)
+    assert out.returncode == 2
+    text = " ".join(out.stdout.split())
+    assert str(bad) in text and "tasks[0].plan" in text
+
+
+def test_unknown_task_is_a_clear_error() -> None:
+    out = subprocess.run([*WEBCHAOS, "run", "--task", "nope"], capture_output=True, text=True,
+                         cwd=PROJECT_ROOT, timeout=60)
+    assert out.returncode == 2
+    assert "unknown task 'nope'" in out.stdout
+
+
+def test_faults_lists_registered_types() -> None:
+    out = subprocess.run([*WEBCHAOS, "faults"], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
+    assert out.returncode == 0
+    assert "latency [network] → patience" in out.stdout
+    assert "overlay [client] → grounding" in out.stdout
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.e2e
+def test_up_prints_the_episode_and_ctrl_c_leaves_no_orphans(tmp_path: Path) -> None:
+    env = {**os.environ, "WEBCHAOS_STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
+    process = subprocess.Popen([*WEBCHAOS, "up", "--runs-dir", str(tmp_path / "runs")], cwd=PROJECT_ROOT, env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        lines.append(line)
+        if "Press Enter" in line:
+            break
+    text = "".join(lines)
+    assert "proxy" in text and "http://127.0.0.1:" in text and "http://shop.test/" in text, text
+    children = _children(process.pid)
+    assert len(children) >= 2, "sites server and proxy should be running"
+    process.send_signal(signal.SIGINT)
+    rest, _ = process.communicate(timeout=60)
+    assert process.returncode == 0, rest
+    assert "score" in rest
+    time.sleep(0.2)
+    assert not [pid for pid in children if _alive(pid)]

@@ -1,0 +1,64 @@
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.agents import CommandAgent, ReferenceAgent, agent_from_spec
+from harness.agents.base import EpisodeContext
+from harness.cli import _seeds
+from harness.runner import plan_matrix
+from scenarios.loader import load_catalog
+
+
+def test_agent_specs() -> None:
+    assert isinstance(agent_from_spec("reference"), ReferenceAgent)
+    off = agent_from_spec("reference-no-recovery")
+    assert isinstance(off, ReferenceAgent) and not off.recovery
+    cmd = agent_from_spec("cmd:echo hi")
+    assert isinstance(cmd, CommandAgent) and cmd.command == "echo hi"
+    with pytest.raises(ValueError, match="unknown agent 'gpt'"):
+        agent_from_spec("gpt")
+
+
+def test_seed_ranges() -> None:
+    assert _seeds("3") == [3]
+    assert _seeds("1,4") == [1, 4]
+    assert _seeds("2-5") == [2, 3, 4, 5]
+
+
+def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
+    catalog = load_catalog()
+    specs = plan_matrix(catalog, None, None, [1, 2])
+    labels = {s.label for s in specs}
+    assert "shop_buy_by_seller/shop_checkout_overlay/s2" in labels
+    assert "shop_change_default_address/shop_cart_latency/s1" not in labels
+    assert len(specs) == 2 * (3 + 3)  # per seed: 3 bases + 2 latency + 1 overlay
+    assert all(s.variant for s in plan_matrix(catalog, None, None, [1], include_base=False))
+    with pytest.raises(ValueError, match="unknown task 'nope'"):
+        plan_matrix(catalog, ["nope"], None, [1])
+
+
+def _context(tmp_path: Path, budget: float = 10.0) -> EpisodeContext:
+    task = load_catalog().tasks["shop_add_to_cart"]
+    return EpisodeContext(
+        episode_id="e1", task=task, variant=None, seed=1, instruction="do it", start_url="http://shop.test/",
+        proxy_url="http://127.0.0.1:9", plan=task.plan, out_dir=tmp_path, browser=None, time_budget_s=budget,
+    )
+
+
+async def test_command_agent_gets_the_episode_in_its_environment(tmp_path: Path) -> None:
+    script = "import os; print(os.environ['WEBCHAOS_PROXY'], os.environ['WEBCHAOS_START_URL'], " \
+             "os.environ['WEBCHAOS_INSTRUCTION'])"
+    agent = CommandAgent(f"{sys.executable} -c \"{script}\"")
+    outcome = await agent.run(_context(tmp_path))
+    assert outcome.status == "done"
+    assert (tmp_path / "agent.log").read_text().split() == ["http://127.0.0.1:9", "http://shop.test/", "do", "it"]
+
+
+async def test_command_agent_failure_and_timeout(tmp_path: Path) -> None:
+    assert (await CommandAgent("exit 3").run(_context(tmp_path))).error == "command exited with status 3"
+    started = asyncio.get_running_loop().time()
+    outcome = await CommandAgent("sleep 30").run(_context(tmp_path, budget=0.3))
+    assert outcome.status == "timeout"
+    assert asyncio.get_running_loop().time() - started < 5

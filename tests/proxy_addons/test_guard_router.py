@@ -1,0 +1,95 @@
+from mitmproxy import exceptions
+from mitmproxy.test import taddons
+
+from proxy_addons.guard import Guard, reserved_path
+from proxy_addons.router import Router
+from tests.proxy_addons.conftest import SITES, Chain, ledger
+
+
+async def test_site_request_passes_and_is_routed(chain: Chain) -> None:
+    ep = chain.open()
+    f = chain.flow(ep, "GET", "http://shop.test/products?page=2")
+    await chain.hook("requestheaders", f)
+    assert f.response is None
+    assert (f.request.scheme, f.request.host, f.request.port) == ("http", *SITES)
+    assert f.request.host_header == "shop.test"
+    assert f.request.headers["x-webchaos-episode"] == "ep1"
+    assert f.request.path == "/products?page=2"
+    assert f.metadata["webchaos"]["site"] == "shop.test"
+    assert ledger(ep) == []
+
+
+async def test_spoofed_webchaos_headers_are_stripped(chain: Chain) -> None:
+    ep = chain.open()
+    f = chain.flow(ep, headers={"X-Webchaos-Episode": "someone-else", "x-webchaos-debug": "1", "accept": "*/*"})
+    await chain.hook("requestheaders", f)
+    assert f.request.headers.get_all("x-webchaos-episode") == ["ep1"]
+    assert "x-webchaos-debug" not in f.request.headers
+    assert f.request.headers["accept"] == "*/*"
+
+
+async def test_non_site_hosts_are_refused_with_a_ledger_line(chain: Chain) -> None:
+    ep = chain.open()
+    urls = ["http://example.com/", "http://127.0.0.1:9999/health", "http://localhost/",
+            "http://clients2.google.com/service/update2"]
+    for url in urls:
+        f = await chain.send(chain.flow(ep, "GET", url))
+        assert f.response is not None and f.response.status_code == 403, url
+        assert b"not a site host" in f.response.content
+        assert f.request.host != SITES[0] or url.startswith("http://127.0.0.1")  # not routed
+    lines = ledger(ep)
+    assert [(x["layer"], x["type"], x["detail"]["reason"]) for x in lines] == [
+        ("guard", "refused", "not a site host")] * len(urls)
+    assert lines[0]["request"] == {"method": "GET", "host": "example.com", "path": "/"}
+    assert lines[0]["fault_id"] is None and lines[0]["seq"] == 1 and lines[-1]["seq"] == len(urls)
+
+
+async def test_host_header_must_match_target(chain: Chain) -> None:
+    ep = chain.open()
+    f = chain.flow(ep, "GET", "http://shop.test/", headers={"host": "mail.test"})
+    await chain.send(f)
+    assert f.response is not None and f.response.status_code == 403
+
+
+async def test_reserved_paths_are_refused(chain: Chain) -> None:
+    ep = chain.open()
+    for path in ["/_oracle/state", "/_control", "/__webchaos/anything", "/%5Foracle/x", "//_oracle"]:
+        f = await chain.send(chain.flow(ep, "GET", f"http://shop.test{path}"))
+        assert f.response is not None and f.response.status_code == 403, path
+        assert b"reserved path" in f.response.content
+    assert len(ledger(ep)) == 5
+    assert not reserved_path("/__webchaos/report")
+    assert not reserved_path("/oracle-tips")
+
+
+async def test_flow_not_on_an_episode_listener_is_refused(chain: Chain) -> None:
+    ep = chain.open()
+    f = await chain.send(chain.flow(None, "GET", "http://shop.test/"))
+    assert f.response is not None and f.response.status_code == 403
+    assert b"not an episode listener" in f.response.content
+    assert ledger(ep) == []
+
+
+async def test_connect_is_refused(chain: Chain) -> None:
+    ep = chain.open()
+    f = chain.flow(ep, "CONNECT", "http://shop.test:443/")
+    await chain.hook("http_connect", f)
+    assert f.response is not None and f.response.status_code == 403
+    (line,) = ledger(ep)
+    assert (line["layer"], line["type"], line["request"]["method"]) == ("guard", "refused", "CONNECT")
+    assert f.id in chain.episodes.by_id["ep1"].flows  # recorded for the HAR
+
+
+def test_options_are_validated() -> None:
+    from proxy_addons.episodes import Episodes
+
+    guard, router = Guard(Episodes()), Router(Episodes())
+    with taddons.context(guard, router) as tctx:
+        for addon, key, value in [(guard, "webchaos_site_hosts", "shop.test,bad host"),
+                                  (router, "webchaos_sites", "nohostport"),
+                                  (router, "webchaos_sites", "127.0.0.1:99999")]:
+            try:
+                tctx.configure(addon, **{key: value})
+            except exceptions.OptionsError:
+                continue
+            raise AssertionError(f"{key}={value!r} accepted")

@@ -1,0 +1,104 @@
+import time
+from typing import Any, ClassVar
+
+import pytest
+from mitmproxy import http
+
+from proxy_addons.network import FaultContext, NetworkFault
+from proxy_addons.recorder import make_har
+from scenarios.faults import ArmedFault, FaultError, Primitive, parse_fault, register, registry
+from tests.proxy_addons.conftest import Chain, ledger
+
+
+@register
+class _Boom(NetworkFault):
+    name: ClassVar[str] = "test_boom"
+    primitive: ClassVar[Primitive] = Primitive.patience
+    description: ClassVar[str] = "Test only: raises."
+
+    def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
+        return {"about": "to fail"}
+
+    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
+        raise RuntimeError("kaput")
+
+
+def latency(delay_ms: int, jitter_ms: int = 0, **envelope: Any) -> dict[str, Any]:
+    return {"type": "latency", "layer": "network", "params": {"delay_ms": delay_ms, "jitter_ms": jitter_ms},
+            **envelope}
+
+
+def test_latency_is_registered_with_its_parameters() -> None:
+    kind = registry()["latency"]
+    assert kind.layer == "network" and kind.primitive == Primitive.patience
+    assert set(kind.model_fields) == {"delay_ms", "jitter_ms"}
+    with pytest.raises(FaultError, match=r"faults\[3\]\.params\.delay_ms"):
+        parse_fault(latency(-1), 3)
+
+
+async def test_latency_fires_only_on_match_and_respects_first_n(chain: Chain) -> None:
+    ep = chain.open([latency(40, match={"host": "shop.test", "path": "/api/cart*", "methods": ["POST"]},
+                             schedule={"mode": "first_n", "n": 2})])
+    took = []
+    for method, url in [("GET", "http://shop.test/api/cart"), ("POST", "http://shop.test/api/orders"),
+                        ("POST", "http://mail.test/api/cart"), ("POST", "http://shop.test/api/cart/add"),
+                        ("POST", "http://shop.test/api/cart?x=1"), ("POST", "http://shop.test/api/cart")]:
+        start = time.monotonic()
+        f = await chain.send(chain.flow(ep, method, url))
+        took.append((time.monotonic() - start) * 1000)
+        assert f.response is not None and f.response.status_code == 200
+    assert [t >= 40 for t in took] == [False, False, False, True, True, False]
+    lines = ledger(ep)
+    assert [(x["layer"], x["type"], x["fault_id"], x["detail"]) for x in lines] == [
+        ("network", "latency", "latency#0", {"delay_ms": 40})] * 2
+    assert lines[0]["request"] == {"method": "POST", "host": "shop.test", "path": "/api/cart/add"}
+    assert lines[1]["request"]["path"] == "/api/cart"  # query excluded
+    assert ep.firings == 2
+
+
+async def test_jitter_sequence_repeats_for_the_same_seed(chain: Chain) -> None:
+    def sequence(episode_name: str, seed: int) -> list[dict[str, Any]]:
+        return [x["detail"]["delay_ms"] for x in ledger(chain.episodes.by_id[episode_name])]
+
+    for name, seed in [("a", 11), ("b", 11), ("c", 12)]:
+        ep = chain.open([latency(5, jitter_ms=5)], seed=seed, name=name)
+        for _ in range(12):
+            await chain.send(chain.flow(ep, "GET", "http://shop.test/x"))
+    a, b, c = sequence("a", 11), sequence("b", 11), sequence("c", 12)
+    assert a == b and len(a) == 12
+    assert a != c
+    assert all(0 <= d <= 10 for d in a) and len(set(a)) > 1
+
+
+async def test_a_raising_fault_answers_500_with_a_hook_error_line(chain: Chain) -> None:
+    ep = chain.open([{"type": "test_boom", "layer": "network", "id": "boom"}, latency(0)])
+    f = await chain.send(chain.flow(ep, "POST", "http://shop.test/api/cart"))
+    assert f.response is not None and f.response.status_code == 500
+    assert b"kaput" in f.response.content
+    lines = ledger(ep)
+    assert [(x["type"], x["fault_id"]) for x in lines] == [("test_boom", "boom"), ("hook_error", "boom")]
+    assert lines[1]["detail"] == {"hook": "request", "error": "RuntimeError: kaput"}
+    assert f.metadata["webchaos"]["local"] is True
+
+
+async def test_firings_are_attached_to_har_entries(chain: Chain) -> None:
+    ep = chain.open([latency(1, match={"path": "/slow"})])
+    await chain.send(chain.flow(ep, "GET", "http://shop.test/slow"))
+    await chain.send(chain.flow(ep, "GET", "http://shop.test/fast"))
+    har = make_har(list(ep.flows.values()))
+    slow, fast = har["log"]["entries"]
+    assert slow["_webchaos"] == [{"fault_id": "latency#0", "layer": "network", "type": "latency",
+                                  "detail": {"delay_ms": 1}}]
+    assert "_webchaos" not in fast
+    assert slow["request"]["url"] == "http://shop.test/slow"
+
+
+async def test_other_layers_are_ignored_and_bad_faults_name_the_index(chain: Chain) -> None:
+    from proxy_addons.episodes import arm_proxy_faults
+
+    armed = arm_proxy_faults([{"type": "not_loaded_here", "layer": "server"}, latency(5)], 1)
+    assert [a.id for a in armed] == ["latency#1"]
+    with pytest.raises(FaultError, match=r"faults\[1\]\.type"):
+        arm_proxy_faults([latency(5), {"type": "nope", "layer": "network"}], 1)
+    with pytest.raises(FaultError, match=r"faults\[0\]\.layer"):
+        arm_proxy_faults([{"type": "latency", "layer": "client", "params": {"delay_ms": 1}}], 1)
