@@ -16,7 +16,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-default-apps",
-    "--disable-features=Translate,OptimizationHints,MediaRouter",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication",
 ]
 
 

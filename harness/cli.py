@@ -128,16 +128,25 @@ def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -
 @app.command()
 def faults() -> None:
     """List every registered fault type with its layer, parameters and primitive."""
+    from rich.table import Table
+
     from scenarios.faults import registry
 
+    table = Table(header_style="bold", show_lines=True)
+    for column in ("type", "layer", "primitive", "parameters", "what it does"):
+        table.add_column(column)
     for name, kind in registry().items():
-        params = ", ".join(
-            f"{field}: {getattr(info.annotation, '__name__', info.annotation)}"
-            + ("" if info.is_required() else f" = {info.default!r}")
+        params = "\n".join(
+            f"{field}: {_type_name(info.annotation)}" + ("" if info.is_required() else f" = {info.default!r}")
             for field, info in kind.model_fields.items()
         )
-        console.print(f"[bold]{name}[/] [{kind.layer.value}] → {kind.primitive.value}: {kind.description}")
-        console.print(f"    params: {params or '(none)'}")
+        table.add_row(name, kind.layer.value, kind.primitive.value, params or "(none)", kind.description)
+    console.print(table)
+
+
+def _type_name(annotation: object) -> str:
+    text = getattr(annotation, "__name__", None) if isinstance(annotation, type) else None
+    return text or str(annotation).replace("typing.", "")
 
 
 @app.command("grade")

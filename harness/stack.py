@@ -150,6 +150,7 @@ def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir:
     return [
         str(mitmdump), "-q",
         "-s", str(PROJECT_ROOT / "proxy_addons" / "stack.py"),
+        "--set", "mode",  # no agent-facing listener at start: each episode adds its own port
         "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
         "--set", f"webchaos_site_hosts={','.join(site_hosts())}",
         "--set", f"webchaos_control_port={control_port}",

@@ -18,7 +18,10 @@ from mitmproxy import http
 
 from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
 from scenarios.faults import ArmedFault, FaultError, FaultSpec, Layer, parse_fault
-from sites.core.deps import EPISODE_HEADER
+
+# Must equal sites.core.deps.EPISODE_HEADER (checked by a test); not imported from there
+# so that the proxy process (and fault registration) does not pull in FastAPI.
+EPISODE_HEADER = "x-webchaos-episode"
 
 __all__ = ["EPISODE_HEADER", "Episode", "Episodes", "arm_proxy_faults"]
 

@@ -110,7 +110,7 @@ class PlanStep(Strict):
 
     do: Literal["goto", "click", "fill", "check", "press", "open_each"]
     role: str | None = None
-    name: str | None = None
+    name: str | None = Field(default=None, description="accessible name; /…/ for a regular expression")
     exact: bool = True
     within: str | None = Field(default=None, description="scope: the nearest region/article/row with this text")
     url: str | None = Field(default=None, description="goto: a path on the start site or a full URL")

@@ -145,12 +145,19 @@ async def _ground(page: Page, step: PlanStep) -> Locator:
     if step.within:
         scope = page.locator(_CONTAINERS).filter(has_text=step.within).last
     assert step.role is not None
-    locator = scope.get_by_role(step.role, name=step.name, exact=step.exact)  # type: ignore[arg-type]
+    locator = scope.get_by_role(step.role, name=_name(step.name), exact=step.exact)  # type: ignore[arg-type]
     try:
         await locator.first.wait_for(state="visible", timeout=3000)
     except PlaywrightError as exc:
         raise StepFailed(f"no visible {step.role} named {step.name!r}") from exc
     return locator
+
+
+def _name(name: str | None) -> str | re.Pattern[str] | None:
+    """Accessible names written /like this/ are regular expressions."""
+    if name and len(name) > 1 and name.startswith("/") and name.endswith("/"):
+        return re.compile(name[1:-1])
+    return name
 
 
 async def _holds(page: Page, expect: Expect, scale: int = 1) -> bool:

@@ -10,8 +10,8 @@ from sites.core.events import EventKind
 from sites.shop.models import (
     MAX_QUANTITY,
     SHIPPING_CENTS,
-    AddToCart,
     Address,
+    AddToCart,
     CartItem,
     NewAddress,
     Order,

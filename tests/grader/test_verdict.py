@@ -8,9 +8,17 @@ from grader.diff import compute_diff
 from grader.verdict import grade
 from scenarios.loader import load_catalog
 
-BINDINGS = {"target": {"id": "p007", "name": "Ember Skillet", "seller": "Acme"}, "default_address_id": "a1",
-            "new_address": {"full_name": "Ada L", "street": "1 Loop Rd", "city": "Oslo", "postal_code": "0150",
-                            "country": "Norway"}}
+BINDINGS = {
+    "target": {"id": "p007", "name": "Ember Skillet", "seller": "Acme"},
+    "default_address_id": "a1",
+    "new_address": {
+        "full_name": "Ada L",
+        "street": "1 Loop Rd",
+        "city": "Oslo",
+        "postal_code": "0150",
+        "country": "Norway",
+    },
+}
 
 
 def state() -> dict[str, Any]:
@@ -83,12 +91,22 @@ def test_low_severity_invariant_costs_score_but_not_success(tasks: dict[str, Any
     verdict = grade(tasks["shop_buy_by_seller"], BINDINGS, state(), final)
     assert verdict.success
     assert verdict.score == pytest.approx(0.9)
-    assert [(g.name, g.passed) for g in verdict.subgoals] == [("right product ordered", True), ("cart left clean", False)]
+    assert [(g.name, g.passed) for g in verdict.subgoals] == [
+        ("right product ordered", True),
+        ("cart left clean", False),
+    ]
 
 
 def test_address_task_needs_both_create_and_update(tasks: dict[str, Any]) -> None:
-    new = {"id": "a3", "full_name": "Ada L", "street": "1 Loop Rd", "city": "Oslo", "postal_code": "0150",
-           "country": "Norway", "is_default": True}
+    new = {
+        "id": "a3",
+        "full_name": "Ada L",
+        "street": "1 Loop Rd",
+        "city": "Oslo",
+        "postal_code": "0150",
+        "country": "Norway",
+        "is_default": True,
+    }
     half = state()
     half["addresses"].append(new)
     verdict = grade(tasks["shop_change_default_address"], BINDINGS, state(), half)
@@ -100,6 +118,9 @@ def test_address_task_needs_both_create_and_update(tasks: dict[str, Any]) -> Non
 
 def test_fill_keeps_types_and_names_missing_bindings() -> None:
     assert fill({"a": "{target.id}", "b": "x {target.name}!", "n": 3}, {"target": {"id": 7, "name": "K"}}) == {
-        "a": 7, "b": "x K!", "n": 3}
-    with pytest.raises(BindingError, match="no binding 'target.color'"):
+        "a": 7,
+        "b": "x K!",
+        "n": 3,
+    }
+    with pytest.raises(BindingError, match=r"no binding 'target\.color'"):
         fill("{target.color}", {"target": {}})

@@ -33,10 +33,14 @@ def test_unknown_task_is_a_clear_error() -> None:
 
 
 def test_faults_lists_registered_types() -> None:
-    out = subprocess.run([*WEBCHAOS, "faults"], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
+    out = subprocess.run([*WEBCHAOS, "faults"], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60,
+                         env={**os.environ, "COLUMNS": "200"})
     assert out.returncode == 0
-    assert "latency [network] → patience" in out.stdout
-    assert "overlay [client] → grounding" in out.stdout
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:4]]
+            for line in out.stdout.splitlines() if line.count("│") > 4 and line.split("│")[1].strip()}
+    assert rows["latency"] == ["network", "patience"]
+    assert rows["overlay"] == ["client", "grounding"]
+    assert "delay_ms: int" in out.stdout
 
 
 def _children(pid: int) -> set[int]:

@@ -60,14 +60,17 @@ async def test_base_task_passes_with_the_reference_agent(stack: Stack, tmp_path:
     for name in ("result.json", "trace.har", "events.jsonl", "state_initial.json", "state_final.json", "episode.json"):
         assert (folder / name).is_file(), name
     har = json.loads((folder / "trace.har").read_text())
-    hosts = {e["request"]["url"].split("/")[2] for e in har["log"]["entries"]}
-    assert hosts == {"shop.test"}
+    entries = har["log"]["entries"]
+    assert any(e["request"]["url"].startswith("http://shop.test/") for e in entries)
+    # Anything Chromium tried on its own was refused, never forwarded.
+    foreign = [e for e in entries if not e["request"]["url"].startswith("http://shop.test/")]
+    assert all(e["response"]["status"] == 403 for e in foreign), foreign
     events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
     assert "commit" in {e["kind"] for e in events}
 
 
 async def test_overlay_variant_fails_without_recovery_and_passes_with_it(stack: Stack, tmp_path: Path) -> None:
-    off, on = await run(stack, tmp_path, "shop_buy_by_seller", "shop_checkout_overlay",
+    on, off = await run(stack, tmp_path, "shop_buy_by_seller", "shop_checkout_overlay",
                         [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)])
     assert (off.agent, on.agent) == ("reference-no-recovery", "reference")
     assert not off.success and off.outcome.status == "failed"

@@ -88,3 +88,19 @@ def chain(tmp_path: Path) -> Iterator[Chain]:
         yield c
     for episode in list(c.episodes.by_id.values()):
         episode.ledger.close()
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[Any]:
+    from tests.proxy_addons.live import Upstream
+
+    server = Upstream().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def stack(upstream: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from tests.proxy_addons.live import run_stack
+
+    yield from run_stack(upstream.port, tmp_path_factory.mktemp("stack"))

@@ -16,8 +16,8 @@ def overlay(**envelope: Any) -> dict[str, Any]:
     return {"type": "overlay", "layer": "client", **envelope}
 
 
-def html(body: bytes = PAGE, **headers: str) -> http.Response:
-    return http.Response.make(200, body, {"content-type": "text/html; charset=utf-8", **headers})
+def html(body: bytes = PAGE, headers: dict[str, str] | None = None) -> http.Response:
+    return http.Response.make(200, body, {"content-type": "text/html; charset=utf-8", **(headers or {})})
 
 
 def config_of(content: bytes) -> dict[str, Any]:
@@ -39,7 +39,7 @@ def test_overlay_is_registered_with_defaults() -> None:
 async def test_injects_only_into_matching_html(chain: Chain) -> None:
     ep = chain.open([overlay(match={"host": "shop.test", "path": "/products*", "role": "button",
                                     "name": "Add to cart"}, params={"delay_ms": 100})])
-    page = await chain.send(chain.flow(ep, "GET", "http://shop.test/products/3"), html(etag='"x"'))
+    page = await chain.send(chain.flow(ep, "GET", "http://shop.test/products/3"), html(headers={"etag": '"x"'}))
     assert page.response is not None
     body = page.response.content or b""
     assert body.startswith(b"<!doctype html><html><head><script data-webchaos>")
@@ -97,7 +97,7 @@ def test_csp_gets_a_nonce_only_when_needed() -> None:
 async def test_csp_header_is_relaxed_with_a_nonce(chain: Chain) -> None:
     ep = chain.open([overlay()])
     f = await chain.send(chain.flow(ep, "GET", "http://shop.test/"),
-                         html(**{"content-security-policy": "script-src 'self'"}))
+                         html(headers={"content-security-policy": "script-src 'self'"}))
     assert f.response is not None
     nonce = re.search(rb'<script data-webchaos nonce="([^"]+)">', f.response.content or b"")
     assert nonce

@@ -1,0 +1,159 @@
+"""How much the proxy costs: direct vs bare mitmdump vs the full webchaos stack (loopback only).
+
+Starts, as separate processes, a tiny aiohttp upstream, a bare `mitmdump` (regular
+mode, no addons) and the full stack (the command documented in
+proxy_addons/stack.py) with one episode and no faults; then sends a bounded number
+of GET requests at concurrency 1 and 16 through each and prints requests/s and
+p50/p99 latency, with ratios against direct measured in the same run.
+
+    .venv/bin/python benchmarks/proxy_overhead.py [--requests 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+UPSTREAM = """
+import sys
+from aiohttp import web
+async def ok(request):
+    return web.Response(text='{"ok": true, "padding": "%s"}' % ("x" * 200), content_type="application/json")
+app = web.Application()
+app.router.add_route("*", "/{tail:.*}", ok)
+web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log=None)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, proxy: str | None = None, timeout: float = 30) -> None:
+    handlers = [urllib.request.ProxyHandler({"http": proxy} if proxy else {})]
+    opener = urllib.request.build_opener(*handlers)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with opener.open(url, timeout=1) as r:
+                if r.status < 500:
+                    return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def control(method: str, url: str, body: dict | None = None) -> dict:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return dict(json.loads(r.read()))
+
+
+async def load(url: str, proxy: str | None, total: int, concurrency: int) -> tuple[float, list[float]]:
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    latencies: list[float] = []
+    async with aiohttp.ClientSession(connector=connector) as session:
+        async def one() -> float:
+            start = time.perf_counter()
+            async with session.get(url, proxy=proxy) as r:
+                await r.read()
+                if r.status != 200:
+                    raise RuntimeError(f"{url} via {proxy}: {r.status}")
+            return (time.perf_counter() - start) * 1000
+
+        for _ in range(max(20, concurrency * 2)):  # warm-up, connections open
+            await one()
+        remaining = total
+
+        async def worker() -> None:
+            nonlocal remaining
+            while remaining > 0:
+                remaining -= 1
+                latencies.append(await one())
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed = time.perf_counter() - start
+    return total / elapsed, latencies
+
+
+def pct(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=500, help="timed requests per configuration")
+    args = parser.parse_args()
+
+    up_port, bare_port, control_port = free_port(), free_port(), free_port()
+    state = Path(tempfile.mkdtemp(prefix="webchaos-bench-"))
+    procs = [subprocess.Popen([sys.executable, "-c", UPSTREAM, str(up_port)])]
+    try:
+        procs.append(subprocess.Popen([
+            str(BIN / "mitmdump"), "-q", "--mode", f"regular@127.0.0.1:{bare_port}",
+            "--set", "connection_strategy=lazy", "--set", f"confdir={state / 'bare'}"]))
+        procs.append(subprocess.Popen([
+            str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
+            "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
+            "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
+            "--set", f"confdir={state / 'stack'}"], cwd=REPO))
+        direct_url = f"http://127.0.0.1:{up_port}/api/products"
+        wait_http(direct_url)
+        wait_http(f"http://127.0.0.1:{control_port}/health")
+        wait_http(direct_url, proxy=f"http://127.0.0.1:{bare_port}")
+        base = f"http://127.0.0.1:{control_port}"
+        episode = control("POST", f"{base}/episodes", {
+            "episode_id": "bench", "seed": 1, "faults": [], "out_dir": str(state / "episode"), "port": None})
+
+        configs = [
+            ("direct", direct_url, None),
+            ("bare mitmdump", direct_url, f"http://127.0.0.1:{bare_port}"),
+            ("full stack", "http://shop.test/api/products", episode["proxy_url"]),
+        ]
+        rows = []
+        for concurrency in (1, 16):
+            direct: tuple[float, float, float] | None = None
+            for name, url, proxy in configs:
+                rps, lat = asyncio.run(load(url, proxy, args.requests, concurrency))
+                row = (rps, pct(lat, 50), pct(lat, 99))
+                direct = direct or row
+                rows.append((concurrency, name, *row, rps / direct[0], row[1] - direct[1]))
+        closed = control("DELETE", f"{base}/episodes/bench")
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+    print(f"\n{args.requests} timed GET requests per row, loopback, keep-alive; full stack: 1 episode, no faults"
+          f" (episode HAR kept {closed['flows']} flows)\n")
+    print(f"{'conc':>4}  {'config':<14} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'req/s vs direct':>16}"
+          f" {'p50 added ms':>13}")
+    for conc, name, rps, p50, p99, ratio, added in rows:
+        print(f"{conc:>4}  {name:<14} {rps:>8.0f} {p50:>8.2f} {p99:>8.2f} {ratio:>15.2f}x {added:>13.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Live fixtures: a real mitmdump running the stack (the documented command) and a stand-in upstream."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+
+REPO = Path(__file__).resolve().parents[2]
+MITMDUMP = Path(sys.executable).with_name("mitmdump")
+
+PAGE = """<!doctype html>
+<html><head><title>Shop</title></head>
+<body>
+  <h1>Blue mug</h1>
+  <button id="add" type="button" onclick="document.getElementById('out').textContent = 'added'">Add to cart</button>
+  <p id="out"></p>
+</body></html>
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def stack_command(sites_port: int, control_port: int, state_dir: Path) -> list[str]:
+    """Exactly the command documented in proxy_addons/stack.py."""
+    return [
+        str(MITMDUMP), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"),
+        "--set", "mode",
+        "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
+        "--set", "webchaos_site_hosts=shop.test,mail.test",
+        "--set", f"webchaos_control_port={control_port}",
+        "--set", "connection_strategy=lazy",
+        "--set", f"confdir={state_dir / 'mitmproxy'}",
+    ]
+
+
+async def _echo(request: web.Request) -> web.StreamResponse:
+    if request.path == "/page":
+        return web.Response(text=PAGE, content_type="text/html")
+    await request.read()
+    return web.json_response({
+        "host": request.headers.get("Host"),
+        "episode": request.headers.get("x-webchaos-episode"),
+        "method": request.method,
+        "path": request.path,
+    })
+
+
+class Upstream:
+    """An aiohttp app on its own thread and loop: echoes Host and x-webchaos-episode; /page is HTML."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.runner: web.AppRunner | None = None
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", _echo)
+        self.runner = web.AppRunner(app, access_log=None)
+        self.loop.run_until_complete(self.runner.setup())
+        self.loop.run_until_complete(web.TCPSite(self.runner, "127.0.0.1", self.port).start())
+        self.ready.set()
+        self.loop.run_forever()
+
+    def start(self) -> Upstream:
+        self.thread.start()
+        self.ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        if self.runner is not None:
+            asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@dataclass
+class Stack:
+    control: str
+    process: subprocess.Popen[bytes]
+    state_dir: Path
+
+
+def run_stack(sites_port: int, state_dir: Path) -> Iterator[Stack]:
+    control_port = free_port()
+    log = (state_dir / "mitmdump.log").open("wb")
+    process = subprocess.Popen(stack_command(sites_port, control_port, state_dir), cwd=REPO,
+                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    control = f"http://127.0.0.1:{control_port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"mitmdump exited: {(state_dir / 'mitmdump.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{control}/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield Stack(control, process, state_dir)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        log.close()

@@ -1,0 +1,110 @@
+"""The real mitmdump, started with the documented command, in front of a stand-in upstream."""
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+DELAY_MS = 600
+
+
+async def timed(session: aiohttp.ClientSession, method: str, url: str, proxy: str) -> tuple[float, int, Any]:
+    start = time.monotonic()
+    async with session.request(method, url, proxy=proxy, data=b"{}" if method == "POST" else None) as r:
+        body = await r.json() if r.content_type == "application/json" else await r.text()
+        return (time.monotonic() - start) * 1000, r.status, body
+
+
+async def test_episode_latency_guard_har_and_ledger(stack: Any, tmp_path: Path) -> None:
+    out_dir = tmp_path / "ep-live"
+    fault = {"type": "latency", "layer": "network", "match": {"path": "/api/cart*", "methods": ["POST"]},
+             "params": {"delay_ms": DELAY_MS}}
+    async with aiohttp.ClientSession() as s:
+        async with s.get(f"{stack.control}/health") as r:
+            assert r.status == 200 and (await r.json())["ok"] is True
+        async with s.post(f"{stack.control}/episodes", json={
+                "episode_id": "live-1", "seed": 3, "out_dir": str(out_dir), "port": None,
+                "faults": [fault, {"type": "whatever", "layer": "seed"}]}) as r:
+            assert r.status == 201, await r.text()
+            opened = await r.json()
+        proxy = opened["proxy_url"]
+        assert opened["episode_id"] == "live-1" and proxy == f"http://127.0.0.1:{opened['port']}"
+
+        (slow_ms, slow_status, slow), (fast_ms, fast_status, fast) = await asyncio.gather(
+            timed(s, "POST", "http://shop.test/api/cart/items", proxy),
+            timed(s, "GET", "http://shop.test/api/products", proxy),
+        )
+        assert slow_status == fast_status == 200
+        assert slow_ms >= DELAY_MS
+        assert fast_ms < DELAY_MS / 2
+        assert slow == {"host": "shop.test", "episode": "live-1", "method": "POST", "path": "/api/cart/items"}
+        assert fast["host"] == "shop.test"
+
+        _, status, body = await timed(s, "GET", "http://example.com/", proxy)
+        assert status == 403 and "not a site host" in body
+        _, status, _ = await timed(s, "GET", f"{stack.control}/health", proxy)
+        assert status == 403
+        _, status, _ = await timed(s, "GET", "http://mail.test/_oracle/state", proxy)
+        assert status == 403
+
+        async with s.get(f"{stack.control}/episodes/live-1/har") as r:
+            assert r.status == 200
+            assert len((await r.json())["log"]["entries"]) == 5
+
+        async with s.delete(f"{stack.control}/episodes/live-1") as r:
+            assert r.status == 200
+            closed = await r.json()
+        assert closed == {"flows": 5, "har": str(out_dir / "trace.har"),
+                          "ledger": str(out_dir / "faults.jsonl"), "firings": 1}
+
+        async with s.get(f"{stack.control}/episodes/live-1/har") as r:
+            assert r.status == 404
+        # a kept-alive connection outlives its listener, but the episode is gone: refused
+        _, status, body = await timed(s, "GET", "http://shop.test/", proxy)
+        assert status == 403 and "not an episode listener" in body
+    async with aiohttp.ClientSession() as fresh:  # and the listener itself is closed
+        try:
+            await timed(fresh, "GET", "http://shop.test/", proxy)
+            raise AssertionError("listener still answers")
+        except aiohttp.ClientError:
+            pass
+
+    har = json.loads((out_dir / "trace.har").read_text())
+    (matched,) = [e for e in har["log"]["entries"] if e["request"]["url"].endswith("/api/cart/items")]
+    assert matched["time"] >= DELAY_MS
+    assert matched["_webchaos"][0]["type"] == "latency"
+    lines = [json.loads(x) for x in (out_dir / "faults.jsonl").read_text().splitlines()]
+    assert [(x["layer"], x["type"]) for x in lines] == [("network", "latency")] + [("guard", "refused")] * 3
+    assert lines[0]["request"] == {"method": "POST", "host": "shop.test", "path": "/api/cart/items"}
+    assert lines[0]["detail"] == {"delay_ms": DELAY_MS}
+
+
+async def test_control_api_errors(stack: Any, tmp_path: Path) -> None:
+    async with aiohttp.ClientSession() as s:
+        bad = {"type": "latency", "layer": "network", "params": {"delay_ms": "slow"}}
+        async with s.post(f"{stack.control}/episodes", json={
+                "episode_id": "bad", "seed": 1, "out_dir": str(tmp_path), "faults": [{"type": "latency",
+                "layer": "network", "params": {"delay_ms": 1}}, bad]}) as r:
+            assert r.status == 422
+            assert "faults[1].params.delay_ms" in (await r.json())["error"]
+        async with s.post(f"{stack.control}/episodes", json={"episode_id": "x"}) as r:
+            assert r.status == 422
+        for method in ("get", "delete"):
+            url = f"{stack.control}/episodes/nope" + ("/har" if method == "get" else "")
+            async with s.request(method, url) as r:
+                assert r.status == 404
+        body = {"episode_id": "twice", "seed": 1, "out_dir": str(tmp_path / "t"), "faults": []}
+        async with s.post(f"{stack.control}/episodes", json=body) as r:
+            assert r.status == 201
+            port = (await r.json())["port"]
+        async with s.post(f"{stack.control}/episodes", json=body) as r:
+            assert r.status == 409
+        async with s.delete(f"{stack.control}/episodes/twice") as r:
+            assert r.status == 200
+        async with s.post(f"{stack.control}/episodes", json={**body, "port": port}) as r:
+            assert r.status == 409  # ports are never reused within the process
+        async with s.get(f"{stack.control}/health") as r:
+            assert (await r.json()) == {"ok": True, "episodes": 0}
