@@ -32,7 +32,7 @@ def pct(values: list[float], q: float) -> float:
 def row(name: str, ms: list[float], floor: float | None = None) -> str:
     med = statistics.median(ms)
     ratio = f"{med / floor:6.1f}x" if floor else "      "
-    return f"{name:<44} median {med:7.2f} ms  p99 {pct(ms, 0.99):7.2f} ms  max {max(ms):7.2f} ms  {ratio}"
+    return f"{name:<48} median {med:7.2f} ms  p99 {pct(ms, 0.99):7.2f} ms  max {max(ms):7.2f} ms  {ratio}"
 
 
 def in_process(n: int) -> tuple[list[float], float, int]:
