@@ -126,27 +126,27 @@ def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -
 
 
 @app.command()
-def faults() -> None:
-    """List every registered fault type with its layer, parameters and primitive."""
+def faults(
+    markdown: Annotated[bool, typer.Option("--markdown", help="print docs/faults.md instead of a table")] = False,
+) -> None:
+    """List every registered fault type with its layer, parameters (type, unit, default) and primitive."""
     from rich.table import Table
 
-    from scenarios.faults import registry
+    from scenarios.faultdocs import catalog, render_markdown
 
+    if markdown:
+        sys.stdout.write(render_markdown())
+        return
     table = Table(header_style="bold", show_lines=True)
     for column in ("type", "layer", "primitive", "parameters", "what it does"):
         table.add_column(column)
-    for name, kind in registry().items():
+    for entry in catalog():
         params = "\n".join(
-            f"{field}: {_type_name(info.annotation)}" + ("" if info.is_required() else f" = {info.default!r}")
-            for field, info in kind.model_fields.items()
+            f"{p['name']}: {p['type']}" + (f" [{p['unit']}]" if p["unit"] else "") + f" = {p['default']}"
+            for p in entry["params"]
         )
-        table.add_row(name, kind.layer.value, kind.primitive.value, params or "(none)", kind.description)
-    console.print(table)
-
-
-def _type_name(annotation: object) -> str:
-    text = getattr(annotation, "__name__", None) if isinstance(annotation, type) else None
-    return text or str(annotation).replace("typing.", "")
+        table.add_row(entry["type"], entry["layer"], entry["primitive"], params or "(none)", entry["description"])
+    console.print(table, markup=False)
 
 
 @app.command("grade")

@@ -123,7 +123,7 @@ class FaultType(Strict):
 
 _REGISTRY: dict[str, type[FaultType]] = {}
 # Modules whose import registers the built-in fault types of each layer.
-_BUILTIN_MODULES = ("proxy_addons.network", "proxy_addons.client")
+_BUILTIN_MODULES = ("injectors", "proxy_addons.network", "proxy_addons.client")
 
 F = TypeVar("F", bound=type[FaultType])
 

@@ -40,7 +40,14 @@ def test_faults_lists_registered_types() -> None:
             for line in out.stdout.splitlines() if line.count("│") > 4 and line.split("│")[1].strip()}
     assert rows["latency"] == ["network", "patience"]
     assert rows["overlay"] == ["client", "grounding"]
-    assert "delay_ms: int" in out.stdout
+    assert "delay_ms: int [ms] = required" in out.stdout
+
+
+def test_docs_faults_md_is_generated_from_the_registry() -> None:
+    from scenarios.faultdocs import render_markdown
+
+    on_disk = (PROJECT_ROOT / "docs" / "faults.md").read_text()
+    assert on_disk == render_markdown(), "regenerate: webchaos faults --markdown > docs/faults.md"
 
 
 def _children(pid: int) -> set[int]:
