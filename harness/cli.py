@@ -12,15 +12,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from harness.agents import agent_from_spec
 from harness.config import RUNS_DIR, ChromiumNotFound
-from harness.episode import grade_episode
+from harness.episode import grade_episode_dir
 from harness.report import print_summary
-from harness.results import EpisodeResult
+from harness.results import EpisodeResult, RunSummary
 from harness.runner import plan_matrix, run_matrix
+from harness.stack import Stack
 from scenarios.loader import Catalog, ScenarioError, load_catalog
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
 console = Console()
+HTTPS_HELP = ("serve the sites over https:// (proxy CA in the state folder; the harness's Chromium trusts "
+              "only that CA); start URLs become https://")
 
 
 def _catalog(paths: list[Path] | None) -> Catalog:
@@ -43,7 +46,7 @@ def _seeds(text: str) -> list[int]:
 
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
-             time_budget_s: float) -> int:
+             time_budget_s: float, https: bool = False) -> int:
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base)
         agent_objs = [agent_from_spec(a) for a in agents]
@@ -64,11 +67,19 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
                                    f"seed {result.seed} / {result.agent}  score {result.score:.2f}")
             progress.advance(bar)
 
+        async def matrix() -> tuple[RunSummary, Path]:
+            stack = await Stack(https=True).start() if https else None
+            try:
+                return await run_matrix(
+                    specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
+                    on_result=advance, time_budget_s=time_budget_s, stack=stack,
+                )
+            finally:
+                if stack is not None:
+                    await asyncio.shield(stack.stop())
+
         try:
-            summary, run_dir = asyncio.run(run_matrix(
-                specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
-                on_result=advance, time_budget_s=time_budget_s,
-            ))
+            summary, run_dir = asyncio.run(matrix())
         except ChromiumNotFound as exc:
             console.print(f"[red]error[/] {exc}")
             return 2
@@ -97,10 +108,11 @@ def run(
     runs_dir: Annotated[Path, typer.Option(help="where runs are written")] = RUNS_DIR,
     catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder (default: built-in)")] = None,
     time_budget: Annotated[float, typer.Option(help="seconds an agent may take per episode")] = 120.0,
+    https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
-                    run_id, runs_dir, not no_base, time_budget)
+                    run_id, runs_dir, not no_base, time_budget, https)
     raise typer.Exit(code)
 
 
@@ -108,10 +120,11 @@ def run(
 def demo(
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 2,
     runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
+    https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
 ) -> None:
     """Every shop task × (base + its variants), reference agent with recovery on and off."""
     code = _execute(_catalog(None), None, None, [1], ["reference", "reference-no-recovery"], concurrency,
-                    None, runs_dir, True, 120.0)
+                    None, runs_dir, True, 120.0, https)
     raise typer.Exit(code)
 
 
@@ -151,12 +164,14 @@ def faults(
 
 @app.command("grade")
 def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folder of a run")],
-              catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
-    """Re-grade a finished episode offline from its saved states."""
+              catalog: Annotated[list[Path] | None, typer.Option()] = None,
+              check: Annotated[bool, typer.Option(
+                  "--check", help="exit 1 if the verdict differs from the one in result.json")] = False) -> None:
+    """Re-grade a finished episode offline from its saved files (states, events, ledger, actions)."""
     try:
         meta = json.loads((episode_dir / "episode.json").read_text())
-        initial = (episode_dir / "state_initial.json").read_bytes()
-        final = (episode_dir / "state_final.json").read_bytes()
+        for name in ("state_initial.json", "state_final.json"):
+            (episode_dir / name).stat()
     except OSError as exc:
         console.print(f"[red]error[/] {episode_dir}: {exc.strerror}: {exc.filename}")
         raise typer.Exit(2) from exc
@@ -165,8 +180,19 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
     if task is None:
         console.print(f"[red]error[/] task {meta['task_id']!r} is not in the catalog")
         raise typer.Exit(2)
-    verdict = grade_episode(task, meta["bindings"], initial, final)
-    sys.stdout.write(verdict.model_dump_json(indent=2) + "\n")
+    text = grade_episode_dir(task, episode_dir).model_dump_json(indent=2)
+    sys.stdout.write(text + "\n")
+    if check:
+        from grader.verdict import Verdict
+
+        try:
+            stored = json.loads((episode_dir / "result.json").read_bytes())["verdict"]
+            same = Verdict.model_validate(stored).model_dump_json(indent=2) == text
+        except (OSError, ValueError, KeyError, TypeError):
+            same = False
+        if not same:
+            sys.stderr.write(f"{episode_dir}: re-graded verdict differs from result.json\n")
+            raise typer.Exit(1)
 
 
 @app.command()
@@ -175,9 +201,15 @@ def up(
     variant: Annotated[str | None, typer.Option("--variant", "-v")] = None,
     seed: Annotated[int, typer.Option()] = 1,
     runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
+    https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
+    import os
+
     from harness.interactive import serve_one
+
+    if https:
+        os.environ["WEBCHAOS_HTTPS"] = "1"  # the Stack that serve_one starts reads it
 
     cat = _catalog(None)
     raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console))

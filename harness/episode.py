@@ -9,6 +9,7 @@ from typing import Any
 
 from grader.bindings import fill
 from grader.oracle_client import OracleClient
+from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import Verdict, grade
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
 from harness.browser import BrowserPool
@@ -69,6 +70,8 @@ class EpisodeManager:
             raise
         bindings = info["bindings"]
         start_url = info["base_url"] + spec.task.setup.start_path
+        if proxy.get("site_scheme") == "https" and start_url.startswith("http://"):
+            start_url = "https://" + start_url[len("http://"):]  # the proxy serves the sites over HTTPS
         bindings_with_url = {**bindings, "start_url": start_url}
         plan = [PlanStep.model_validate(fill(s.model_dump(exclude_none=True), bindings_with_url))
                 for s in spec.task.plan]
@@ -90,16 +93,36 @@ class EpisodeManager:
         closed = await self.control.close_episode(episode.episode_id)
         final = await self.oracle.state_bytes(episode.episode_id)
         events = await self.oracle.events(episode.episode_id)
+        site_lines = await self.oracle.ledger(episode.episode_id)
         (episode.out_dir / "state_final.json").write_bytes(final)
         with (episode.out_dir / "events.jsonl").open("w") as handle:
             for event in events:
                 handle.write(event.model_dump_json() + "\n")
+        site_firings = append_site_ledger(episode.out_dir / "faults.jsonl", site_lines)
         await self.oracle.delete_episode(episode.episode_id)
-        return final, int(closed.get("firings", 0))
+        return final, int(closed.get("firings", 0)) + site_firings
 
 
-def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: bytes) -> Verdict:
-    return grade(task, bindings, json.loads(initial), json.loads(final))
+def append_site_ledger(path: Path, lines: list[dict[str, Any]]) -> int:
+    """Append the sites' seed/server ledger lines after the proxy's, `seq` continuing; returns firings."""
+    existing = path.read_text().splitlines() if path.exists() else []
+    last = max((int(json.loads(line).get("seq", 0)) for line in existing if line.strip()), default=0)
+    with path.open("a", encoding="utf-8") as handle:
+        for offset, line in enumerate(lines, start=1):
+            handle.write(json.dumps({**line, "seq": last + offset}, separators=(",", ":")) + "\n")
+    return sum(1 for line in lines if line.get("type") != "hook_error" and not line.get("detail", {}).get("note"))
+
+
+def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: bytes,
+                  trace: EpisodeTrace | None = None) -> Verdict:
+    return grade(task, bindings, json.loads(initial), json.loads(final), trace)
+
+
+def grade_episode_dir(task: Task, episode_dir: Path, attempts: int | None = None) -> Verdict:
+    """Grade from an episode folder's files only: what `run_episode` and `webchaos grade` both do."""
+    meta = json.loads((episode_dir / "episode.json").read_bytes())
+    return grade_episode(task, meta["bindings"], (episode_dir / "state_initial.json").read_bytes(),
+                         (episode_dir / "state_final.json").read_bytes(), load_trace(episode_dir, attempts))
 
 
 async def run_episode(
@@ -126,12 +149,14 @@ async def run_episode(
         final, firings = await manager.close(episode)
         timings.close_ms = (time.perf_counter() - t2) * 1000
     t3 = time.perf_counter()
-    verdict = grade_episode(spec.task, episode.bindings, episode.initial_state, final)
+    verdict = grade_episode(spec.task, episode.bindings, episode.initial_state, final,
+                            load_trace(out_dir, attempts=outcome.attempts))
     timings.grade_ms = (time.perf_counter() - t3) * 1000
     timings.total_ms = (time.perf_counter() - t0) * 1000
     result = EpisodeResult(
         episode_id=episode_id, task_id=spec.task.id, variant_id=spec.variant.id if spec.variant else None,
         target_primitive=spec.variant.target_primitive.value if spec.variant else None, seed=spec.seed,
+        site=spec.task.site,
         agent=agent.name, instruction=episode.instruction, success=verdict.success, score=verdict.score,
         verdict=verdict, outcome=outcome, firings=firings, timings=timings,
     )

@@ -25,6 +25,7 @@ class EpisodeResult(BaseModel):
     variant_id: str | None
     target_primitive: str | None
     seed: int
+    site: str | None = None
     agent: str
     instruction: str
     success: bool
@@ -43,6 +44,9 @@ class RunSummary(BaseModel):
     interrupted: bool = False
     planned: int
     episodes: list[EpisodeResult] = Field(default_factory=list)
+    aggregates: dict[str, Any] | None = Field(
+        default=None, description="run-level statistics (grader/aggregate.py), written when the run ends"
+    )
 
     def table_rows(self) -> list[dict[str, Any]]:
         return [

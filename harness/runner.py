@@ -5,6 +5,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from grader.aggregate import run_aggregates
 from grader.oracle_client import OracleClient
 from harness.agents.base import Agent, AgentOutcome
 from harness.browser import BrowserPool
@@ -95,6 +96,7 @@ async def run_matrix(
         raise
     finally:
         summary.episodes.sort(key=lambda r: r.episode_id)
+        summary.aggregates = run_aggregates(summary.episodes, {s.task.id: s.task.site for s in specs})
         summary.finished_at = datetime.now(UTC).isoformat(timespec="seconds")
         write_json_atomic(run_dir / "run.json", summary)
         if browser is not None:

@@ -94,6 +94,8 @@ class Stack:
     sites_port: int = 0
     oracle_port: int = 0
     control_port: int = 0
+    # Serve the sites over HTTPS too (CA in <state_dir>/mitmproxy); default from WEBCHAOS_HTTPS=1.
+    https: bool = field(default_factory=lambda: os.environ.get("WEBCHAOS_HTTPS", "") == "1")
     services: list[Service] = field(default_factory=list)
 
     @property
@@ -103,6 +105,11 @@ class Stack:
     @property
     def control_url(self) -> str:
         return f"http://127.0.0.1:{self.control_port}"
+
+    @property
+    def ca_cert_path(self) -> Path:
+        """The proxy's CA certificate (created by mitmproxy on first start)."""
+        return self.state_dir / "mitmproxy" / "mitmproxy-ca-cert.pem"
 
     def _commands(self) -> list[Service]:
         bin_dir = Path(sys.executable).parent
@@ -115,7 +122,7 @@ class Stack:
         )
         proxy = Service(
             "proxy",
-            proxy_command(bin_dir / "mitmdump", self.sites_port, self.control_port, self.state_dir),
+            proxy_command(bin_dir / "mitmdump", self.sites_port, self.control_port, self.state_dir, self.https),
             f"{self.control_url}/health", logs / f"proxy-{self.control_port}.log",
         )
         return [sites, proxy]
@@ -129,6 +136,10 @@ class Stack:
             for service in self.services:
                 await service.start()
             await asyncio.gather(*(s.wait_healthy(timeout_s) for s in self.services))
+            if self.https:
+                from harness.browser import trust_ca
+
+                trust_ca(self.ca_cert_path)  # browsers launched from now on trust this CA (SPKI pin)
         except BaseException:
             await self.stop()
             raise
@@ -145,8 +156,10 @@ class Stack:
         await asyncio.shield(self.stop())
 
 
-def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir: Path) -> list[str]:
+def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir: Path,
+                  https: bool = False) -> list[str]:
     """The mitmdump command line for the full addon stack (see proxy_addons/stack.py)."""
+    extra = ["--set", "webchaos_https=true"] if https else []
     return [
         str(mitmdump), "-q",
         "-s", str(PROJECT_ROOT / "proxy_addons" / "stack.py"),
@@ -156,4 +169,5 @@ def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir:
         "--set", f"webchaos_control_port={control_port}",
         "--set", "connection_strategy=lazy",
         "--set", f"confdir={state_dir / 'mitmproxy'}",
+        *extra,
     ]

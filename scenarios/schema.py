@@ -1,5 +1,6 @@
 """The catalog's data model: tasks, variants, plans and the canonical_diff grammar."""
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -13,9 +14,45 @@ class Strict(BaseModel):
 
 # Predicate keys the grader understands; each predicate is a one-key mapping, e.g. {eq: 1}.
 PREDICATE_KEYS = frozenset({
-    "eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "set_eq", "contains", "not_contains",
-    "substring", "icontains", "startswith", "endswith", "regex", "exists", "any", "not", "all_of", "any_of",
+    # comparisons
+    "eq", "ne", "gt", "gte", "lt", "lte", "between", "approx",
+    # membership
+    "in", "not_in", "set_eq", "subset", "superset", "contains", "not_contains",
+    # text
+    "substring", "substring_all", "substring_any", "icontains", "startswith", "endswith", "regex",
+    "matches_semantic",
+    # structure
+    "length", "fields", "each", "some", "exists", "any",
+    # logic
+    "not", "all_of", "any_of",
+    # a small expression over x, target, initial, final (grader/expr.py)
+    "expr",
 })
+
+Severity = Literal["critical", "high", "medium", "low"]
+_LIST_ARGS = ("in", "not_in", "set_eq", "subset", "superset", "substring_all", "substring_any")
+_NESTED_ARGS = ("not", "length", "each", "some")
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number_or_placeholder(value: Any) -> bool:
+    return _is_number(value) or (isinstance(value, str) and bool(_PLACEHOLDER.search(value)))
+
+
+def check_expr(source: Any, where: str) -> None:
+    """Raise ValueError naming `where` if `source` is not an expression the safe evaluator accepts."""
+    from grader.expr import ExprError, compile_expr  # lazy: grader imports this module
+
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"{where}: expected an expression string, got {source!r}")
+    try:
+        compile_expr(source)
+    except ExprError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def check_predicate(predicate: Any, where: str) -> None:
@@ -23,19 +60,59 @@ def check_predicate(predicate: Any, where: str) -> None:
     if not isinstance(predicate, dict) or len(predicate) != 1:
         raise ValueError(f"{where}: a predicate is a mapping with exactly one key, got {predicate!r}")
     ((key, arg),) = predicate.items()
+    here = f"{where}.{key}"
     if key not in PREDICATE_KEYS:
         raise ValueError(f"{where}: unknown predicate {key!r}; allowed: {', '.join(sorted(PREDICATE_KEYS))}")
-    if key == "not":
-        check_predicate(arg, f"{where}.not")
+    if key in _NESTED_ARGS:
+        check_predicate(arg, here)
     elif key in ("all_of", "any_of"):
         if not isinstance(arg, list) or not arg:
-            raise ValueError(f"{where}.{key}: expected a non-empty list of predicates")
+            raise ValueError(f"{here}: expected a non-empty list of predicates")
         for i, sub in enumerate(arg):
-            check_predicate(sub, f"{where}.{key}[{i}]")
-    elif key in ("in", "not_in", "set_eq") and not isinstance(arg, list | str):
-        raise ValueError(f"{where}.{key}: expected a list")
+            check_predicate(sub, f"{here}[{i}]")
+    elif key == "fields":
+        if not isinstance(arg, dict) or not arg:
+            raise ValueError(f"{here}: expected a mapping of field name to predicate")
+        for name, sub in arg.items():
+            check_predicate(sub, f"{here}.{name}")
+    elif key in _LIST_ARGS and not isinstance(arg, list | str):
+        raise ValueError(f"{here}: expected a list, got {type(arg).__name__}")
     elif key in ("exists", "any") and not isinstance(arg, bool):
-        raise ValueError(f"{where}.{key}: expected true or false")
+        raise ValueError(f"{here}: expected true or false")
+    elif key == "between":
+        bounds = [arg.get("min"), arg.get("max")] if isinstance(arg, dict) else arg
+        if isinstance(arg, dict) and set(arg) - {"min", "max"}:
+            raise ValueError(f"{here}: allowed keys are min and max")
+        if not isinstance(bounds, list) or len(bounds) != 2 or not all(
+            b is None or _number_or_placeholder(b) for b in bounds
+        ):
+            raise ValueError(f"{here}: expected [low, high] or {{min: low, max: high}} (numbers)")
+    elif key == "approx":
+        if isinstance(arg, dict):
+            if "value" not in arg or set(arg) - {"value", "abs", "rel"}:
+                raise ValueError(f"{here}: expected {{value: n, abs: tolerance}} or {{value: n, rel: fraction}}")
+            if not all(_number_or_placeholder(arg[k]) for k in arg):
+                raise ValueError(f"{here}: value, abs and rel must be numbers")
+        elif not _number_or_placeholder(arg):
+            raise ValueError(f"{here}: expected a number or {{value, abs|rel}}")
+    elif key == "matches_semantic":
+        text, threshold = (arg.get("text"), arg.get("threshold", 0.8)) if isinstance(arg, dict) else (arg, 0.8)
+        if isinstance(arg, dict) and set(arg) - {"text", "threshold"}:
+            raise ValueError(f"{here}: allowed keys are text and threshold")
+        if not isinstance(text, str) or not _is_number(threshold) or not 0 <= threshold <= 1:
+            raise ValueError(f"{here}: expected a text or {{text: ..., threshold: 0..1}}")
+    elif key == "regex":
+        if not isinstance(arg, str):
+            raise ValueError(f"{here}: expected a regular expression string")
+        try:
+            re.compile(arg)
+        except re.error as exc:
+            if not _PLACEHOLDER.search(arg):
+                raise ValueError(f"{here}: not a valid regular expression: {exc}") from None
+    elif key == "expr":
+        check_expr(arg, here)
+    elif key in ("substring", "icontains", "startswith", "endswith") and isinstance(arg, dict | list):
+        raise ValueError(f"{here}: expected a text, got {type(arg).__name__}")
 
 
 Predicates = dict[str, dict[str, Any]]
@@ -51,7 +128,7 @@ class EntityExpectation(Strict):
 
     collection: str = Field(description="top-level state collection, e.g. cart_items; a singleton like user")
     desc: str = ""
-    where: Predicates | None = Field(default=None, description="update/delete: which entity (by its fields)")
+    where: Predicates | None = Field(default=None, description="which entities are eligible (by their fields)")
     properties: Predicates = Field(default_factory=dict, description="what must hold of the entity")
     weight: float = Field(default=1.0, gt=0)
 
@@ -69,8 +146,81 @@ class Invariant(Strict):
     preserve: Literal["ALL"] | list[str] = Field(
         default="ALL", description="ALL: no entity created/updated/deleted; a list: those fields unchanged"
     )
+    filter: Predicates | str | None = Field(
+        default=None,
+        description="which entities the invariant covers: field predicates, or an expression over `a`",
+    )
     desc: str = ""
-    severity: Literal["critical", "high", "medium", "low"] = "high"
+    severity: Severity = "high"
+
+    @model_validator(mode="after")
+    def _filter(self) -> "Invariant":
+        if isinstance(self.filter, str):
+            check_expr(self.filter, "filter")
+        else:
+            _check_predicates(self.filter, "filter")
+        return self
+
+
+class Constraint(Strict):
+    """A state-wide condition on the final state: an expression, a count, or a value at a path."""
+
+    desc: str = ""
+    expr: str | None = Field(default=None, description="over initial, final, target, bindings")
+    collection: str | None = Field(default=None, description="with count: entities of the final state")
+    where: Predicates | None = Field(default=None, description="with collection: which entities are counted")
+    count: dict[str, Any] | None = Field(default=None, description="a predicate on the number counted")
+    path: str | None = Field(default=None, description="dotted path into the final state, e.g. user.email")
+    value: dict[str, Any] | None = Field(default=None, description="with path: a predicate on the value")
+    severity: Severity = "high"
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "Constraint":
+        forms = [self.expr is not None, self.collection is not None or self.count is not None,
+                 self.path is not None or self.value is not None]
+        if sum(forms) != 1:
+            raise ValueError("a constraint is exactly one of: expr; collection + count; path + value")
+        if self.expr is not None:
+            check_expr(self.expr, "expr")
+        if forms[1]:
+            if self.collection is None or self.count is None:
+                raise ValueError("collection and count go together")
+            check_predicate(self.count, "count")
+            _check_predicates(self.where, "where")
+        if forms[2]:
+            if self.path is None or self.value is None:
+                raise ValueError("path and value go together")
+            check_predicate(self.value, "value")
+        return self
+
+
+_REF = r"(create|update|delete|invariant|constraints)\[\d+\]"
+
+
+class NamedInvariant(Strict):
+    """A human-readable name and a severity for one invariant or constraint."""
+
+    name: str = Field(min_length=1)
+    ref: str = Field(pattern=r"^(invariant|constraints)\[\d+\]$", description="e.g. invariant[0]")
+    severity: Severity | None = Field(default=None, description="overrides the referenced check's severity")
+
+
+class Alternative(Strict):
+    """One acceptable way to do the task; the best applicable alternative of a oneof counts."""
+
+    desc: str = ""
+    when: str | None = Field(default=None, description="an expression: is this alternative applicable at all")
+    create: list[EntityExpectation] = Field(default_factory=list)
+    update: list[EntityExpectation] = Field(default_factory=list)
+    delete: list[EntityExpectation] = Field(default_factory=list)
+    invariant: list[Invariant] = Field(default_factory=list)
+    constraints: list[Constraint] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _when(self) -> "Alternative":
+        if self.when is not None:
+            check_expr(self.when, "when")
+        return self
 
 
 class CanonicalDiff(Strict):
@@ -78,21 +228,73 @@ class CanonicalDiff(Strict):
     update: list[EntityExpectation] = Field(default_factory=list)
     delete: list[EntityExpectation] = Field(default_factory=list)
     invariant: list[Invariant] = Field(default_factory=list)
+    constraints: list[Constraint] = Field(default_factory=list)
+    oneof: list[Alternative] = Field(default_factory=list, description="alternatives; empty or at least two")
+    named_invariants: list[NamedInvariant] = Field(default_factory=list)
+    ignore: list[str] = Field(
+        default_factory=list,
+        description="exempt from the collateral sweep: 'collection' or 'collection.field' (globs allowed)",
+    )
+
+    @model_validator(mode="after")
+    def _refs(self) -> "CanonicalDiff":
+        if len(self.oneof) == 1:
+            raise ValueError("oneof: give at least two alternatives (or move the one into the main sections)")
+        for i, named in enumerate(self.named_invariants):
+            section, index = named.ref[:-1].split("[")
+            if int(index) >= len(getattr(self, section)):
+                raise ValueError(f"named_invariants[{i}] ({named.name}): {named.ref} does not exist")
+        return self
+
+    def ref_exists(self, ref: str) -> bool:
+        """True if a subgoal may name `ref` (see Subgoal)."""
+        if ref in ("oneof", "collateral"):
+            return ref != "oneof" or bool(self.oneof)
+        alt = re.fullmatch(r"oneof\[(\d+)\]\.(.+)", ref)
+        owner: Any = self
+        if alt:
+            if int(alt.group(1)) >= len(self.oneof):
+                return False
+            owner, ref = self.oneof[int(alt.group(1))], alt.group(2)
+        section, index = ref[:-1].split("[")
+        return int(index) < len(getattr(owner, section))
 
 
 class Subgoal(Strict):
     name: str
-    checks: list[str] = Field(min_length=1, description="refs into canonical_diff, e.g. 'create[0]'")
+    checks: list[str] = Field(
+        min_length=1,
+        description="refs into canonical_diff: 'create[0]', 'constraints[1]', 'oneof[1].update[0]', "
+                    "'oneof' (the chosen alternative passed) or 'collateral' (no uncovered change)",
+    )
 
     @field_validator("checks")
     @classmethod
     def _refs(cls, refs: list[str]) -> list[str]:
-        import re
-
         for ref in refs:
-            if not re.fullmatch(r"(create|update|delete|invariant)\[\d+\]", ref):
-                raise ValueError(f"bad check ref {ref!r}; expected e.g. 'create[0]' or 'invariant[1]'")
+            if not re.fullmatch(rf"{_REF}|oneof\[\d+\]\.{_REF}|oneof|collateral", ref):
+                raise ValueError(f"bad check ref {ref!r}; expected e.g. 'create[0]', 'invariant[1]', "
+                                 "'oneof[0].create[0]', 'oneof' or 'collateral'")
         return refs
+
+
+class RelevantAttributes(Strict):
+    """Attributes of some entities a careful agent should have seen (informational coverage)."""
+
+    entity: str | list[str] = Field(description="entity id(s); '{placeholders}' allowed, e.g. '{hard_negative_ids}'")
+    attributes: list[str] = Field(min_length=1, description="attribute names as events reveal them")
+    required: bool = Field(default=False, description="evidence a correct agent has seen before its first commit")
+
+
+class ProcessSpec(Strict):
+    """What the process metrics need to know about a task (grader/process.py)."""
+
+    target: str | None = Field(default="{target.id}",
+                               description="the entity the agent must isolate (exploration success); null: none")
+    relevant_attributes: list[RelevantAttributes] = Field(default_factory=list)
+    evidence: list[Literal["inspect", "navigate", "search", "filter"]] = Field(
+        default_factory=list, description="kinds of evidence a correct agent gathers before its first commit"
+    )
 
 
 class Expect(Strict):
@@ -103,6 +305,13 @@ class Expect(Strict):
     name: str | None = Field(default=None, description="with role: an element with this accessible name")
     url_contains: str | None = None
     timeout_ms: int = Field(default=4000, ge=0)
+
+
+class Effect(Strict):
+    """A page that shows whether a step's write happened, for an agent that checks before retrying."""
+
+    visit: str = Field(description="a path on the site, e.g. /cart")
+    expect: Expect
 
 
 class PlanStep(Strict):
@@ -118,6 +327,9 @@ class PlanStep(Strict):
     key: str | None = Field(default=None, description="press: a key such as Enter")
     until: Expect | None = Field(default=None, description="open_each: the page to stop on")
     expect: Expect | None = None
+    effect: "Effect | None" = Field(
+        default=None, description="where to confirm a write took effect before repeating it (e.g. the cart page)"
+    )
     note: str = ""
 
     @model_validator(mode="after")
@@ -147,14 +359,13 @@ class Task(Strict):
     plan: list[PlanStep] = Field(min_length=1)
     canonical_diff: CanonicalDiff
     subgoals: list[Subgoal] = Field(default_factory=list)
+    process: ProcessSpec = ProcessSpec()
 
     @model_validator(mode="after")
     def _subgoal_refs(self) -> "Task":
-        sizes = {k: len(getattr(self.canonical_diff, k)) for k in ("create", "update", "delete", "invariant")}
         for i, goal in enumerate(self.subgoals):
             for ref in goal.checks:
-                section, index = ref[:-1].split("[")
-                if int(index) >= sizes[section]:
+                if not self.canonical_diff.ref_exists(ref):
                     raise ValueError(f"subgoals[{i}] ({goal.name}): {ref} does not exist in canonical_diff")
         return self
 

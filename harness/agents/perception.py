@@ -1,0 +1,74 @@
+"""How the reference agent sees a page: grounding by role + accessible name, and postconditions."""
+
+import re
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
+
+from scenarios.schema import Expect, PlanStep
+
+_CONTAINERS = "article, section, li, tr, form, fieldset, [role=region], [role=group], [role=listitem]"
+
+
+class StepFailed(Exception):
+    """A step's action or postcondition did not succeed."""
+
+
+class TargetMissing(StepFailed):
+    """No visible element has the step's role and name."""
+
+
+def accessible_name(name: str | None) -> str | re.Pattern[str] | None:
+    """Accessible names written /like this/ are regular expressions."""
+    if name and len(name) > 1 and name.startswith("/") and name.endswith("/"):
+        return re.compile(name[1:-1])
+    return name
+
+
+def candidates(page: Page, step: PlanStep) -> Locator:
+    """Every element the step could mean (role + name, inside `within` when given)."""
+    scope: Page | Locator = page
+    if step.within:
+        scope = page.locator(_CONTAINERS).filter(has_text=step.within).last
+    assert step.role is not None
+    return scope.get_by_role(step.role, name=accessible_name(step.name), exact=step.exact)  # type: ignore[arg-type]
+
+
+async def ground(page: Page, step: PlanStep, wait_ms: int = 3000) -> Locator:
+    """Wait until at least one candidate is visible; raise TargetMissing otherwise."""
+    locator = candidates(page, step)
+    try:
+        await locator.first.wait_for(state="visible", timeout=wait_ms)
+    except PlaywrightError as exc:
+        raise TargetMissing(f"no visible {step.role} named {step.name!r}") from exc
+    return locator
+
+
+async def holds(page: Page, expect: Expect, scale: float = 1.0) -> bool:
+    timeout = expect.timeout_ms * scale
+    try:
+        fragment = expect.url_contains
+        if fragment:
+            await page.wait_for_url(lambda url: fragment in url, timeout=timeout)
+        if expect.role:
+            await page.get_by_role(expect.role, name=accessible_name(expect.name), exact=True).first.wait_for(  # type: ignore[arg-type]
+                state="visible", timeout=timeout)
+        if expect.text:
+            await page.get_by_text(expect.text).first.wait_for(state="visible", timeout=timeout)
+    except PlaywrightError:
+        return False
+    return True
+
+
+async def visible_dialog(page: Page) -> Locator | None:
+    dialogs = page.get_by_role("dialog")
+    for index in range(await dialogs.count()):
+        dialog = dialogs.nth(index)
+        if await dialog.is_visible():
+            return dialog
+    return None
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__

@@ -1,0 +1,126 @@
+"""The reference agent's recoveries: generic moves a careful person makes when a step fails.
+
+Each recovery looks at the page and the failure, does at most one thing, and
+says what it did. None of them knows which fault is armed.
+"""
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from harness.agents.perception import StepFailed, TargetMissing, candidates, holds, visible_dialog
+from scenarios.schema import PlanStep
+
+_DISMISS = re.compile(r"^(accept( all)?|close|dismiss|got it|no,? thanks|not now|ok|continue|reject( all)?|×|✕)$", re.I)
+_MORE = re.compile(r"^(more|more actions|more options|…|⋯|\.\.\.)$", re.I)
+
+
+@dataclass
+class StepState:
+    """What the agent knows about the step it is on."""
+
+    acted: bool = False           # the action went through (its effect may not be visible yet)
+    candidate: int = 0            # which same-named element to use
+    url_before: str = ""          # where the step started, to come back to
+    patience: float = 1.0         # multiplier on waits
+    reloaded: bool = False
+
+
+async def sign_in_if_asked(page: Page) -> bool:
+    """A sign-in page (heading + button "Sign in") with remembered credentials: sign in."""
+    try:
+        if not await page.get_by_role("heading", name="Sign in").first.is_visible():
+            return False
+        await page.get_by_role("button", name="Sign in").first.click(timeout=3000)
+        await page.wait_for_load_state("domcontentloaded")
+    except PlaywrightError:
+        return False
+    return True
+
+
+async def dismiss_dialog(page: Page) -> str | None:
+    """Close a visible modal dialog with its dismiss button; returns the button's label."""
+    dialog = await visible_dialog(page)
+    if dialog is None:
+        return None
+    button = dialog.get_by_role("button", name=_DISMISS)
+    if not await button.count():
+        return None
+    label = (await button.first.inner_text()).strip() or "dismiss"
+    try:
+        await button.first.click(timeout=2000)
+    except PlaywrightError:
+        return None
+    await asyncio.sleep(0.1)
+    return label
+
+
+async def open_more_menu(page: Page, step: PlanStep) -> bool:
+    """The target may sit in an overflow menu: open one, if the page has it."""
+    more = page.get_by_role("button", name=_MORE)
+    for index in range(await more.count()):
+        button = more.nth(index)
+        if await button.is_visible() and await button.get_attribute("aria-expanded") != "true":
+            await button.click(timeout=2000)
+            try:
+                await candidates(page, step).first.wait_for(state="visible", timeout=1000)
+            except PlaywrightError:
+                continue
+            return True
+    return False
+
+
+async def recover(page: Page, step: PlanStep, state: StepState, error: BaseException, base_url: str) -> str:
+    """Do one recovery move; returns what was done ('effect confirmed' ends the step as passed)."""
+    if await sign_in_if_asked(page):
+        # The site sends us back where we were going; check before acting again.
+        if state.acted and step.expect is not None and await holds(page, step.expect, 0.5):
+            return "effect confirmed"
+        state.acted = False
+        return "signed in again"
+    dismissed = await dismiss_dialog(page)
+    if dismissed:
+        return f"dismissed dialog ({dismissed})"
+    if not state.acted:
+        return await _action_failed(page, step, state, error)
+    return await _effect_missing(page, step, state, base_url)
+
+
+async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException) -> str:
+    if isinstance(error, TargetMissing):
+        if await open_more_menu(page, step):
+            return "opened an overflow menu"
+        if not state.reloaded:
+            state.reloaded = True
+            state.patience *= 2
+            await page.reload(wait_until="domcontentloaded")
+            return "reloaded the page"
+    # Present but not actionable (disabled, covered, moving): give it longer.
+    state.patience *= 3
+    return "waiting longer for the control"
+
+
+async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
+    assert step.expect is not None
+    if await holds(page, step.expect, scale=3 * state.patience):
+        return "effect confirmed"
+    if step.effect is not None:
+        # Before repeating a write, check whether it happened after all.
+        await page.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
+        if await holds(page, step.effect.expect, 0.5):
+            return "effect confirmed"
+    if state.url_before and page.url != state.url_before:
+        await page.goto(state.url_before, wait_until="domcontentloaded")
+    count = await candidates(page, step).count() if step.role else 0
+    if count > 1:
+        state.candidate = (state.candidate + 1) % count
+        state.acted = False
+        return f"trying candidate {state.candidate + 1} of {count}"
+    state.acted = False
+    return "repeating the action"
+
+
+__all__ = ["StepFailed", "StepState", "TargetMissing", "recover"]

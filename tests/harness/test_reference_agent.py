@@ -1,0 +1,189 @@
+"""The reference agent's recoveries, each against a small page that fails in one way.
+
+Pages are served on loopback without the proxy (these are the agent's own
+tests); the agent and the browser are the real ones.
+"""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from aiohttp import web
+from playwright.async_api import BrowserContext
+
+from harness.agents import ReferenceAgent
+from harness.agents.base import EpisodeContext
+from harness.browser import BrowserPool
+from scenarios.schema import CanonicalDiff, PlanStep, Task
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+SCRIPT = """
+<script>
+const hit = (what) => fetch('/hit/' + what, {method: 'POST'});
+function done() { document.getElementById('out').textContent = 'Saved it'; hit('save'); }
+</script>
+"""
+
+PAGES = {
+    "plain": """<button onclick="done()">Save</button>""",
+    # The first click does nothing.
+    "swallow": """<button onclick="if (window.n = (window.n || 0) + 1, window.n > 1) done()">Save</button>""",
+    # Two buttons share the label; only the second works.
+    "decoy": """<button onclick="hit('decoy')">Save</button> <button onclick="done()">Save</button>""",
+    # The button appears after 3.5 s.
+    "late": """<div id="slot"></div><script>setTimeout(() => { document.getElementById('slot').innerHTML =
+               '<button onclick="done()">Save</button>'; }, 3500)</script>""",
+    # The button hides in an overflow menu.
+    "more": """<button aria-expanded="false" onclick="this.setAttribute('aria-expanded','true');
+               document.getElementById('menu').hidden = false">More</button>
+               <div id="menu" hidden><button onclick="done()">Save</button></div>""",
+    # Disabled for 3.5 s (longer than one action timeout).
+    "disabled": """<button id="b" disabled onclick="done()">Save</button>
+                   <script>setTimeout(() => document.getElementById('b').disabled = false, 3500)</script>""",
+    # The confirmation shows 3 s after the click (the agent first looks for 1.5 s).
+    "slow": """<button onclick="hit('save'); setTimeout(() => document.getElementById('out').textContent =
+               'Saved it', 3000)">Save</button>""",
+    # The write happens but the page says it failed; /saved shows the truth.
+    "lying": """<button onclick="hit('save'); document.getElementById('out').textContent = 'Error'">Save</button>""",
+    # A modal covers the page.
+    "modal": """<button onclick="done()">Save</button>
+                <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
+                <button onclick="document.getElementById('m').remove()">Accept all</button></div></div>""",
+}
+
+
+class Site:
+    def __init__(self) -> None:
+        self.hits: list[str] = []
+        self.signed_in = True
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/page/{name}", self.page)
+        app.router.add_post("/hit/{what}", self.hit)
+        app.router.add_get("/saved", self.saved)
+        app.router.add_get("/login", self.login_page)
+        app.router.add_post("/login", self.login)
+        app.router.add_get("/guarded", self.guarded)
+        return app
+
+    async def page(self, request: web.Request) -> web.Response:
+        body = PAGES[request.match_info["name"]]
+        return web.Response(text=f"<!doctype html><title>t</title>{SCRIPT}<main>{body}<p id=out></p></main>",
+                            content_type="text/html")
+
+    async def hit(self, request: web.Request) -> web.Response:
+        self.hits.append(request.match_info["what"])
+        return web.Response(status=204)
+
+    async def saved(self, request: web.Request) -> web.Response:
+        text = "<p>Your item is saved</p>" if "save" in self.hits else "<p>Nothing</p>"
+        return web.Response(text=f"<!doctype html>{text}", content_type="text/html")
+
+    async def guarded(self, request: web.Request) -> web.Response:
+        if not self.signed_in:
+            raise web.HTTPSeeOther("/login?next=/guarded")
+        return await self.page_named("plain")
+
+    async def page_named(self, name: str) -> web.Response:
+        return web.Response(text=f"<!doctype html>{SCRIPT}<main>{PAGES[name]}<p id=out></p></main>",
+                            content_type="text/html")
+
+    async def login_page(self, request: web.Request) -> web.Response:
+        return web.Response(text="""<!doctype html><h1>Sign in</h1><form method=post action=/login>
+            <button>Sign in</button></form>""", content_type="text/html")
+
+    async def login(self, request: web.Request) -> web.Response:
+        self.signed_in = True
+        raise web.HTTPSeeOther("/guarded")
+
+
+class DirectBrowser(BrowserPool):
+    """Contexts without the proxy: the pages here are plain loopback servers."""
+
+    async def new_context(self, proxy_url: str, **options: Any) -> BrowserContext:
+        assert self._browser is not None
+        return await self._browser.new_context(**options)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def served() -> AsyncIterator[tuple[Site, str, BrowserPool]]:
+    site = Site()
+    runner = web.AppRunner(site.app())
+    await runner.setup()
+    tcp = web.TCPSite(runner, "127.0.0.1", 0)
+    await tcp.start()
+    port = tcp._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    browser = await DirectBrowser().start()
+    yield site, f"http://127.0.0.1:{port}", browser
+    await browser.stop()
+    await runner.cleanup()
+
+
+def plan(page: str, **save: object) -> list[PlanStep]:
+    return [PlanStep(do="goto", url=f"/page/{page}"),
+            PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
+                                     "expect": {"text": "Saved it", "timeout_ms": 1500}, **save})]
+
+
+async def run(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], recovery: bool,
+              tmp_path: Path) -> tuple[str, list[str], list[str]]:
+    site, base, browser = served
+    site.hits.clear()
+    task = Task(id="t", site="test", title="t", instruction="", plan=steps, canonical_diff=CanonicalDiff())
+    ctx = EpisodeContext(episode_id="t", task=task, variant=None, seed=1, instruction="", start_url=base + "/",
+                         proxy_url="http://127.0.0.1:9", plan=steps, out_dir=tmp_path, browser=browser,
+                         time_budget_s=60)
+    outcome = await ReferenceAgent(recovery=recovery).run(ctx)
+    return outcome.status, [line for line in outcome.log if line.startswith("recover")], list(site.hits)
+
+
+@pytest.mark.parametrize(
+    ("page", "recovery_move"),
+    [
+        ("swallow", "recover: repeating the action"),
+        ("decoy", "recover: trying candidate 2 of 2"),
+        ("late", "recover: reloaded the page"),
+        ("more", "recover: opened an overflow menu"),
+        ("disabled", "recover: waiting longer for the control"),
+        ("modal", "recover: dismissed dialog (Accept all)"),
+    ],
+)
+async def test_fault_bites_without_recovery_and_is_recovered(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path, page: str, recovery_move: str
+) -> None:
+    status_off, _, _ = await run(served, plan(page), recovery=False, tmp_path=tmp_path)
+    assert status_off == "failed"
+    status_on, moves, hits = await run(served, plan(page), recovery=True, tmp_path=tmp_path)
+    assert status_on == "done", moves
+    assert recovery_move in moves
+    assert hits.count("save") == 1
+
+
+async def test_a_slow_write_is_waited_for_not_repeated(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
+    status, moves, hits = await run(served, plan("slow"), recovery=True, tmp_path=tmp_path)
+    assert status == "done" and moves == ["recover: effect confirmed"]
+    assert hits == ["save"]
+
+
+async def test_a_write_that_claims_failure_is_checked_before_repeating(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    effect = {"effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}}
+    status, moves, hits = await run(served, plan("lying", **effect), recovery=True, tmp_path=tmp_path)
+    assert status == "done" and moves[-1] == "recover: effect confirmed"
+    assert hits == ["save"], "the write must not be repeated"
+
+
+async def test_signs_in_again_when_the_session_expired(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
+    site = served[0]
+    steps = [PlanStep(do="goto", url="/page/plain"),
+             PlanStep.model_validate({"do": "goto", "url": "/guarded"}),
+             PlanStep.model_validate({"do": "click", "role": "button", "name": "Save", "expect": {"text": "Saved it"}})]
+    site.signed_in = False
+    status, moves, _ = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    assert status == "done", moves
+    assert "recover: signed in again" in moves
