@@ -1,5 +1,6 @@
 """The CLI as a user runs it: bad input, and Ctrl-C leaving no orphans."""
 
+import json
 import os
 import signal
 import subprocess
@@ -94,3 +95,43 @@ def test_up_prints_the_episode_and_ctrl_c_leaves_no_orphans(tmp_path: Path) -> N
     assert "score" in rest
     time.sleep(0.2)
     assert not [pid for pid in children if _alive(pid)]
+
+
+def _descendants(pid: int) -> set[int]:
+    found, frontier = set(), {pid}
+    while frontier:
+        children = set().union(*(_children(p) for p in frontier)) - found
+        found |= children
+        frontier = children
+    return found
+
+
+@pytest.mark.e2e
+def test_ctrl_c_during_a_run_keeps_finished_results_and_leaves_no_orphans(tmp_path: Path) -> None:
+    env = {**os.environ, "WEBCHAOS_STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
+    runs = tmp_path / "runs"
+    # Like a terminal's Ctrl-C: SIGINT to the whole foreground process group.
+    process = subprocess.Popen(
+        [*WEBCHAOS, "run", "--task", "shop_add_to_cart", "--task", "shop_buy_by_seller", "--seeds", "1-3",
+         "-j", "1", "--run-id", "interrupted", "--runs-dir", str(runs)],
+        cwd=PROJECT_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, start_new_session=True,
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if " pass " in process.stdout.readline():  # one episode finished
+            break
+    family = _descendants(process.pid)
+    assert len(family) >= 3, "sites server, proxy and browser should be running"
+    os.killpg(process.pid, signal.SIGINT)
+    rest, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, rest
+    assert "finished episodes are kept" in rest
+    time.sleep(0.3)
+    assert not [pid for pid in family if _alive(pid)]
+    summary = json.loads((runs / "interrupted" / "run.json").read_text())
+    assert summary["interrupted"] is True
+    assert summary["episodes"] and all(e["success"] for e in summary["episodes"])
+    for episode in summary["episodes"]:
+        assert (runs / "interrupted" / "episodes" / episode["episode_id"] / "result.json").is_file()
