@@ -132,11 +132,16 @@ def main() -> None:
         rows = []
         for concurrency in (1, 16):
             direct: tuple[float, float, float] | None = None
+            bare: tuple[float, float, float] | None = None
             for name, url, proxy in configs:
                 rps, lat = asyncio.run(load(url, proxy, args.requests, concurrency))
                 row = (rps, pct(lat, 50), pct(lat, 99))
                 direct = direct or row
-                rows.append((concurrency, name, *row, rps / direct[0], row[1] - direct[1]))
+                if name == "bare mitmdump":
+                    bare = row
+                vs_bare = (rps / bare[0], row[2] / bare[2]) if bare else (1.0, 1.0)  # direct: ratios n/a, shown as 1
+                rows.append((concurrency, name, *row, rps / direct[0], row[1] - direct[1],
+                             row[2] - direct[2], *vs_bare))
         closed = control("DELETE", f"{base}/episodes/bench")
     finally:
         for p in reversed(procs):
@@ -150,9 +155,10 @@ def main() -> None:
     print(f"\n{args.requests} timed GET requests per row, loopback, keep-alive; full stack: 1 episode, no faults"
           f" (episode HAR kept {closed['flows']} flows)\n")
     print(f"{'conc':>4}  {'config':<14} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'req/s vs direct':>16}"
-          f" {'p50 added ms':>13}")
-    for conc, name, rps, p50, p99, ratio, added in rows:
-        print(f"{conc:>4}  {name:<14} {rps:>8.0f} {p50:>8.2f} {p99:>8.2f} {ratio:>15.2f}x {added:>13.2f}")
+          f" {'p50 added ms':>13} {'p99 added ms':>13} {'req/s vs bare':>14} {'p99 vs bare':>12}")
+    for conc, name, rps, p50, p99, ratio, added, added99, rps_bare, p99_bare in rows:
+        print(f"{conc:>4}  {name:<14} {rps:>8.0f} {p50:>8.2f} {p99:>8.2f} {ratio:>15.2f}x {added:>13.2f}"
+              f" {added99:>13.2f} {rps_bare:>13.2f}x {p99_bare:>11.2f}x")
 
 
 if __name__ == "__main__":

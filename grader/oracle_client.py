@@ -59,5 +59,9 @@ class OracleClient:
         raw = json.loads(await self._request("GET", f"/episodes/{episode_id}/events"))
         return [SemanticEvent.model_validate(e) for e in raw]
 
+    async def ledger(self, episode_id: str) -> list[dict[str, Any]]:
+        """The sites server's seed- and server-layer fault ledger lines, in order."""
+        return list(json.loads(await self._request("GET", f"/episodes/{episode_id}/ledger")))
+
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")

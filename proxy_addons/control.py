@@ -5,8 +5,10 @@ in `done()`. It is never reachable through the proxy (the guard refuses every
 non-site host). JSON in and out; 404 for unknown episode ids everywhere.
 
 - `GET /health` -> 200 `{"ok": true, "episodes": n}`
-- `POST /episodes` `{"episode_id", "seed", "faults": [envelopes], "out_dir", "port": int|null}`
-  -> 201 `{"episode_id", "port", "proxy_url"}`; opens listener `regular@127.0.0.1:<port>`
+- `POST /episodes` `{"episode_id", "seed", "faults": [envelopes], "out_dir", "port": int|null,
+  "record_actions": bool (default true: GUI actions to `<out_dir>/actions.jsonl`)}`
+  -> 201 `{"episode_id", "port", "proxy_url", "site_scheme"}` (`https` when the stack runs with
+  `webchaos_https`: agents should then start from https:// site URLs); opens listener `regular@127.0.0.1:<port>`
   (a free port if null; a port is never reused within the process -> 409). Faults are
   validated with `scenarios.faults.parse_fault`; only network and client faults are
   armed here, other layers are ignored. 422 `{"error": "faults[2].params.delay_ms: ..."}`
@@ -48,6 +50,7 @@ class OpenEpisode(BaseModel):
     faults: list[Any] = Field(default_factory=list)
     out_dir: str = Field(min_length=1)
     port: int | None = Field(default=None, ge=1, le=65535)
+    record_actions: bool = True
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -150,7 +153,8 @@ class Control:
             elif port in self.episodes.used_ports:
                 return _error(409, f"port {port} was already used in this proxy; ports are never reused")
             try:
-                episode = Episode(body.episode_id, body.seed, Path(body.out_dir), port, armed)
+                episode = Episode(body.episode_id, body.seed, Path(body.out_dir), port, armed,
+                                  record_actions=body.record_actions)
             except OSError as exc:
                 return _error(422, f"out_dir: {exc}")
             self.episodes.add(episode)
@@ -161,8 +165,10 @@ class Control:
                 episode.ledger.close()
                 return _error(500, f"could not listen on 127.0.0.1:{port}")
         logger.info(f"webchaos: episode {episode.id} open on {episode.proxy_url} ({len(armed)} faults armed)")
+        scheme = "https" if getattr(ctx.options, "webchaos_https", False) else "http"
         return web.json_response(
-            {"episode_id": episode.id, "port": port, "proxy_url": episode.proxy_url}, status=201
+            {"episode_id": episode.id, "port": port, "proxy_url": episode.proxy_url, "site_scheme": scheme},
+            status=201,
         )
 
     async def get_har(self, request: web.Request) -> web.Response:

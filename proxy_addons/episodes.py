@@ -17,7 +17,7 @@ from typing import Any
 from mitmproxy import http
 
 from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
-from scenarios.faults import ArmedFault, FaultError, FaultSpec, Layer, parse_fault
+from scenarios.faults import ArmedFault, FaultError, FaultSpec, FaultType, Layer, Schedule, parse_fault
 
 # Must equal sites.core.deps.EPISODE_HEADER (checked by a test); not imported from there
 # so that the proxy process (and fault registration) does not pull in FastAPI.
@@ -44,12 +44,20 @@ def arm_proxy_faults(raw_faults: list[Any], seed: int) -> list[ArmedFault]:
         if layer is not None and layer not in PROXY_LAYERS:
             continue
         spec, params = parse_fault(raw, index)
-        armed.append(ArmedFault(spec, params, seed))
+        armed.append(ArmedFault(with_default_schedule(spec, params), params, seed))
     ids = [a.id for a in armed]
     for fault_id in ids:
         if ids.count(fault_id) > 1:
             raise FaultError(f"faults: duplicate fault id {fault_id!r}")
     return armed
+
+
+def with_default_schedule(spec: FaultSpec, params: FaultType) -> FaultSpec:
+    """A type may declare the schedule it means when the envelope gives none (`default_schedule`)."""
+    default = getattr(type(params), "default_schedule", None)
+    if default is None or "schedule" in spec.model_fields_set:
+        return spec
+    return spec.model_copy(update={"schedule": Schedule.model_validate(default)})
 
 
 @dataclass
@@ -62,11 +70,13 @@ class Episode:
     opened_at: float = field(default_factory=time.monotonic)
     flows: dict[str, http.HTTPFlow] = field(default_factory=dict)
     firings: int = 0
+    record_actions: bool = True  # inject the GUI-action recorder into every HTML page
+    ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
     ledger: Ledger = field(init=False)
 
     def __post_init__(self) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self.ledger = Ledger(self.out_dir / LEDGER_FILE, self.opened_at)
+        self.ledger = Ledger(self.ledger_path or self.out_dir / LEDGER_FILE, self.opened_at)
 
     @property
     def mode_spec(self) -> str:

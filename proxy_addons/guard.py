@@ -4,11 +4,14 @@ Refused with a 403 and a short text body (and a ledger line: layer `guard`, type
 `refused`):
 
 - any flow that did not arrive on an open episode's listener;
-- CONNECT (HTTPS interception is a later issue: sites are plain `http://*.test`);
+- CONNECT, unless `webchaos_https` is on and the target is a site host on port 443
+  (then mitmproxy intercepts the tunnel with the project's CA and the requests inside
+  it go through the same checks as plain ones);
 - any host that is not one of `webchaos_site_hosts` (127.0.0.1, localhost, the
   oracle/control ports, Chromium's background hosts ...);
 - reserved paths on any host: `/_oracle*`, `/_control*` and `/__webchaos/*`, except
-  the client report endpoint `/__webchaos/report` (answered by the recorder).
+  the client report and GUI-action endpoints `/__webchaos/report` and
+  `/__webchaos/actions` (answered by the recorder).
 
 Incoming `x-webchaos-*` request headers are stripped so an agent cannot name an
 episode itself; the router sets the real one.
@@ -29,6 +32,7 @@ from proxy_addons.ledger import marks
 logger = logging.getLogger(__name__)
 
 REPORT_PATH = "/__webchaos/report"
+ACTIONS_PATH = "/__webchaos/actions"
 RESERVED_PREFIXES = ("/_oracle", "/_control", "/__webchaos/")
 HEADER_PREFIX = "x-webchaos-"
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
@@ -50,7 +54,7 @@ def normalized_path(path: str) -> str:
 
 def reserved_path(path: str) -> bool:
     p = normalized_path(path)
-    if p == REPORT_PATH:
+    if p in (REPORT_PATH, ACTIONS_PATH):
         return False
     return p.startswith(RESERVED_PREFIXES) or p == "/__webchaos"
 
@@ -75,6 +79,7 @@ class Guard:
     def __init__(self, episodes: Episodes) -> None:
         self.episodes = episodes
         self.site_hosts: frozenset[str] = frozenset()
+        self.https = False
 
     def load(self, loader: Loader) -> None:
         loader.add_option(
@@ -82,10 +87,17 @@ class Guard:
             "Comma-separated host names of the hermetic sites (e.g. shop.test,mail.test); "
             "every other host is refused with a 403.",
         )
+        loader.add_option(
+            "webchaos_https", bool, False,
+            "Serve the sites over HTTPS too: allow CONNECT to site hosts on port 443 (intercepted with the "
+            "CA in confdir; use connection_strategy=lazy). Other CONNECT targets are still refused.",
+        )
 
     def configure(self, updated: set[str]) -> None:
         if "webchaos_site_hosts" in updated:
             self.site_hosts = parse_site_hosts(ctx.options.webchaos_site_hosts)
+        if "webchaos_https" in updated:
+            self.https = bool(ctx.options.webchaos_https)
 
     def http_connect(self, flow: http.HTTPFlow) -> None:
         if flow.response:
@@ -93,8 +105,10 @@ class Guard:
         episode = self.episodes.for_flow(flow)
         if episode is None:
             refuse(flow, None, "not an episode listener")
-        else:
-            refuse(flow, episode, "CONNECT is not supported; use plain http:// site URLs")
+        elif not self.https:
+            refuse(flow, episode, "CONNECT is not supported; use plain http:// site URLs (or start with --https)")
+        elif flow.request.host.lower().rstrip(".") not in self.site_hosts or flow.request.port != 443:
+            refuse(flow, episode, "CONNECT only to site hosts on port 443")
 
     def requestheaders(self, flow: http.HTTPFlow) -> None:
         if flow.response:

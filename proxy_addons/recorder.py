@@ -10,7 +10,23 @@ flows.
 `POST /__webchaos/report` on any site host of an episode listener is answered
 here (204) and never forwarded: the injected browser script reports each client
 fault `fired` / `dismissed` (also `target_missing`) and the report becomes a
-ledger line (layer `client`, type = the armed fault's type).
+ledger line (layer `client`, type = the armed fault's type); `touched` (the element:
+role, name, selector, tag) and a small flat `info` object are kept in the detail.
+
+`POST /__webchaos/actions` (same rules: answered here, never forwarded, 204) takes a
+batch `{"actions": [...]}` of GUI actions from the injected recorder script and
+appends them to `<out_dir>/actions.jsonl`, one JSON object per line::
+
+    {"seq": 3, "t_ms": 812.4, "kind": "click", "page": "/product/p003",
+     "target": {"role": "button", "name": "Add to cart", "selector": "form > button", "tag": "button"},
+     "x": 640, "y": 412, "button": 0}
+
+`kind` is one of click, input, key, scroll, navigation, tab_open (see `ActionIn`);
+`t_ms` is counted from the episode's opening, like the ledger's (the browser stamps
+each action with its own clock, so batching does not blur the times). When the
+episode closes the file is rewritten in time order with `seq` 1..n; an episode that
+records actions always gets the file, empty if nothing was done. These flows are not
+kept for the HAR: they are the recorder's traffic, not the agent's.
 """
 
 from __future__ import annotations
@@ -18,22 +34,26 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Literal
 
 from mitmproxy import http
 from mitmproxy.addons.savehar import SaveHar
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proxy_addons.episodes import Episode, Episodes
-from proxy_addons.guard import REPORT_PATH, normalized_path
+from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, normalized_path
 from proxy_addons.ledger import marks
 from scenarios.faults import Layer
 
 logger = logging.getLogger(__name__)
 
 HAR_FILE = "trace.har"
-REPORT_EVENTS = ("fired", "dismissed", "target_missing")
+REPORT_EVENTS = ("fired", "dismissed", "restored", "hit", "target_missing")
 MAX_REPORT_BYTES = 8192
+ACTIONS_FILE = "actions.jsonl"
+MAX_ACTIONS_BYTES = 256 * 1024
 _TEXT = {"content-type": "text/plain; charset=utf-8"}
 
 
@@ -54,9 +74,104 @@ def _short(value: Any, limit: int = 200) -> Any:
     return None
 
 
+def _touched(value: Any) -> dict[str, Any] | None:
+    if not isinstance(value, dict):
+        return None
+    return {k: _short(value.get(k)) for k in ("role", "name", "selector", "tag", "fault_id") if k in value}
+
+
+def _info(value: Any) -> dict[str, Any] | None:
+    if not isinstance(value, dict):
+        return None
+    return {str(k)[:40]: _short(v) for k, v in list(value.items())[:12]}
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Target(_Action):
+    role: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=300)
+    selector: str | None = Field(default=None, max_length=1000)
+    tag: str | None = Field(default=None, max_length=40)
+    fault_id: str | None = Field(default=None, max_length=200)
+
+
+class ActionIn(_Action):
+    """One GUI action as the injected recorder sends it (`t`: ms since the epoch)."""
+
+    kind: Literal["click", "input", "key", "scroll", "navigation", "tab_open"]
+    t: float = Field(gt=0)
+    page: str = Field(max_length=2000)
+    target: Target | None = None
+    x: int | None = None
+    y: int | None = None
+    button: int | None = None
+    input_type: str | None = Field(default=None, max_length=40)
+    value_length: int | None = Field(default=None, ge=0)
+    value: str | None = Field(default=None, max_length=2000)
+    key: str | None = Field(default=None, max_length=40)
+    modifiers: list[str] | None = Field(default=None, max_length=4)
+    dx: int | None = None
+    dy: int | None = None
+    url: str | None = Field(default=None, max_length=4000)
+    nav_type: str | None = Field(default=None, max_length=40)
+    referrer: str | None = Field(default=None, max_length=4000)
+    frame: bool | None = None
+    opener: bool | None = None
+
+
+class ActionBatch(_Action):
+    actions: list[ActionIn] = Field(max_length=1000)
+
+
+class ActionLog:
+    """`actions.jsonl` of one episode: appended as batches arrive, sorted by time on close."""
+
+    def __init__(self, path: Path, opened_at_monotonic: float) -> None:
+        self.path = path
+        # The episode's opening on the wall clock, which the browser's stamps use too.
+        self.opened_epoch_ms = (time.time() - (time.monotonic() - opened_at_monotonic)) * 1000
+        self.lines: list[dict[str, Any]] = []
+        self._file: IO[str] | None = path.open("w", encoding="utf-8", buffering=1)
+
+    def add(self, actions: list[ActionIn]) -> None:
+        for action in actions:
+            line: dict[str, Any] = {"seq": len(self.lines) + 1,
+                                    "t_ms": round(action.t - self.opened_epoch_ms, 1)}
+            line.update(action.model_dump(exclude={"t", "target"}, exclude_none=True))
+            if action.kind in ("click", "input", "key", "scroll"):
+                target = action.target.model_dump() if action.target is not None else None
+                if target is not None and target["fault_id"] is None:
+                    del target["fault_id"]
+                line["target"] = target
+            self.lines.append(line)
+            if self._file is not None:
+                self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+    def close(self) -> None:
+        if self._file is None:
+            return
+        self._file.close()
+        self._file = None
+        ordered = sorted(self.lines, key=lambda line: line["t_ms"])  # stable: arrival order on ties
+        for seq, line in enumerate(ordered, 1):
+            line["seq"] = seq
+        self.path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in ordered),
+                             encoding="utf-8")
+
+
 class Recorder:
     def __init__(self, episodes: Episodes) -> None:
         self.episodes = episodes
+        self.action_logs: dict[str, ActionLog] = {}
+
+    def action_log(self, episode: Episode) -> ActionLog:
+        log = self.action_logs.get(episode.id)
+        if log is None or log.path.parent != episode.out_dir:
+            log = self.action_logs[episode.id] = ActionLog(episode.out_dir / ACTIONS_FILE, episode.opened_at)
+        return log
 
     # -- keeping flows --------------------------------------------------------------
 
@@ -83,6 +198,11 @@ class Recorder:
         data = json.dumps(har, indent=1)
         await asyncio.to_thread(path.write_text, data, "utf-8")
         episode.flows.clear()
+        log = self.action_logs.pop(episode.id, None)
+        if log is None and episode.record_actions:
+            log = ActionLog(episode.out_dir / ACTIONS_FILE, episode.opened_at)
+        if log is not None:
+            await asyncio.to_thread(log.close)
         return path, len(flows)
 
     # -- the report endpoint --------------------------------------------------------
@@ -91,7 +211,13 @@ class Recorder:
         if flow.response:
             return
         m = marks(flow)
-        if "site" not in m or normalized_path(flow.request.path) != REPORT_PATH:
+        if "site" not in m:
+            return
+        where = normalized_path(flow.request.path)
+        if where == ACTIONS_PATH:
+            self._actions(flow)
+            return
+        if where != REPORT_PATH:
             return
         m["local"] = True
         episode = self.episodes.get(m.get("episode", ""))
@@ -106,6 +232,34 @@ class Recorder:
             flow.response = http.Response.make(400, f"webchaos: bad report ({problem})\n", _TEXT)
         else:
             flow.response = http.Response.make(204, b"", {"cache-control": "no-store"})
+
+    def _actions(self, flow: http.HTTPFlow) -> None:
+        m = marks(flow)
+        m["local"] = True
+        episode = self.episodes.get(m.get("episode", ""))
+        if episode is not None:
+            episode.flows.pop(flow.id, None)  # the recorder's own traffic stays out of the HAR
+        if episode is None or not episode.record_actions:
+            flow.response = http.Response.make(404, "webchaos: no action recording here\n", _TEXT)
+            return
+        if flow.request.method != "POST":
+            flow.response = http.Response.make(405, "webchaos: POST only\n", {**_TEXT, "allow": "POST"})
+            return
+        raw = flow.request.raw_content or b""
+        problem = None
+        if len(raw) > MAX_ACTIONS_BYTES:
+            problem = "too large"
+        else:
+            try:
+                batch = ActionBatch.model_validate_json(raw)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                problem = f"{'.'.join(str(p) for p in first['loc']) or 'body'}: {first['msg']}"
+        if problem:
+            flow.response = http.Response.make(400, f"webchaos: bad actions ({problem})\n", _TEXT)
+            return
+        self.action_log(episode).add(batch.actions)
+        flow.response = http.Response.make(204, b"", {"cache-control": "no-store"})
 
     def _record_report(self, episode: Episode, flow: http.HTTPFlow) -> str | None:
         raw = flow.request.raw_content or b""
@@ -130,6 +284,11 @@ class Recorder:
         for key in ("occurrence", "via"):
             if key in report:
                 detail[key] = _short(report[key], 40)
+        touched, info = _touched(report.get("touched")), _info(report.get("info"))
+        if touched is not None:
+            detail["touched"] = touched
+        if info is not None:
+            detail["info"] = info
         detail["page"] = self._page_of(flow)
         episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id, detail=detail)
         if event == "fired":

@@ -5,6 +5,10 @@ header, so the router points the connection at `webchaos_sites` (plain HTTP) and
 puts the original `Host` back (setting `flow.request.host` rewrites it). It also
 names the episode in `x-webchaos-episode` (the guard has already stripped any
 copy the agent sent).
+
+`ClientView` (last in the chain) puts the URL the client asked for back on the flow
+once it is answered, so the HAR shows `https://shop.test/...` in HTTPS mode rather
+than the sites server's plain-HTTP address (or the pacing relay's).
 """
 
 from __future__ import annotations
@@ -56,7 +60,28 @@ class Router:
             m["local"] = True
             return
         host_header = flow.request.host_header or site
+        m["client_target"] = (flow.request.scheme, flow.request.host, flow.request.port)
         flow.request.scheme = "http"
         flow.request.host, flow.request.port = self.upstream
         flow.request.host_header = host_header
         flow.request.headers[EPISODE_HEADER] = episode.id
+
+
+class ClientView:
+    """Restore the client's scheme, host and port on answered flows (for the HAR and any later reader)."""
+
+    @staticmethod
+    def _restore(flow: http.HTTPFlow) -> None:
+        target = marks(flow).pop("client_target", None)
+        if target is None:
+            return
+        host_header = flow.request.host_header
+        flow.request.scheme, flow.request.host, flow.request.port = target
+        if host_header:
+            flow.request.host_header = host_header
+
+    def response(self, flow: http.HTTPFlow) -> None:
+        self._restore(flow)
+
+    def error(self, flow: http.HTTPFlow) -> None:
+        self._restore(flow)

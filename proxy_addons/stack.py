@@ -10,14 +10,23 @@ runtime through the control API)::
         --set webchaos_site_hosts=shop.test,mail.test \\
         --set webchaos_control_port=<control port> \\
         --set connection_strategy=lazy \\
-        --set confdir=<state dir>/mitmproxy
+        --set confdir=<state dir>/mitmproxy \\
+        [--set webchaos_https=true]
 
 Ready when `GET http://127.0.0.1:<control port>/health` answers 200.
 
 Chain: guard (refuse, strip `x-webchaos-*`) -> recorder (keep flows, answer
 `/__webchaos/report`) -> router (to the sites server, Host kept, episode header)
--> network faults -> client-script injection; control serves the API.
-HTTPS: CONNECT is refused with a 403 for now (sites are plain `http://*.test`).
+-> network faults -> client-script injection -> client view (the URL the client asked
+for is put back on answered flows); control serves the API.
+HTTPS: off by default (CONNECT is refused with a 403; sites are plain `http://*.test`).
+With `webchaos_https=true` the guard lets CONNECT to a site host on port 443 through;
+mitmproxy intercepts it with the CA it keeps in `confdir` (`mitmproxy-ca-cert.pem`;
+`connection_strategy=lazy` is required because site hosts do not resolve) and the
+requests inside the tunnel take the same path as plain ones. The harness's Chromium
+trusts only that CA (SPKI pin, see harness/browser.py).
+
+Without the harness, `proxy_addons/standalone.py` applies a fault file to any traffic.
 """
 
 import sys
@@ -33,7 +42,7 @@ from proxy_addons.episodes import Episodes  # noqa: E402
 from proxy_addons.guard import Guard  # noqa: E402
 from proxy_addons.network import NetworkFaults  # noqa: E402
 from proxy_addons.recorder import Recorder  # noqa: E402
-from proxy_addons.router import Router  # noqa: E402
+from proxy_addons.router import ClientView, Router  # noqa: E402
 
 episodes = Episodes()
 recorder = Recorder(episodes)
@@ -44,5 +53,6 @@ addons = [
     Router(episodes),
     NetworkFaults(episodes),
     ClientInject(episodes),
+    ClientView(),
     Control(episodes, recorder),
 ]

@@ -120,8 +120,15 @@ class FaultType(Strict):
     primitive: ClassVar[Primitive]
     description: ClassVar[str]
 
+    @classmethod
+    def check_match(cls, match: Match) -> str | None:
+        """A type may reject a `match` it cannot use (e.g. a client fault without a target)."""
+        return None
 
-_REGISTRY: dict[str, type[FaultType]] = {}
+
+# Keyed by (layer, name): one name may exist on two layers (e.g. `session_expiry` in the
+# proxy and in the sites' handlers); the envelope's `layer` says which one is meant.
+_REGISTRY: dict[tuple[Layer, str], type[FaultType]] = {}
 # Modules whose import registers the built-in fault types of each layer.
 _BUILTIN_MODULES = ("injectors", "proxy_addons.network", "proxy_addons.client")
 
@@ -129,16 +136,31 @@ F = TypeVar("F", bound=type[FaultType])
 
 
 def register(cls: F) -> F:
-    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
-        raise ValueError(f"fault type {cls.name!r} registered twice")
-    _REGISTRY[cls.name] = cls
+    key = (cls.layer, cls.name)
+    if key in _REGISTRY and _REGISTRY[key] is not cls:
+        raise ValueError(f"{cls.layer.value} fault type {cls.name!r} registered twice")
+    _REGISTRY[key] = cls
     return cls
 
 
-def registry() -> dict[str, type[FaultType]]:
+def _load_builtins() -> None:
     for module in _BUILTIN_MODULES:
         importlib.import_module(module)
-    return dict(sorted(_REGISTRY.items()))
+
+
+def registry() -> dict[str, type[FaultType]]:
+    """Every registered type by name; a name used on several layers is keyed '<layer>:<name>'."""
+    _load_builtins()
+    shared = {name for (_, name) in _REGISTRY if sum(1 for (_, n) in _REGISTRY if n == name) > 1}
+    out = {(f"{layer.value}:{name}" if name in shared else name): kind
+           for (layer, name), kind in _REGISTRY.items()}
+    return dict(sorted(out.items()))
+
+
+def lookup(name: str, layer: Layer) -> type[FaultType] | None:
+    """The type registered under `name` on `layer` (None if there is none)."""
+    _load_builtins()
+    return _REGISTRY.get((layer, name))
 
 
 class FaultError(ValueError):
@@ -156,12 +178,14 @@ def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
     except ValidationError as exc:
         first = exc.errors()[0]
         raise FaultError(f"faults[{index}].{_where(first['loc'])}: {first['msg']}") from exc
-    types = registry()
-    kind = types.get(spec.type)
+    kind = lookup(spec.type, spec.layer)
     if kind is None:
-        raise FaultError(f"faults[{index}].type: unknown fault type {spec.type!r}; known: {', '.join(types)}")
-    if kind.layer != spec.layer:
-        raise FaultError(f"faults[{index}].layer: {spec.type!r} is a {kind.layer.value} fault, not {spec.layer.value}")
+        layers = sorted(layer.value for (layer, name) in _REGISTRY if name == spec.type)
+        if layers:
+            raise FaultError(f"faults[{index}].layer: {spec.type!r} is a {' or '.join(layers)} fault, "
+                             f"not {spec.layer.value}")
+        known = ", ".join(sorted({name for (_, name) in _REGISTRY}))
+        raise FaultError(f"faults[{index}].type: unknown fault type {spec.type!r}; known: {known}")
     try:
         params = kind.model_validate(spec.params)
     except ValidationError as exc:
@@ -170,6 +194,9 @@ def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
         raise FaultError(
             f"faults[{index}].params.{_where(first['loc'])}: {first['msg']} (parameters of {spec.type!r}: {allowed})"
         ) from exc
+    problem = kind.check_match(spec.match)
+    if problem:
+        raise FaultError(f"faults[{index}].match: {problem}")
     if spec.id is None:
         spec = spec.model_copy(update={"id": f"{spec.type}#{index}"})
     return spec, params

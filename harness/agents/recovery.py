@@ -15,6 +15,7 @@ from harness.agents.perception import StepFailed, TargetMissing, candidates, hol
 from scenarios.schema import PlanStep
 
 _DISMISS = re.compile(r"^(accept( all)?|close|dismiss|got it|no,? thanks|not now|ok|continue|reject( all)?|×|✕)$", re.I)
+_NEXT_PAGE = re.compile(r"^(next( page)?|›|»|→)$", re.I)
 _MORE = re.compile(r"^(more|more actions|more options|…|⋯|\.\.\.)$", re.I)
 
 
@@ -27,6 +28,8 @@ class StepState:
     url_before: str = ""          # where the step started, to come back to
     patience: float = 1.0         # multiplier on waits
     reloaded: bool = False
+    left_page: bool = False       # recovery navigated away and back: typed-in fields are gone
+    pages_turned: int = 0
 
 
 async def sign_in_if_asked(page: Page) -> bool:
@@ -58,6 +61,16 @@ async def dismiss_dialog(page: Page) -> str | None:
     return label
 
 
+async def reports_error(page: Page) -> bool:
+    """A visible alert with text (e.g. "Could not add to cart — try again")."""
+    alerts = page.get_by_role("alert")
+    for index in range(await alerts.count()):
+        alert = alerts.nth(index)
+        if await alert.is_visible() and (await alert.inner_text()).strip():
+            return True
+    return False
+
+
 async def open_more_menu(page: Page, step: PlanStep) -> bool:
     """The target may sit in an overflow menu: open one, if the page has it."""
     more = page.get_by_role("button", name=_MORE)
@@ -80,6 +93,7 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         if state.acted and step.expect is not None and await holds(page, step.expect, 0.5):
             return "effect confirmed"
         state.acted = False
+        state.left_page = True
         return "signed in again"
     dismissed = await dismiss_dialog(page)
     if dismissed:
@@ -93,27 +107,62 @@ async def _action_failed(page: Page, step: PlanStep, state: StepState, error: Ba
     if isinstance(error, TargetMissing):
         if await open_more_menu(page, step):
             return "opened an overflow menu"
+        if state.pages_turned < 5 and await turn_page(page):
+            state.pages_turned += 1
+            return "went to the next page of results"
         if not state.reloaded:
             state.reloaded = True
+            state.left_page = True
             state.patience *= 2
             await page.reload(wait_until="domcontentloaded")
             return "reloaded the page"
+    elif state.patience >= 3 and step.role and await _all_disabled(page, step):
+        # Still disabled after a long wait: this item cannot be used; choose another one.
+        return BACKTRACK
     # Present but not actionable (disabled, covered, moving): give it longer.
     state.patience *= 3
     return "waiting longer for the control"
 
 
+BACKTRACK = "backtrack"
+
+
+async def _all_disabled(page: Page, step: PlanStep) -> bool:
+    found = candidates(page, step)
+    count = await found.count()
+    if not count:
+        return False
+    for index in range(count):
+        if not await found.nth(index).is_disabled():
+            return False
+    return True
+
+
+async def turn_page(page: Page) -> bool:
+    """A paged list may hold the target further on: follow its "Next page" link."""
+    for role in ("link", "button"):
+        found = page.get_by_role(role, name=_NEXT_PAGE)
+        if await found.count() and await found.first.is_visible():
+            await found.first.click(timeout=3000)
+            await page.wait_for_load_state("domcontentloaded")
+            return True
+    return False
+
+
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
     assert step.expect is not None
-    if await holds(page, step.expect, scale=3 * state.patience):
+    # A page that says the action failed is believed; otherwise the effect may just be slow.
+    if not await reports_error(page) and await holds(page, step.expect, scale=2 * state.patience):
         return "effect confirmed"
     if step.effect is not None:
         # Before repeating a write, check whether it happened after all.
         await page.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
+        state.left_page = True
         if await holds(page, step.effect.expect, 0.5):
             return "effect confirmed"
     if state.url_before and page.url != state.url_before:
         await page.goto(state.url_before, wait_until="domcontentloaded")
+        state.left_page = True
     count = await candidates(page, step).count() if step.role else 0
     if count > 1:
         state.candidate = (state.candidate + 1) % count
@@ -123,4 +172,4 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
     return "repeating the action"
 
 
-__all__ = ["StepFailed", "StepState", "TargetMissing", "recover"]
+__all__ = ["BACKTRACK", "StepFailed", "StepState", "TargetMissing", "recover"]

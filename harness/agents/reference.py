@@ -16,7 +16,7 @@ from playwright.async_api import Page
 
 from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.agents.perception import StepFailed, first_line, ground, holds
-from harness.agents.recovery import StepState, recover
+from harness.agents.recovery import BACKTRACK, StepState, recover
 from scenarios.schema import PlanStep
 
 
@@ -25,6 +25,11 @@ class _Tally:
     attempts: int = 0
     recoveries: int = 0
     log: list[str] = field(default_factory=list)
+    # Fields typed on the current page, to type again if a recovery had to leave it.
+    form: list[PlanStep] = field(default_factory=list)
+    # The last step that chose among same-named candidates, to revisit when its choice proves unusable.
+    chooser: tuple[PlanStep, StepState] | None = None
+    last_state: StepState | None = None
 
 
 class ReferenceAgent:
@@ -49,7 +54,10 @@ class ReferenceAgent:
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
                     return self._outcome("timeout", done, ctx, tally, f"time budget of {ctx.time_budget_s}s spent")
+                url = page.url
                 error = await self._step(page, ctx, index, step, tally)
+                if error is None:
+                    self._remember(page, step, url, tally)
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
                     where = f"step {index} ({step.do} {step.name or step.url})"
@@ -65,13 +73,25 @@ class ReferenceAgent:
         return AgentOutcome(status=status, steps_done=done, steps_total=len(ctx.plan), attempts=tally.attempts,
                             recoveries=tally.recoveries, error=error, log=tally.log)
 
+    def _remember(self, page: Page, step: PlanStep, url_before: str, tally: _Tally) -> None:
+        if page.url != url_before:
+            tally.form.clear()
+        if step.do in ("fill", "check"):
+            tally.form.append(step)
+        if step.do == "click" and step.role == "link" and tally.last_state is not None:
+            tally.chooser = (step, tally.last_state)
+
     async def _step(self, page: Page, ctx: EpisodeContext, index: int, step: PlanStep, tally: _Tally) -> str | None:
         state = StepState(url_before=page.url)
+        tally.last_state = state
         label = f"step {index} {step.do} {step.name or step.url}"
         for attempt in range(self.max_retries + 1):
             tally.attempts += 1
             try:
                 if not state.acted:
+                    if state.left_page:
+                        await self._refill(page, ctx, tally)
+                        state.left_page = False
                     state.url_before = page.url
                     await self._act(page, ctx, step, state)
                     state.acted = True
@@ -90,10 +110,34 @@ class ReferenceAgent:
                     move = await recover(page, step, state, exc, ctx.start_url)
                 except PlaywrightError as recovery_error:
                     move = f"recovery failed: {first_line(recovery_error)}"
+                if move == BACKTRACK:
+                    move = await self._backtrack(page, ctx, tally, state)
                 tally.log.append(f"recover: {move}")
                 if move == "effect confirmed":
                     return None
         return "retries exhausted"
+
+    async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
+        """Type again what this page's form held before a recovery reloaded or left it."""
+        for step in tally.form:
+            await self._act(page, ctx, step, StepState())
+        if tally.form:
+            tally.log.append(f"recover: filled the form again ({len(tally.form)} fields)")
+
+    async def _backtrack(self, page: Page, ctx: EpisodeContext, tally: _Tally, state: StepState) -> str:
+        """Go back to the page where an item was chosen and choose the next one with the same name."""
+        if tally.chooser is None:
+            state.patience *= 3
+            return "waiting longer for the control"
+        chooser, chosen = tally.chooser
+        await page.go_back(wait_until="domcontentloaded")
+        chosen.candidate += 1
+        chosen.acted = False
+        await self._act(page, ctx, chooser, chosen)
+        if chooser.expect is not None and not await holds(page, chooser.expect):
+            return "backtracked, but the next choice did not open"
+        state.patience = 1.0
+        return f"backtracked to choose candidate {chosen.candidate + 1}"
 
     async def _act(self, page: Page, ctx: EpisodeContext, step: PlanStep, state: StepState) -> None:
         timeout = self.action_timeout_ms * state.patience

@@ -1,13 +1,17 @@
-"""The addon that injects the client-fault script into an episode's HTML pages.
+"""The addon that injects the client script into an episode's HTML pages.
 
-For each HTML response (2xx, `text/html`, not HEAD) of an episode with client
-faults, every client fault whose `match` fits the page (host, path glob on the
-page path, methods) counts one eligible event and the scheduler decides
-(`ArmedFault.decide`). If at least one fault is armed for this page load, an
-inline `<script>` is inserted right after `<head ...>` (else after `<html ...>`,
-else after a doctype, else at the very start). It defines a frozen config (the
-armed faults: id, type, params, target) and runs `webchaos.js`. Pages with no
-armed fault are left byte-for-byte alone.
+For each HTML response (2xx, `text/html`, not HEAD) of an episode, every client
+fault whose `match` fits the page (host, path glob on the page path, methods)
+counts one eligible event and the scheduler decides (`ArmedFault.decide`). If at
+least one fault is armed for this page load, or the episode records GUI actions
+(`record_actions`, on by default), an inline `<script>` is inserted right after
+`<head ...>` (else after `<html ...>`, else after a doctype, else at the very
+start). It is one IIFE: a frozen config (the armed faults: id, type, params,
+target; the report and actions paths), `core.js`, the JS file of each armed
+fault's family (`ClientFault.script`), `recorder.js` when actions are recorded,
+then `boot()`. The script removes its own element as it runs, defines no global
+and registers only capture-phase listeners. Pages of an episode that neither
+records actions nor has an armed fault are left byte-for-byte alone.
 
 Injected pages get `cache-control: no-store` (and lose `etag`/`last-modified`) so
 a cached copy never replays a decision. CSP (simple approach): if the page sends
@@ -17,8 +21,14 @@ directive; if `connect-src` (or `default-src`) would block the same-origin repor
 `fetch`, `'self'` is added to it. CSP `<meta>` tags are not rewritten.
 
 Each armed fault also gets a ledger line (layer `client`, detail `event:
-"injected"`); the browser reports `fired` / `dismissed` itself through
-`/__webchaos/report` (see recorder.py).
+"injected"`); the browser reports `fired` / `dismissed` / `restored` / `hit` /
+`target_missing` itself through `/__webchaos/report`, and the GUI actions through
+`/__webchaos/actions` (both answered by recorder.py, never forwarded).
+
+Client fault types subclass `ClientFault`: its fields are the trigger every type
+shares (`delay_ms`, `after_input_in`, `after_clicks`), a subclass adds its own
+parameters and names the JS file that implements it; `check_match` validates the
+target (`match.selector`, or `match.role` + `match.name`) when a catalog loads.
 """
 
 from __future__ import annotations
@@ -31,16 +41,28 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mitmproxy import http
+from pydantic import Field
 
 from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.ledger import marks, request_summary
 from proxy_addons.network.engine import error_response
-from scenarios.faults import ArmedFault, FaultType, Layer
+from scenarios.faults import ArmedFault, FaultType, Layer, Match, lookup
 
 logger = logging.getLogger(__name__)
 
-SCRIPT_SOURCE = (Path(__file__).with_name("webchaos.js")).read_text(encoding="utf-8")
-assert "</script" not in SCRIPT_SOURCE.lower()
+_HERE = Path(__file__).parent
+REPORT_PATH = "/__webchaos/report"
+ACTIONS_PATH = "/__webchaos/actions"
+
+
+def _js(name: str) -> str:
+    text = (_HERE / name).read_text(encoding="utf-8")
+    assert "</script" not in text.lower() and "<!--" not in text, name
+    return text
+
+
+CORE_JS = _js("core.js")
+RECORDER_JS = _js("recorder.js")
 
 _HEAD = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
 _HTML = re.compile(rb"<html(\s[^>]*)?>", re.IGNORECASE)
@@ -48,10 +70,54 @@ _DOCTYPE = re.compile(rb"<!doctype[^>]*>", re.IGNORECASE)
 _SELF_OK = {"'self'", "*", "http:"}
 
 
+# WAI-ARIA 1.2 roles a client fault may target with `match.role`.
+ARIA_ROLES = frozenset("""
+alert alertdialog application article banner blockquote button caption cell checkbox code columnheader
+combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form
+generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu
+menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation
+progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider
+spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
+toolbar tooltip tree treegrid treeitem
+""".split())
+
+
 class ClientFault(FaultType):
-    """Base of client fault types; their parameters go to the browser script as-is."""
+    """Base of client fault types; their parameters go to the browser script as-is.
+
+    The shared trigger: find the target, then (if set) wait until the agent has typed
+    into the `after_input_in` field, then until it has clicked the target
+    `after_clicks` times, then wait `delay_ms`; then the fault acts.
+    """
 
     layer: ClassVar[Layer] = Layer.client
+    script: ClassVar[str]  # the JS file (in this folder) that implements the type
+    needs_target: ClassVar[bool] = True  # False: page-level, the target is optional
+    target_hint: ClassVar[str] = "an element"
+
+    delay_ms: int = Field(default=0, ge=0, le=600_000,
+                          description="trigger: wait this long (after the target appears and the other triggers)")
+    after_input_in: str | None = Field(default=None, min_length=1, max_length=200,
+                                       description="trigger: only after the agent typed into this field "
+                                                   "(CSS selector, or the field's accessible name)")
+    after_clicks: int = Field(default=0, ge=0, le=100,
+                              description="trigger: only after the agent clicked the target this many times")
+
+    @classmethod
+    def check_match(cls, match: Match) -> str | None:
+        if match.selector is not None and (match.role is not None or match.name is not None):
+            return "set match.selector, or match.role and match.name, not both"
+        if match.selector is not None and (not match.selector.strip()
+                                           or match.selector.count("[") != match.selector.count("]")):
+            return f"not a valid CSS selector: {match.selector!r}"
+        if match.name is not None and match.role is None:
+            return "match.name needs match.role"
+        if match.role is not None and match.role not in ARIA_ROLES:
+            return f"unknown ARIA role {match.role!r}; allowed: {', '.join(sorted(ARIA_ROLES))}"
+        if cls.needs_target and match.selector is None and match.role is None:
+            return (f"a {cls.name!r} fault needs a target ({cls.target_hint}): "
+                    "set match.selector, or match.role and match.name")
+        return None
 
 
 def fault_config(armed: ArmedFault) -> dict[str, Any]:
@@ -64,14 +130,26 @@ def fault_config(armed: ArmedFault) -> dict[str, Any]:
     }
 
 
-def script_tag(configs: list[dict[str, Any]], nonce: str | None = None) -> bytes:
-    config = json.dumps({"faults": configs, "report": "/__webchaos/report"}, ensure_ascii=True)
+def script_source(configs: list[dict[str, Any]], record_actions: bool) -> str:
+    """The body of the injected script: config, core, the armed faults' families, recorder, boot."""
+    config = json.dumps({"faults": configs, "report": REPORT_PATH,
+                         "actions": ACTIONS_PATH if record_actions else None}, ensure_ascii=True)
     config = config.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    families: list[str] = []
+    for c in configs:
+        kind = lookup(c["type"], Layer.client)
+        if kind is not None and issubclass(kind, ClientFault) and kind.script not in families:
+            families.append(kind.script)
+    parts = [f"var WEBCHAOS_CONFIG = {config};", CORE_JS, *(_js(f) for f in families)]
+    if record_actions:
+        parts.append(RECORDER_JS)
+    parts.append("boot();")
+    return "(function () {\n\"use strict\";\n" + "\n".join(parts) + "\n})();\n"
+
+
+def script_tag(configs: list[dict[str, Any]], nonce: str | None = None, record_actions: bool = False) -> bytes:
     attrs = f' nonce="{nonce}"' if nonce else ""
-    body = (
-        "(function () {\n\"use strict\";\n"
-        f"var WEBCHAOS_CONFIG = {config};\n{SCRIPT_SOURCE}\n}})();\n"
-    )
+    body = script_source(configs, record_actions)
     return f"<script data-webchaos{attrs}>\n{body}</script>".encode("ascii")
 
 
@@ -132,7 +210,7 @@ class ClientInject:
         if m.get("local") or "site" not in m or flow.response is None:
             return
         episode = self.episodes.get(m.get("episode", ""))
-        if episode is None or not episode.faults_of(Layer.client):
+        if episode is None or not (episode.faults_of(Layer.client) or episode.record_actions):
             return
         resp = flow.response
         if flow.request.method == "HEAD" or not 200 <= resp.status_code < 300 or resp.stream:
@@ -158,7 +236,7 @@ class ClientInject:
                 continue
             if armed.decide(episode.elapsed_ms()):
                 armed_now.append(armed)
-        if not armed_now:
+        if not armed_now and not episode.record_actions:
             return
         for armed in armed_now:
             episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id,
@@ -173,7 +251,8 @@ class ClientInject:
             if any(needed for _, needed in relaxed):
                 nonce = candidate
         html = flow.response.content or b""
-        flow.response.content = insert_script(html, script_tag([fault_config(a) for a in armed_now], nonce))
+        tag = script_tag([fault_config(a) for a in armed_now], nonce, episode.record_actions)
+        flow.response.content = insert_script(html, tag)
         headers["cache-control"] = "no-store"
         headers.pop("etag", None)
         headers.pop("last-modified", None)

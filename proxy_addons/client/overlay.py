@@ -1,10 +1,15 @@
-"""`overlay`: a modal (cookie banner, newsletter, chat) that covers the page until dismissed.
+"""Modals: `overlay` (cookie banner, newsletter, chat) and `distractor_modal` (a tempting call to action).
 
-The proxy only decides and injects; `webchaos.js` draws the modal in the browser:
-it waits for the target (`match.selector`, or `match.role` + `match.name`), then
-`delay_ms`, then covers the viewport with a backdrop that intercepts pointer
-events and a `role="dialog"` with a `dismiss_label` button and a "Close" button.
-With `returns_once` the modal comes back one more time after the first dismissal.
+The proxy only decides and injects; `modals.js` draws them in the browser. Both are
+a `role="dialog"` (`aria-modal`) in a shadow root over a backdrop that takes every
+pointer event until the dialog is closed.
+
+- `overlay` waits for the target, then covers the viewport; a `dismiss_label` button
+  and a "Close" button remove it. With `returns_once` it comes back one more time,
+  `max(delay_ms, 1000)` ms after the first dismissal. Fair: dismissing it is enough.
+- `distractor_modal` offers a prominent `cta_label` button that takes the agent off
+  its task (to `cta_path` on the same site: the page's progress is lost) next to a
+  plain `dismiss_label` button. Fair: "No thanks" keeps the agent on its page.
 """
 
 from __future__ import annotations
@@ -27,10 +32,14 @@ DEFAULT_TITLES = {
 class Overlay(ClientFault):
     name: ClassVar[str] = "overlay"
     primitive: ClassVar[Primitive] = Primitive.grounding
-    description: ClassVar[str] = "Cover the page with a modal (cookie, newsletter, chat) until it is dismissed."
+    description: ClassVar[str] = (
+        "Cover the page with a modal (cookie, newsletter, chat) once the target is there, until it is dismissed; "
+        "target: optional, the element it hides (it waits for it)."
+    )
+    script: ClassVar[str] = "modals.js"
+    needs_target: ClassVar[bool] = False
 
     kind: Literal["cookie", "newsletter", "chat"] = "cookie"
-    delay_ms: int = Field(default=0, ge=0, le=60_000, description="wait after the target appears")
     dismiss_label: str = Field(default="Accept all", min_length=1, max_length=80,
                                description="accessible name of the dismiss button")
     title: str = Field(default="", max_length=120, description="dialog title; default depends on kind")
@@ -43,3 +52,25 @@ class Overlay(ClientFault):
             kind = data.get("kind", "cookie")
             data = {**data, "title": DEFAULT_TITLES.get(kind, DEFAULT_TITLES["cookie"])}
         return data
+
+
+@register
+class DistractorModal(ClientFault):
+    name: ClassVar[str] = "distractor_modal"
+    primitive: ClassVar[Primitive] = Primitive.planning
+    description: ClassVar[str] = (
+        "A modal with a tempting call to action that leads off the task (e.g. a survey) next to a plain "
+        "'No thanks'; target: optional (page-level), the modal waits for it."
+    )
+    script: ClassVar[str] = "modals.js"
+    needs_target: ClassVar[bool] = False
+
+    title: str = Field(default="Quick question!", min_length=1, max_length=120)
+    text: str = Field(default="Tell us about your visit and get 10% off your next order. It takes one minute.",
+                      min_length=1, max_length=400)
+    cta_label: str = Field(default="Take the survey", min_length=1, max_length=80,
+                           description="the prominent button: it leaves the page")
+    cta_path: str = Field(default="/?survey=1", pattern=r"^/", max_length=200,
+                          description="same-site path the call to action opens")
+    dismiss_label: str = Field(default="No thanks", min_length=1, max_length=80,
+                               description="the plain button that only closes the modal")

@@ -5,19 +5,34 @@ The engine owns everything generic: which faults of the flow's episode match
 (`ArmedFault.decide`), the ledger line, the flow mark and error handling. A fault
 type only says what a firing does, by subclassing `NetworkFault`:
 
-- `hook`: `"request"` (after the request body is read, before the upstream is
-  contacted) or `"response"` (after the upstream answered);
-- `draw(flow, armed)`: the concrete values of this firing (e.g. the jittered
-  delay), drawn from `armed.rng`; they become the ledger line's `detail`;
+- `hook` (or `hook_point()` when a parameter decides it): `"request"` (after the
+  request body is read, before the upstream is contacted) or `"response"` (after
+  the upstream answered, before the client sees anything);
+- `writes_only`: only non-safe methods (POST, PUT, PATCH, DELETE ...) are eligible;
+- `default_schedule`: the schedule used when the envelope gives none (e.g.
+  `error_then_success` fails the first request only);
+- `observe(flow, armed, hook, now_ms)`: sees every flow of the episode at every hook,
+  matched or not (e.g. `stale_response` watches writes, `session_expiry` watches the
+  sign-in); keeps its per-episode state in `state_of(armed)`;
+- `eligible(flow, armed, now_ms)`: a matched flow the type could act on at all (e.g.
+  `rate_limit`: over the limit); only eligible flows count for the schedule;
+- `in_effect(flow, armed, now_ms)`: a fault already in force fires without a new
+  schedule draw (e.g. an expired session stays expired until the agent signs in);
+- `draw(flow, armed)`: the concrete values of this firing, drawn from `armed.rng`;
+  they become the ledger line's `detail`;
 - `async apply(flow, armed, ctx)`: do it (`ctx.detail` holds what `draw` returned).
 
-Faults fire in envelope order. A fault whose code raises does not fail open: the
-flow is answered with an explicit 500 and a `hook_error` ledger line.
+Faults fire in envelope order. A fault that answers the request itself (`answer`)
+marks the flow `local`; later request faults and every response fault skip it. A
+fault whose code raises does not fail open: the flow is answered with an explicit
+500 and a `hook_error` ledger line.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -30,14 +45,52 @@ from scenarios.faults import ArmedFault, FaultType, Layer
 logger = logging.getLogger(__name__)
 
 HookPoint = Literal["request", "response"]
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+_STATE: weakref.WeakKeyDictionary[ArmedFault, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def state_of(armed: ArmedFault) -> dict[str, Any]:
+    """Mutable per-episode state of one armed fault (counters, caches); dies with the episode."""
+    state = _STATE.get(armed)
+    if state is None:
+        state = _STATE[armed] = {}
+    return state
+
+
+def is_write(flow: http.HTTPFlow) -> bool:
+    return flow.request.method.upper() not in SAFE_METHODS
+
+
+def wants_json(flow: http.HTTPFlow) -> bool:
+    """Whether the client expects a JSON answer (an API call) rather than a page."""
+    req = flow.request
+    accept = req.headers.get("accept", "").lower()
+    if "text/html" in accept:
+        return False
+    return (req.path.split("?", 1)[0].startswith("/api/") or "json" in accept
+            or "json" in req.headers.get("content-type", "").lower())
+
+
+def answer(flow: http.HTTPFlow, status: int, body: bytes | str = b"",
+           headers: dict[str, str] | None = None) -> None:
+    """Answer the flow locally (never forwarded, or the upstream's answer replaced wholesale)."""
+    flow.response = http.Response.make(status, body, {"cache-control": "no-store", **(headers or {})})
+    marks(flow)["local"] = True
+
+
+def answer_json(flow: http.HTTPFlow, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+    answer(flow, status, json.dumps(payload, separators=(",", ":")),
+           {"content-type": "application/json", **(headers or {})})
 
 
 @dataclass
 class FaultContext:
-    """What a firing may need besides the flow: its episode and its drawn detail."""
+    """What a firing may need besides the flow: its episode, the time and its drawn detail."""
 
     episode: Episode
     detail: dict[str, Any] = field(default_factory=dict)
+    now_ms: float = 0.0
 
 
 class NetworkFault(FaultType):
@@ -45,6 +98,20 @@ class NetworkFault(FaultType):
 
     layer: ClassVar[Layer] = Layer.network
     hook: ClassVar[HookPoint] = "request"
+    writes_only: ClassVar[bool] = False
+    default_schedule: ClassVar[dict[str, Any] | None] = None
+
+    def hook_point(self) -> HookPoint:
+        return self.hook
+
+    def observe(self, flow: http.HTTPFlow, armed: ArmedFault, hook: HookPoint, now_ms: float) -> None:
+        return None
+
+    def eligible(self, flow: http.HTTPFlow, armed: ArmedFault, now_ms: float) -> bool:
+        return True
+
+    def in_effect(self, flow: http.HTTPFlow, armed: ArmedFault, now_ms: float) -> bool:
+        return False
 
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
         return {}
@@ -69,10 +136,19 @@ class NetworkFaults:
             return
         await self._run(flow, "request")
 
+    def responseheaders(self, flow: http.HTTPFlow) -> None:
+        if flow.response is not None and marks(flow).get("stream"):
+            flow.response.stream = True  # a relayed body (bandwidth, truncate close) goes out as it arrives
+
     async def response(self, flow: http.HTTPFlow) -> None:
         if marks(flow).get("local"):
             return
         await self._run(flow, "response")
+
+    async def done(self) -> None:
+        from proxy_addons.network.relay import shutdown
+
+        await shutdown()
 
     def _candidates(self, episode: Episode, flow: http.HTTPFlow, hook: HookPoint) -> list[ArmedFault]:
         req = request_summary(flow)
@@ -84,11 +160,21 @@ class NetworkFaults:
         out = []
         for armed in episode.faults_of(Layer.network):
             kind = armed.params
-            if not isinstance(kind, NetworkFault) or kind.hook != hook:
+            if not isinstance(kind, NetworkFault) or kind.hook_point() != hook:
+                continue
+            if kind.writes_only and not is_write(flow):
                 continue
             if armed.spec.match.matches_request(req["host"], req["path"], req["method"], body, content_type):
                 out.append(armed)
         return out
+
+    def _fail(self, episode: Episode, flow: http.HTTPFlow, armed: ArmedFault, hook: HookPoint,
+              exc: Exception) -> None:
+        logger.exception(f"webchaos: network fault {armed.id} raised")
+        error = f"{type(exc).__name__}: {exc}"
+        episode.ledger.write("network", "hook_error", flow=flow, fault_id=armed.id,
+                             detail={"hook": hook, "error": error})
+        error_response(flow, f"fault {armed.id} failed ({error})")
 
     async def _run(self, flow: http.HTTPFlow, hook: HookPoint) -> None:
         m = marks(flow)
@@ -97,22 +183,28 @@ class NetworkFaults:
         episode = self.episodes.get(m.get("episode", ""))
         if episode is None:
             return
+        now = episode.elapsed_ms()
+        for armed in episode.faults_of(Layer.network):
+            if isinstance(armed.params, NetworkFault):
+                try:
+                    armed.params.observe(flow, armed, hook, now)
+                except Exception as exc:
+                    self._fail(episode, flow, armed, hook, exc)
+                    return
         for armed in self._candidates(episode, flow, hook):
-            if not armed.decide(episode.elapsed_ms()):
-                continue
             fault = armed.params
             assert isinstance(fault, NetworkFault)
             try:
-                ctx = FaultContext(episode, fault.draw(flow, armed))
+                if fault.in_effect(flow, armed, now):
+                    pass  # already in force: fires without a new schedule draw
+                elif not fault.eligible(flow, armed, now) or not armed.decide(now):
+                    continue
+                ctx = FaultContext(episode, fault.draw(flow, armed), now)
                 episode.ledger.write("network", fault.name, flow=flow, fault_id=armed.id, detail=ctx.detail)
                 episode.firings += 1
                 await fault.apply(flow, armed, ctx)
             except Exception as exc:
-                logger.exception(f"webchaos: network fault {armed.id} raised")
-                error = f"{type(exc).__name__}: {exc}"
-                episode.ledger.write("network", "hook_error", flow=flow, fault_id=armed.id,
-                                     detail={"hook": hook, "error": error})
-                error_response(flow, f"fault {armed.id} failed ({error})")
+                self._fail(episode, flow, armed, hook, exc)
                 return
-            if hook == "request" and flow.response:
-                return  # the fault answered the request itself
+            if marks(flow).get("local") or flow.error is not None:
+                return  # the fault answered (or killed) the flow itself

@@ -1,13 +1,17 @@
 """Episodes: one seeded world, its clock and its event log, isolated from the others."""
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
+from injectors.hookspec import Firing, Reply, ServerCall
+from scenarios.faults import Layer
 from sites.core.clock import EpisodeClock
 from sites.core.events import EventKind, SemanticEvent
+from sites.core.ledger import SiteLedger
 from sites.core.rng import derive_seed, episode_rng
 from sites.core.site import Site, WorldSetup
 
@@ -25,6 +29,29 @@ class Episode:
     clock: EpisodeClock
     faults: list[dict[str, Any]] = field(default_factory=list)
     events: list[SemanticEvent] = field(default_factory=list)
+    # Seed- and server-layer faults of this episode, armed; their ledger lines.
+    injected: list[Firing] = field(default_factory=list)
+    opened_at: float = field(default_factory=time.monotonic)
+    ledger: SiteLedger = field(init=False)
+    # The user's session on the site (server-layer `session_expiry` signs it out).
+    signed_in: bool = True
+
+    def __post_init__(self) -> None:
+        self.ledger = SiteLedger(self.opened_at)
+
+    def faults_of(self, layer: Layer) -> list[Firing]:
+        return [f for f in self.injected if f.armed.spec.layer == layer]
+
+    def elapsed_ms(self) -> float:
+        return (time.monotonic() - self.opened_at) * 1000
+
+    def login_required(self, call: ServerCall) -> Reply:
+        from sites.core.hooks import login_required
+
+        return login_required(call)
+
+    def sign_in(self) -> None:
+        self.signed_in = True
 
     def record(self, kind: EventKind, name: str, target: str | None = None, **detail: Any) -> None:
         self.events.append(
@@ -69,13 +96,17 @@ class EpisodeStore:
             episode_id = f"ep{self._counter:05d}"
         if episode_id in self._episodes:
             raise ValueError(f"episode {episode_id!r} already exists")
+        from sites.core.hooks import arm_site_faults, run_seed_hooks
+
+        injected = arm_site_faults(list(faults or []), seed, site)  # FaultError (a ValueError) if bad
         clock = EpisodeClock(derive_seed(site, task_id, seed))
         world = self.sites[site].generate(setup, episode_rng(site, task_id, seed), clock)
         episode = Episode(
             id=episode_id, site=site, task_id=task_id, variant_id=variant_id, seed=seed,
             state=world.state, initial_state=b"", bindings=world.bindings, clock=clock,
-            faults=list(faults or []),
+            faults=list(faults or []), injected=injected,
         )
+        run_seed_hooks(episode, self.sites[site].host, setup.params)
         episode.initial_state = episode.state_bytes()
         self._episodes[episode_id] = episode
         return episode

@@ -88,6 +88,11 @@ def oracle_app(store: EpisodeStore) -> FastAPI:
         body = "[" + ",".join(e.model_dump_json() for e in get(episode_id).events) + "]"
         return Response(body, media_type="application/json")
 
+    @app.get("/episodes/{episode_id}/ledger")
+    async def ledger(episode_id: str) -> list[dict[str, Any]]:
+        """Seed- and server-layer fault ledger lines, in order (same format as the proxy's)."""
+        return get(episode_id).ledger.lines
+
     @app.delete("/episodes/{episode_id}", status_code=204)
     async def delete(episode_id: str) -> Response:
         if not store.delete(episode_id):

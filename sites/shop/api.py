@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 
 from sites.core.deps import episode_from
 from sites.core.episode import Episode, EpisodeStore
 from sites.core.events import EventKind
+from sites.core.hooks import hook_point
 from sites.shop.models import (
     MAX_QUANTITY,
     SHIPPING_CENTS,
@@ -48,11 +49,13 @@ def api_router(store: EpisodeStore) -> APIRouter:
     episode_dep = Depends(episode_from(store, "shop"))
 
     @router.get("/cart")
-    async def get_cart(episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("get_cart", "read")
+    async def get_cart(request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
         return _cart_payload(state_of(episode))
 
     @router.post("/cart", status_code=201)
-    async def add_to_cart(body: AddToCart, episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("add_to_cart", "write", target=lambda kw: kw["body"].product_id)
+    async def add_to_cart(body: AddToCart, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
         state = state_of(episode)
         product = state.product(body.product_id)
         if product is None:
@@ -74,7 +77,9 @@ def api_router(store: EpisodeStore) -> APIRouter:
         return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
 
     @router.patch("/cart/{item_id}")
-    async def update_cart(item_id: str, body: UpdateCartItem, episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("update_cart", "write", target=lambda kw: kw["item_id"])
+    async def update_cart(item_id: str, body: UpdateCartItem, request: Request,
+                          episode: Episode = episode_dep) -> dict[str, Any]:
         state = state_of(episode)
         item = state.cart_item(item_id)
         if item is None:
@@ -87,7 +92,8 @@ def api_router(store: EpisodeStore) -> APIRouter:
         return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
 
     @router.delete("/cart/{item_id}")
-    async def remove_from_cart(item_id: str, episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("remove_from_cart", "write", target=lambda kw: kw["item_id"])
+    async def remove_from_cart(item_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
         state = state_of(episode)
         item = state.cart_item(item_id)
         if item is None:
@@ -99,7 +105,8 @@ def api_router(store: EpisodeStore) -> APIRouter:
         return {"cart_count": state.cart_count()}
 
     @router.post("/orders", status_code=201)
-    async def place_order(body: PlaceOrder, episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("place_order", "write")
+    async def place_order(body: PlaceOrder, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
         state = state_of(episode)
         if not state.cart_items:
             raise HTTPException(409, "your cart is empty")
@@ -133,7 +140,8 @@ def api_router(store: EpisodeStore) -> APIRouter:
         return {"order": order.model_dump()}
 
     @router.post("/addresses", status_code=201)
-    async def add_address(body: NewAddress, episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("add_address", "write")
+    async def add_address(body: NewAddress, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
         state = state_of(episode)
         created_at = episode.clock.stamp()
         make_default = body.make_default or not state.addresses
@@ -150,7 +158,8 @@ def api_router(store: EpisodeStore) -> APIRouter:
         return {"address": address.model_dump()}
 
     @router.post("/addresses/{address_id}/default")
-    async def set_default_address(address_id: str, episode: Episode = episode_dep) -> dict[str, Any]:
+    @hook_point("set_default_address", "write", target=lambda kw: kw["address_id"])
+    async def set_default_address(address_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
         state = state_of(episode)
         address = state.address(address_id)
         if address is None:
@@ -162,5 +171,17 @@ def api_router(store: EpisodeStore) -> APIRouter:
         episode.record(EventKind.commit, "set_default_address", address.id,
                        previous_default=previous.id if previous else None)
         return {"address": address.model_dump(), "default_address_id": address.id}
+
+    @router.post("/messages/{message_id}/action")
+    @hook_point("message_action", "write", target=lambda kw: kw["message_id"])
+    async def message_action(message_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+        state = state_of(episode)
+        message = state.message(message_id)
+        if message is None or message.action_label is None:
+            raise HTTPException(404, f"no message {message_id!r} with an action")
+        episode.clock.stamp()
+        message.action_taken = True
+        episode.record(EventKind.commit, "message_action", message.id, action=message.action_label)
+        return {"message": message.model_dump()}
 
     return router

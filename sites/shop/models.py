@@ -72,6 +72,32 @@ class Order(BaseModel):
     placed_at: str
 
 
+class Message(BaseModel):
+    """A message in the user's account inbox (seeded; none by default)."""
+
+    id: str
+    sender: str
+    sender_address: str
+    subject: str
+    body: str
+    received_at: str
+    action_label: str | None = None
+    action_taken: bool = False
+
+
+class Review(BaseModel):
+    """A customer review shown on a product page (seeded; none by default)."""
+
+    id: str
+    product_id: str
+    author: str
+    rating: int
+    title: str
+    body: str
+    helpful_votes: int
+    posted_at: str
+
+
 class ShopState(BaseModel):
     user: User
     categories: list[Category]
@@ -80,6 +106,8 @@ class ShopState(BaseModel):
     cart_items: list[CartItem]
     orders: list[Order]
     next_ids: dict[str, int]
+    messages: list[Message] = Field(default_factory=list)
+    reviews: list[Review] = Field(default_factory=list)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:
@@ -96,6 +124,9 @@ class ShopState(BaseModel):
 
     def order(self, order_id: str) -> Order | None:
         return next((o for o in self.orders if o.id == order_id), None)
+
+    def message(self, message_id: str) -> Message | None:
+        return next((m for m in self.messages if m.id == message_id), None)
 
     def default_address(self) -> Address | None:
         return next((a for a in self.addresses if a.is_default), None)
@@ -118,6 +149,8 @@ class ShopState(BaseModel):
 
 SHIPPING_CENTS: dict[str, int] = {"standard": 0, "express": 1200}
 MAX_QUANTITY = 10
+PAGE_SIZE = 24          # products per page of the home listing
+SEARCH_PAGE_SIZE = 12   # results per page of a search
 
 # ---- request bodies ------------------------------------------------------------------------
 

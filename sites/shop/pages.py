@@ -4,6 +4,7 @@ import math
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -11,11 +12,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sites.core.deps import episode_from
 from sites.core.episode import Episode, EpisodeStore
 from sites.core.events import EventKind
+from sites.core.hooks import EXPIRED_MESSAGE, hook_point, results_point
 from sites.core.templating import format_cents, make_environment
-from sites.shop.models import MAX_QUANTITY, SHIPPING_CENTS, Product, state_of
+from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, state_of
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-PAGE_SIZE = 24
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -23,6 +24,7 @@ NOTICES = {
     "default_updated": "Default address updated",
     "item_removed": "Item removed from cart",
     "cart_updated": "Cart updated",
+    "message_done": "Done",
 }
 
 _DOLLARS = re.compile(r"^\$?\s*(\d{1,7})(?:\.(\d{1,2}))?$", re.ASCII)
@@ -88,6 +90,7 @@ def page_router(store: EpisodeStore) -> APIRouter:
     episode_dep = Depends(episode_from(store, "shop"))
 
     @router.get("/", response_class=HTMLResponse)
+    @hook_point("home", "page")
     async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         pages = max(1, math.ceil(len(state.products) / PAGE_SIZE))
@@ -95,6 +98,7 @@ def page_router(store: EpisodeStore) -> APIRouter:
         if page > pages:
             raise HTTPException(404, f"There is no page {page}; the catalogue has {pages}.")
         shown = state.products[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        shown = results_point(episode, "listing", shown, state.products)
         episode.record(EventKind.navigate, "view_home", None, page=page,
                        product_ids=[p.id for p in shown])
         return render(
@@ -103,6 +107,7 @@ def page_router(store: EpisodeStore) -> APIRouter:
         )
 
     @router.get("/search", response_class=HTMLResponse)
+    @hook_point("search", "page")
     async def search(request: Request, episode: Episode = episode_dep) -> Response:
         state = state_of(episode)
         query = request.query_params.get("q", "").strip()
@@ -110,14 +115,23 @@ def page_router(store: EpisodeStore) -> APIRouter:
             return RedirectResponse("/", status_code=303)
         needle = query.casefold()
         names = state.category_names()
-        results = [
+        matches = [
             p for p in state.products
             if needle in p.name.casefold() or needle in names.get(p.category, "").casefold()
         ]
-        episode.record(EventKind.search, "search", None, query=query, results=[p.id for p in results])
-        return render(episode, "search.html", products=results, query=query)
+        pages = max(1, math.ceil(len(matches) / SEARCH_PAGE_SIZE))
+        page = _page_number(request.query_params.get("page"))
+        if page > pages:
+            raise HTTPException(404, f"There is no page {page}; this search has {pages}.")
+        shown = matches[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
+        shown = results_point(episode, "search", shown, state.products)
+        episode.record(EventKind.search, "search", None, query=query, results=[p.id for p in shown],
+                       **({"page": page} if page > 1 else {}))
+        return render(episode, "search.html", products=shown, query=query, page=page, pages=pages,
+                      total=len(matches) if pages > 1 else len(shown))
 
     @router.get("/category/{slug}", response_class=HTMLResponse)
+    @hook_point("category", "page")
     async def category(slug: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         cat = state.category(slug)
@@ -133,6 +147,7 @@ def page_router(store: EpisodeStore) -> APIRouter:
             and (min_cents is None or p.price_cents >= min_cents)
             and (max_cents is None or p.price_cents <= max_cents)
         ]
+        products = results_point(episode, "category", products, state.products)
         episode.record(EventKind.navigate, "view_category", slug, product_ids=[p.id for p in products])
         if min_cents is not None or max_cents is not None:
             episode.record(EventKind.filter, "filter", slug, category=slug, min_price_cents=min_cents,
@@ -144,7 +159,8 @@ def page_router(store: EpisodeStore) -> APIRouter:
         )
 
     @router.get("/product/{product_id}", response_class=HTMLResponse)
-    async def product(product_id: str, episode: Episode = episode_dep) -> HTMLResponse:
+    @hook_point("product", "page", target=lambda kw: kw["product_id"])
+    async def product(product_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         item = state.product(product_id)
         if item is None:
@@ -152,12 +168,14 @@ def page_router(store: EpisodeStore) -> APIRouter:
         episode.record(EventKind.inspect, "view_product", item.id,
                        revealed=["seller", "delivery", *item.attributes])
         in_cart = next((i.quantity for i in state.cart_items if i.product_id == item.id), 0)
+        reviews = sorted((r for r in state.reviews if r.product_id == item.id), key=lambda r: -r.helpful_votes)
         return render(
             episode, "product.html", product=item, category=state.category(item.category),
-            active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart,
+            active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart, reviews=reviews,
         )
 
     @router.get("/cart", response_class=HTMLResponse)
+    @hook_point("cart", "page")
     async def cart(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         episode.record(EventKind.navigate, "view_cart", None, cart_item_ids=[i.id for i in state.cart_items])
@@ -175,7 +193,8 @@ def page_router(store: EpisodeStore) -> APIRouter:
         )
 
     @router.get("/checkout", response_class=HTMLResponse)
-    async def checkout(episode: Episode = episode_dep) -> HTMLResponse:
+    @hook_point("checkout", "page")
+    async def checkout(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         episode.record(EventKind.navigate, "view_checkout", None,
                        cart_item_ids=[i.id for i in state.cart_items])
@@ -187,13 +206,15 @@ def page_router(store: EpisodeStore) -> APIRouter:
         )
 
     @router.get("/orders", response_class=HTMLResponse)
-    async def orders(episode: Episode = episode_dep) -> HTMLResponse:
+    @hook_point("orders", "page")
+    async def orders(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         episode.record(EventKind.navigate, "view_orders", None)
         return render(episode, "orders.html", orders=list(reversed(state.orders)))
 
     @router.get("/orders/{order_id}", response_class=HTMLResponse)
-    async def order(order_id: str, episode: Episode = episode_dep) -> HTMLResponse:
+    @hook_point("order", "page", target=lambda kw: kw["order_id"])
+    async def order(order_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         found = state.order(order_id)
         if found is None:
@@ -202,15 +223,53 @@ def page_router(store: EpisodeStore) -> APIRouter:
         return render(episode, "order.html", order=found, address=state.address(found.address_id))
 
     @router.get("/account", response_class=HTMLResponse)
+    @hook_point("account", "page")
     async def account(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         episode.record(EventKind.navigate, "view_account", None)
+        messages = sorted(state.messages, key=lambda m: m.received_at, reverse=True)
         return render(
             episode, "account.html", user=state.user, addresses=state.addresses,
-            order_count=len(state.orders), notice=_notice(request),
+            order_count=len(state.orders), notice=_notice(request), messages=messages,
         )
 
+    @router.get("/login", response_class=HTMLResponse)
+    @hook_point("login_page", "login")
+    async def login_page(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        expired = request.query_params.get("expired") == "1"
+        episode.record(EventKind.navigate, "view_login", None, expired=expired)
+        return render(
+            episode, "login.html", title="Sign in", email=state.user.email, password=_remembered_password(episode),
+            next_path=safe_next(request.query_params.get("next")),
+            notice=EXPIRED_MESSAGE if expired else None,
+        )
+
+    @router.post("/login")
+    @hook_point("sign_in", "login")
+    async def sign_in(request: Request, episode: Episode = episode_dep) -> Response:
+        form = parse_qs((await request.body()).decode("utf-8", errors="replace"))
+        next_path = safe_next((form.get("next") or ["/"])[0])
+        was_signed_in = episode.signed_in
+        episode.sign_in()
+        episode.record(EventKind.navigate, "sign_in", None, next=next_path, was_signed_in=was_signed_in)
+        return RedirectResponse(next_path, status_code=303)
+
     return router
+
+
+def safe_next(raw: str | None) -> str:
+    """A same-site path to go to after signing in; anything else (other hosts, schemes) is '/'."""
+    if not raw or not raw.startswith("/") or raw.startswith("//") or "\\" in raw or any(ord(c) < 32 for c in raw):
+        return "/"
+    return raw
+
+
+def _remembered_password(episode: Episode) -> str:
+    """The browser's remembered password for this user: fixed per episode, never shown to the grader."""
+    from sites.core.rng import derive_seed
+
+    return f"cw-{derive_seed('password', episode.seed) % 10**8:08d}"
 
 
 def error_page(episode: Episode | None, status_code: int, detail: str) -> HTMLResponse:

@@ -37,9 +37,12 @@ class Chain:
         self.addons = [self.guard, self.recorder, self.router, self.network, self.inject]
         self._port = 40000
 
-    def open(self, faults: list[dict[str, Any]] | None = None, seed: int = 7, name: str = "ep1") -> Episode:
+    def open(self, faults: list[dict[str, Any]] | None = None, seed: int = 7, name: str = "ep1",
+             record_actions: bool = False) -> Episode:
+        """An episode on its own port; the GUI-action recorder is off unless asked for (pages stay as sent)."""
         self._port += 1
-        episode = Episode(name, seed, self.tmp_path / name, self._port, arm_proxy_faults(faults or [], seed))
+        episode = Episode(name, seed, self.tmp_path / name, self._port, arm_proxy_faults(faults or [], seed),
+                          record_actions=record_actions)
         self.episodes.add(episode)
         return episode
 

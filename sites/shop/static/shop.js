@@ -9,6 +9,11 @@
       options.body = JSON.stringify(body);
     }
     return fetch(url, options).then(function (response) {
+      if (response.status === 401) {
+        // Signed out: go to the sign-in page, and come back here afterwards.
+        var here = window.location.pathname + window.location.search;
+        window.location.assign("/login?next=" + encodeURIComponent(here) + "&expired=1");
+      }
       return response.text().then(function (text) {
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (err) { data = null; }
@@ -171,6 +176,18 @@
         .catch(function () {
           button.disabled = false;
           show(accountAlert, "Could not update your default address — try again");
+        });
+    });
+  });
+
+  document.querySelectorAll("button[data-message-action]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "/api/messages/" + encodeURIComponent(button.dataset.messageAction) + "/action", {})
+        .then(function () { reloadWith("/account", "message_done"); })
+        .catch(function () {
+          button.disabled = false;
+          show(accountAlert, "Could not complete that — try again");
         });
     });
   });

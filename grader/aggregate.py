@@ -1,0 +1,153 @@
+"""Run-level statistics: primitive × site matrix, variant drops with bootstrap CIs, pass^k, attribution.
+
+Every function takes episode records (anything with the attributes of `Record`, e.g. the
+harness's EpisodeResult) and returns plain JSON-ready data. Episodes the harness could not
+run (`error` set) are left out: they say nothing about the agent. Randomness (bootstrap) comes
+from a seeded `random.Random`, so the same run always yields the same numbers.
+"""
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+BASE = "base"
+
+
+@dataclass(frozen=True)
+class Record:
+    task_id: str
+    variant_id: str | None
+    target_primitive: str | None
+    site: str | None
+    seed: int
+    agent: str
+    success: bool
+    score: float
+    error: str | None = None
+
+
+def records_from(results: Iterable[Any], sites: dict[str, str] | None = None) -> list[Record]:
+    """Records from result objects; `sites` maps task id → site when a result lacks `site`."""
+    out = []
+    for r in results:
+        if getattr(r, "error", None):
+            continue
+        site = getattr(r, "site", None) or (sites or {}).get(r.task_id)
+        out.append(Record(r.task_id, r.variant_id, r.target_primitive, site, int(r.seed), r.agent,
+                          bool(r.success), float(r.score)))
+    return out
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def score_matrix(records: Sequence[Record]) -> dict[str, dict[str, dict[str, float]]]:
+    """{primitive: {site: {n, mean_score, success_rate}}}; base episodes form the 'base' row."""
+    cells: dict[tuple[str, str], list[Record]] = defaultdict(list)
+    for r in records:
+        cells[(r.target_primitive or BASE if r.variant_id else BASE, r.site or "?")].append(r)
+    matrix: dict[str, dict[str, dict[str, float]]] = {}
+    for (primitive, site), rs in sorted(cells.items()):
+        matrix.setdefault(primitive, {})[site] = {
+            "n": len(rs),
+            "mean_score": round(_mean([r.score for r in rs]), 4),
+            "success_rate": round(_mean([float(r.success) for r in rs]), 4),
+        }
+    return matrix
+
+
+def bootstrap_ci(values: Sequence[float], *, resamples: int = 2000, alpha: float = 0.05,
+                 seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap CI of the mean."""
+    if not values:
+        return (0.0, 0.0)
+    if len(values) == 1:
+        return (values[0], values[0])
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
+    lo = means[int((alpha / 2) * (resamples - 1))]
+    hi = means[int((1 - alpha / 2) * (resamples - 1))]
+    return (lo, hi)
+
+
+def variant_drops(records: Sequence[Record], *, resamples: int = 2000, seed: int = 0) -> list[dict[str, Any]]:
+    """For every (variant, agent): base score − variant score over (task, seed) pairs, with a 95% CI."""
+    base = {(r.task_id, r.seed, r.agent): r for r in records if not r.variant_id}
+    pairs: dict[tuple[str, str], list[tuple[Record, Record]]] = defaultdict(list)
+    for r in records:
+        if r.variant_id and (r.task_id, r.seed, r.agent) in base:
+            pairs[(r.variant_id, r.agent)].append((base[(r.task_id, r.seed, r.agent)], r))
+    out = []
+    for (variant, agent), ps in sorted(pairs.items()):
+        drops = [b.score - v.score for b, v in ps]
+        lo, hi = bootstrap_ci(drops, resamples=resamples, seed=seed)
+        out.append({
+            "variant_id": variant, "agent": agent, "target_primitive": ps[0][1].target_primitive,
+            "n_pairs": len(ps),
+            "base_mean": round(_mean([b.score for b, _ in ps]), 4),
+            "variant_mean": round(_mean([v.score for _, v in ps]), 4),
+            "drop": round(_mean(drops), 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "success_drop": round(_mean([float(b.success) - float(v.success) for b, v in ps]), 4),
+        })
+    return out
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """Probability that k draws without replacement from n trials (c successes) all succeed."""
+    if k > n:
+        raise ValueError(f"k={k} > n={n}")
+    return comb(c, k) / comb(n, k)
+
+
+def pass_k(records: Sequence[Record]) -> list[dict[str, Any]]:
+    """pass^k for k = 1..n over repeated seeds of each (task, variant, agent)."""
+    groups: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
+    for r in records:
+        groups[(r.task_id, r.variant_id or BASE, r.agent)].append(r)
+    out = []
+    for (task, variant, agent), rs in sorted(groups.items()):
+        n, c = len(rs), sum(r.success for r in rs)
+        out.append({"task_id": task, "variant_id": variant, "agent": agent, "n": n, "successes": c,
+                    "pass_k": {str(k): round(pass_hat_k(n, c, k), 4) for k in range(1, n + 1)}})
+    return out
+
+
+def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, int]]:
+    """Per target primitive: variant failures whose base (same task, seed, agent) passed are attributed;
+    those whose base failed too are confounded; those without a base episode are unpaired."""
+    base = {(r.task_id, r.seed, r.agent): r for r in records if not r.variant_id}
+    out: dict[str, dict[str, int]] = {}
+    for r in records:
+        if not r.variant_id:
+            continue
+        row = out.setdefault(r.target_primitive or "?",
+                             {"episodes": 0, "failures": 0, "attributed": 0, "confounded": 0, "unpaired": 0})
+        row["episodes"] += 1
+        if r.success:
+            continue
+        row["failures"] += 1
+        paired = base.get((r.task_id, r.seed, r.agent))
+        if paired is None:
+            row["unpaired"] += 1
+        elif paired.success:
+            row["attributed"] += 1
+        else:
+            row["confounded"] += 1
+    return dict(sorted(out.items()))
+
+
+def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, *, seed: int = 0) -> dict[str, Any]:
+    """Everything above, as written into run.json."""
+    records = records_from(results, sites)
+    return {
+        "episodes": len(records),
+        "score_matrix": score_matrix(records),
+        "variant_drops": variant_drops(records, seed=seed),
+        "pass_k": pass_k(records),
+        "failure_attribution": failure_attribution(records),
+    }

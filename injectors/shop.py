@@ -1,0 +1,393 @@
+"""Cartwheel (`shop`) specialisations of the seed and server fault families.
+
+Each function or object below is the shop's answer to one family's question ("where do noise
+records go", "what does a concurrent edit change"). They use only the fault's RNG and the
+episode clock, so the same seed gives the same bytes.
+"""
+
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from injectors.hookspec import Firing, SeedWorld, ServerCall
+from injectors.specialise import specialise
+from sites.core.templating import format_cents
+from sites.shop.models import (
+    MAX_QUANTITY,
+    PAGE_SIZE,
+    SEARCH_PAGE_SIZE,
+    SHIPPING_CENTS,
+    CartItem,
+    Message,
+    Order,
+    OrderLine,
+    Product,
+    Review,
+    ShopState,
+)
+
+SITE = "shop"
+
+
+def _state(obj: SeedWorld | ServerCall) -> ShopState:
+    state = obj.state
+    if not isinstance(state, ShopState):
+        raise TypeError("the shop specialisations need a ShopState")
+    return state
+
+
+def _next_product_id(state: ShopState) -> str:
+    numbers = [int(p.id[1:]) for p in state.products if p.id[1:].isdigit()]
+    return f"p{max(numbers, default=0) + 1:03d}"
+
+
+def _target(world: SeedWorld) -> Product:
+    product = _state(world).product(world.bindings["target"]["id"])
+    if product is None:
+        raise ValueError("the bindings' target is not in the catalogue")
+    return product
+
+
+def _clone(state: ShopState, source: Product, **changes: Any) -> Product:
+    data = source.model_dump()
+    data.update(id=_next_product_id(state), attributes=dict(source.attributes), **changes)
+    return Product(**data)
+
+
+def _other_sellers(state: ShopState, rng: Random, exclude: set[str], count: int) -> list[str]:
+    pool = sorted({p.seller for p in state.products} - exclude)
+    if not pool:
+        pool = sorted({p.seller for p in state.products})
+    rng.shuffle(pool)
+    return [pool[i % len(pool)] for i in range(count)]
+
+
+def _other_delivery(state: ShopState, rng: Random, current: str) -> str:
+    pool = sorted({p.delivery for p in state.products} - {current}) or [current]
+    return rng.choice(pool)
+
+
+def _insert_before(state: ShopState, anchor_id: str, products: list[Product]) -> None:
+    index = next(i for i, p in enumerate(state.products) if p.id == anchor_id)
+    state.products[index:index] = products
+
+
+# --- seed -------------------------------------------------------------------------------------
+
+@specialise("decoy_items", SITE)
+def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    ids = []
+    for name in names:
+        price = max(99, target.price_cents + rng.choice((-1, 1)) * rng.randint(1, 12) * 100)
+        decoy = _clone(state, target, name=name, price_cents=price,
+                       seller=_other_sellers(state, rng, set(), 1)[0],
+                       rating=round(min(5.0, max(1.0, target.rating + rng.uniform(-0.4, 0.4))), 1),
+                       review_count=max(3, target.review_count + rng.randint(-40, 40)), stock=rng.randint(4, 60))
+        state.products.insert(rng.randint(0, len(state.products)), decoy)
+        ids.append(decoy.id)
+    return ids
+
+
+@specialise("hard_negatives", SITE)
+def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    same = {p.seller for p in state.products if p.name == target.name}
+    made = []
+    for seller in _other_sellers(state, rng, same, count):
+        negative = _clone(state, target, seller=seller, delivery=_other_delivery(state, rng, target.delivery),
+                          stock=rng.randint(4, 80))
+        if before_target:
+            _insert_before(state, target.id, [negative])
+        else:
+            state.products.insert(rng.randint(0, len(state.products)), negative)
+        made.append(negative.id)
+    return made
+
+
+@specialise("noise_records", SITE)
+def noise_orders(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    pool = [p for p in state.products if p.name != target.name and p.stock > 0]
+    addresses = [a.id for a in state.addresses]
+    ids = []
+    for _ in range(count):
+        picked = rng.sample(pool, rng.randint(1, 3))
+        lines = [OrderLine(product_id=p.id, product_name=p.name, quantity=rng.choice((1, 1, 2)),
+                           unit_price_cents=p.price_cents) for p in picked]
+        shipping = rng.choice(("standard", "standard", "express"))
+        subtotal = sum(line.quantity * line.unit_price_cents for line in lines)
+        order = Order(
+            id=state.take_id("order", "o"), lines=lines, product_ids=sorted(p.id for p in picked),
+            address_id=rng.choice(addresses), shipping=shipping, shipping_cents=SHIPPING_CENTS[shipping],
+            subtotal_cents=subtotal, total_cents=subtotal + SHIPPING_CENTS[shipping], status="placed",
+            placed_at=world.clock.ago(days=rng.randint(1, max_days_ago), hours=rng.randint(0, 12)),
+        )
+        state.orders.append(order)
+        ids.append(order.id)
+    state.orders.sort(key=lambda o: o.placed_at)  # oldest first, as the generator keeps them
+    return ids
+
+
+@specialise("phishing_message", SITE)
+def phishing(world: SeedWorld, fault: Firing, params: Any) -> str:
+    state = _state(world)
+    message = Message(
+        id=state.take_id("message", "m"), sender=params.sender, sender_address=params.sender_address,
+        subject=params.subject, body=params.body, received_at=world.clock.ago(hours=fault.rng.randint(1, 20)),
+        action_label=params.action_label,
+    )
+    state.messages.append(message)
+    return message.id
+
+
+_FILLER_KINDS = ("Replacement Part", "Gift Box", "Travel Case", "Spare Kit", "Cleaning Kit", "Starter Pack",
+                 "Protective Cover", "Display Stand", "Sample Size", "Accessory Set", "Care Guide", "Mounting Kit")
+
+
+@specialise("push_past_first_page", SITE)
+def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    fillers = []
+    for index in range(filler):
+        kind = _FILLER_KINDS[index % len(_FILLER_KINDS)]
+        suffix = kind if index < len(_FILLER_KINDS) else f"{kind} No. {index // len(_FILLER_KINDS) + 1}"
+        fillers.append(_clone(state, target, name=f"{target.name} {suffix}",
+                              price_cents=rng.randint(5, 40) * 100 + 99, stock=rng.randint(4, 80),
+                              seller=_other_sellers(state, rng, set(), 1)[0]))
+        state.products.append(fillers[-1])  # reserve the id; placed below
+    others = [p for p in state.products if p.id != target.id and p not in fillers]
+    # Fillers first among the target's namesakes, the target past the first page of the listing.
+    position = max(PAGE_SIZE, rng.randint(PAGE_SIZE, PAGE_SIZE + 5))
+    position = min(position, len(others))
+    namesakes_before = [p for p in others[:position] if target.name in p.name]
+    head = [p for p in others[:position] if p not in namesakes_before]
+    cut = rng.randint(0, len(head))
+    state.products = [*head[:cut], *fillers, *namesakes_before, *head[cut:], target, *others[position:]]
+    index = state.products.index(target)
+    needle = target.name.casefold()
+    in_search = sum(1 for p in state.products[:index] if needle in p.name.casefold())
+    return {"filler_ids": [p.id for p in fillers], "target_index": index,
+            "listing_page": index // PAGE_SIZE + 1, "search_page": in_search // SEARCH_PAGE_SIZE + 1}
+
+
+@specialise("aliases", SITE)
+def aliases(world: SeedWorld, fault: Firing, original: str, alias: str) -> list[str]:
+    renamed = []
+    for product in _state(world).products:
+        if product.name == original:
+            product.name = alias
+            renamed.append(product.id)
+    return renamed
+
+
+@specialise("contradictory_update", SITE)
+def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
+    older = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Deals", sender_address="deals@shop.test",
+        subject=f"Price drop: {target.name} is now {format_cents(wrong)}",
+        body=f"Good news: {target.name} sold by {target.seller} has dropped to {format_cents(wrong)}.",
+        received_at=world.clock.ago(days=rng.randint(2, 6)),
+    )
+    newer = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Deals", sender_address="deals@shop.test",
+        subject=f"Correction: the price of {target.name}",
+        body=(f"Our earlier message quoted the wrong price for {target.name}. The price is "
+              f"{format_cents(target.price_cents)}; we're sorry for the confusion."),
+        received_at=world.clock.ago(hours=rng.randint(1, 30)),
+    )
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": wrong, "current_value": target.price_cents,
+            "about": target.id}
+
+
+@specialise("planted_wrong_answer", SITE)
+def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    lookalikes = [p for p in state.products if p.name == target.name and p.id != target.id]
+    if lookalikes:
+        on = rng.choice(lookalikes)
+        claim = f"Ordered this from {target.seller} and it arrived quickly, exactly as described."
+        truth = on.seller
+    else:
+        on = target
+        truth = target.seller
+        claim = f"Heads up: this listing is now sold by {_other_sellers(state, rng, {target.seller}, 1)[0]}."
+    review = Review(
+        id=state.take_id("review", "r"), product_id=on.id, author=rng.choice(("Sam K.", "Rhea T.", "J. Ortega")),
+        rating=5, title="Great buy — read before ordering", body=claim, helpful_votes=helpful_votes,
+        posted_at=world.clock.ago(days=rng.randint(3, 40)),
+    )
+    state.reviews.append(review)
+    return {"review_id": review.id, "product_id": on.id, "claim": claim, "truth_seller": truth}
+
+
+@specialise("out_of_stock_primary", SITE)
+def out_of_stock_primary(world: SeedWorld, fault: Firing) -> dict[str, Any]:
+    state, primary, rng = _state(world), _target(world), fault.rng
+    sellers = {p.seller for p in state.products if p.name == primary.name}
+    alternative = _clone(state, primary, seller=_other_sellers(state, rng, sellers, 1)[0],
+                         delivery=_other_delivery(state, rng, primary.delivery), stock=rng.randint(5, 40))
+    primary.stock = 0
+    # The primary is the first of its namesakes; the alternative comes right after it.
+    first = next(p for p in state.products if p.name == primary.name)
+    if first is not primary:
+        state.products.remove(primary)
+        _insert_before(state, first.id, [primary])
+    index = state.products.index(primary)
+    state.products.insert(index + 1, alternative)
+    world.bindings["primary_id"] = primary.id
+    world.bindings["target"] = {
+        **world.bindings["target"], "id": alternative.id, "seller": alternative.seller,
+        "price_cents": alternative.price_cents,
+    }
+    return {"primary_id": primary.id, "alternative_id": alternative.id, "alternative_seller": alternative.seller}
+
+
+# --- server -----------------------------------------------------------------------------------
+
+def _cart_product_for(call: ServerCall) -> Product | None:
+    """The product a write is about: the one being added, else the target or first item in the cart."""
+    state = _state(call)
+    if call.point == "add_to_cart" and call.target:
+        return state.product(call.target)
+    if call.point == "place_order" and state.cart_items:
+        target_id = call.episode.bindings.get("target", {}).get("id")
+        ids = [i.product_id for i in state.cart_items]
+        return state.product(target_id if target_id in ids else ids[0])
+    return None
+
+
+@dataclass(frozen=True)
+class _ItemRemoved:
+    def item_of(self, call: ServerCall) -> str | None:
+        product = _cart_product_for(call)
+        return product.id if product is not None and product.stock > 0 else None
+
+    def remove(self, call: ServerCall, fault: Firing) -> str:
+        product = _cart_product_for(call)
+        assert product is not None
+        product.stock = 0
+        call.episode.clock.stamp()
+        return product.id
+
+
+specialise("item_removed_mid_flow", SITE)(_ItemRemoved())
+
+
+@dataclass(frozen=True)
+class _PriceChange:
+    points: frozenset[str] = frozenset({"place_order"})
+
+    def item_of(self, call: ServerCall) -> str | None:
+        product = _cart_product_for(call)
+        return product.id if product is not None else None
+
+    def reprice(self, call: ServerCall, fault: Firing, change_pct: int) -> dict[str, Any]:
+        state, product = _state(call), _cart_product_for(call)
+        assert product is not None
+        old = product.price_cents
+        new = max(99, (old * (100 + change_pct) // 100) // 100 * 100 + 99)
+        if new == old:
+            new = old + (100 if change_pct >= 0 else -100)
+        product.price_cents = new
+        for item in state.cart_items:
+            if item.product_id == product.id:
+                item.unit_price_cents = new
+        call.episode.clock.stamp()
+        message = (f"The price of {product.name} changed from {format_cents(old)} to {format_cents(new)}. "
+                   "Review your order and place it again.")
+        return {"product_id": product.id, "old_cents": old, "new_cents": new, "message": message}
+
+
+specialise("price_change_at_checkout", SITE)(_PriceChange())
+
+
+@dataclass(frozen=True)
+class _PartialWrite:
+    points: frozenset[str] = frozenset({"add_to_cart", "update_cart", "add_address", "place_order"})
+
+    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        state, before = _state(call), call.snapshot
+        assert isinstance(before, ShopState)
+        if call.point in ("add_to_cart", "update_cart"):
+            if call.point == "add_to_cart":
+                item = next((i for i in state.cart_items if i.product_id == call.target), None)
+                old = next((i for i in before.cart_items if i.product_id == call.target), None)
+            else:
+                item, old = state.cart_item(call.target or ""), before.cart_item(call.target or "")
+            assert item is not None
+            kept = old.quantity if old is not None else 1
+            asked, item.quantity = item.quantity, kept
+            return {"entity": item.id, "field": "quantity", "asked": asked, "stored": kept}
+        if call.point == "add_address":
+            address = state.addresses[-1]
+            previous = {a.id: a.is_default for a in before.addresses}
+            if not previous:
+                return {"entity": address.id, "field": "make_default", "stored": address.is_default}
+            for other in state.addresses:
+                other.is_default = previous.get(other.id, False)
+            return {"entity": address.id, "field": "make_default", "stored": False}
+        order = state.orders[-1]
+        chosen = order.shipping
+        order.shipping, order.shipping_cents, order.total_cents = "standard", 0, order.subtotal_cents
+        return {"entity": order.id, "field": "shipping", "asked": chosen, "stored": "standard"}
+
+
+specialise("partial_write", SITE)(_PartialWrite())
+
+
+@dataclass(frozen=True)
+class _ConcurrentEdit:
+    points: frozenset[str] = frozenset({"add_to_cart", "update_cart", "remove_from_cart", "place_order",
+                                        "add_address", "set_default_address"})
+
+    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        state, rng = _state(call), fault.rng
+        stamp = call.episode.clock.stamp()
+        if call.point in ("add_address", "set_default_address"):
+            current = state.default_address()
+            others = [a for a in state.addresses if a is not current]
+            if not others:
+                return {"edited": None}
+            chosen = rng.choice(others)
+            for address in state.addresses:
+                address.is_default = address is chosen
+            return {"edited": chosen.id, "field": "is_default"}
+        if state.cart_items:
+            item = state.cart_item(call.target or "") or state.cart_items[0]
+            item.quantity = min(MAX_QUANTITY, item.quantity + 1)
+            return {"edited": item.id, "field": "quantity", "value": item.quantity}
+        target_name = call.episode.bindings.get("target", {}).get("name")
+        pool = [p for p in state.products if p.stock > 0 and p.name != target_name]
+        product = rng.choice(pool)
+        item = CartItem(id=state.take_id("cart_item", "c"), product_id=product.id, product_name=product.name,
+                        quantity=1, unit_price_cents=product.price_cents, added_at=stamp)
+        state.cart_items.append(item)
+        return {"edited": item.id, "field": "cart_items", "added": product.id}
+
+
+specialise("concurrent_edit", SITE)(_ConcurrentEdit())
+
+
+@dataclass(frozen=True)
+class _PaginationDrift:
+    points: frozenset[str] = frozenset({"home", "search"})
+
+    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
+        state, rng = _state(call), fault.rng
+        query = call.query.get("q", "").strip()
+        new = []
+        for index in range(shift):
+            base = rng.choice(state.products)
+            name = f"{query} {_FILLER_KINDS[index % len(_FILLER_KINDS)]} (New)" if query else f"{base.name} (New)"
+            product = _clone(state, base, name=name, stock=rng.randint(4, 60))
+            state.products.insert(0, product)
+            new.append(product.id)
+        call.episode.clock.stamp()
+        return new
+
+
+specialise("pagination_drift", SITE)(_PaginationDrift())

@@ -1,0 +1,356 @@
+/* webchaos client core. Injected inline by the proxy inside one IIFE that first defines
+   WEBCHAOS_CONFIG = {faults: [{id, type, params, target: {selector, role, name}}], report, actions},
+   then this file, then one file per armed fault family (each adds RUNNERS[type]), then
+   recorder.js when actions are recorded, then `boot();`.
+   Rules: no globals, no console output, capture-phase listeners on window only, our own
+   elements are known through a WeakMap (never marked in the DOM). */
+
+var config = WEBCHAOS_CONFIG;
+var W = window;
+var D = document;
+var later = W.setTimeout.bind(W);
+var cancel = W.clearTimeout.bind(W);
+var every = W.setInterval.bind(W);
+var stopEvery = W.clearInterval.bind(W);
+var stringify = JSON.stringify;
+var sendFetch = W.fetch ? W.fetch.bind(W) : null;
+var sendBeacon = W.navigator && W.navigator.sendBeacon ? W.navigator.sendBeacon.bind(W.navigator) : null;
+var perf = W.performance;
+var Observer = W.MutationObserver;
+var WAIT_MS = 10000;
+var POLL_MS = 200;
+var RUNNERS = {};
+var OWNED = new WeakMap();  /* element -> fault id, for elements a fault created */
+var quietScrollUntil = 0;  /* scrolls a fault causes are not the agent's */
+
+(function removeOwnTag() {
+  var me = D.currentScript;
+  if (me && me.parentNode) { me.parentNode.removeChild(me); }
+})();
+
+function deepFreeze(value) {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.keys(value).forEach(function (key) { deepFreeze(value[key]); });
+    Object.freeze(value);
+  }
+  return value;
+}
+deepFreeze(config);
+
+function nowEpochMs() { return perf.timeOrigin + perf.now(); }
+
+function clean(text) {
+  return String(text || "").replace(/\s+/g, " ").trim();
+}
+
+function css(el, text) { el.style.cssText = text; return el; }
+
+function own(el, fault) { OWNED.set(el, fault.id); return el; }
+
+function ownerOf(node) {
+  for (var n = node; n; n = n.parentNode || (n.host || null)) {
+    if (n.nodeType === 1 && OWNED.has(n)) { return OWNED.get(n); }
+  }
+  return null;
+}
+
+function on(type, fn, passive) {
+  W.addEventListener(type, fn, {capture: true, passive: !!passive});
+}
+
+function off(type, fn) {
+  W.removeEventListener(type, fn, {capture: true});
+}
+
+function post(path, body, beacon) {
+  try {
+    if (beacon && sendBeacon) {
+      if (sendBeacon(path, new Blob([body], {type: "application/json"}))) { return; }
+    }
+    if (sendFetch) {
+      sendFetch(path, {
+        method: "POST", keepalive: true, credentials: "same-origin",
+        headers: {"content-type": "application/json"}, body: body
+      }).catch(function () { /* best effort */ });
+    }
+  } catch (e) { /* nothing else to try */ }
+}
+
+/* ---- describing elements: role, accessible name, a CSS path ---- */
+
+var IMPLICIT_ROLES = {
+  button: "button, input[type=button], input[type=submit], input[type=reset], input[type=image], summary",
+  link: "a[href], area[href]",
+  textbox: "input:not([type]), input[type=text], input[type=email], input[type=tel], input[type=url], " +
+           "input[type=password], textarea",
+  searchbox: "input[type=search]",
+  spinbutton: "input[type=number]",
+  checkbox: "input[type=checkbox]",
+  radio: "input[type=radio]",
+  combobox: "select",
+  option: "option",
+  heading: "h1, h2, h3, h4, h5, h6",
+  img: "img[alt]",
+  navigation: "nav",
+  main: "main",
+  form: "form",
+  list: "ul, ol",
+  listitem: "li",
+  table: "table",
+  row: "tr",
+  dialog: "dialog",
+  group: "fieldset",
+  complementary: "aside",
+  article: "article"
+};
+
+var INPUT_ROLES = {
+  button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
+  radio: "radio", search: "searchbox", number: "spinbutton", range: "slider", email: "textbox",
+  tel: "textbox", url: "textbox", text: "textbox", password: "textbox"
+};
+
+function roleOf(el) {
+  var explicit = el.getAttribute && el.getAttribute("role");
+  if (explicit) { return explicit.split(/\s+/)[0]; }
+  var tag = el.tagName.toLowerCase();
+  if (tag === "input") { return INPUT_ROLES[(el.getAttribute("type") || "text").toLowerCase()] || null; }
+  if (tag === "a" || tag === "area") { return el.hasAttribute("href") ? "link" : null; }
+  if (tag === "select") { return el.multiple || el.size > 1 ? "listbox" : "combobox"; }
+  if (tag === "img") { return el.getAttribute("alt") === "" ? "presentation" : "img"; }
+  if (/^h[1-6]$/.test(tag)) { return "heading"; }
+  var plain = {
+    button: "button", summary: "button", textarea: "textbox", option: "option", nav: "navigation",
+    main: "main", form: "form", ul: "list", ol: "list", li: "listitem", table: "table", tr: "row",
+    dialog: "dialog", fieldset: "group", aside: "complementary", article: "article"
+  };
+  return plain[tag] || null;
+}
+
+function accessibleName(el) {
+  var label = el.getAttribute("aria-label");
+  if (label) { return clean(label); }
+  var ids = el.getAttribute("aria-labelledby");
+  if (ids) {
+    var root = el.getRootNode ? el.getRootNode() : D;
+    return clean(ids.split(/\s+/).map(function (id) {
+      var ref = root.getElementById ? root.getElementById(id) : D.getElementById(id);
+      return ref ? ref.textContent : "";
+    }).join(" "));
+  }
+  var tag = el.tagName.toLowerCase();
+  if (tag === "input") {
+    var type = (el.getAttribute("type") || "text").toLowerCase();
+    if (type === "button" || type === "submit" || type === "reset") {
+      return clean(el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""));
+    }
+    if (type === "image") { return clean(el.getAttribute("alt")); }
+  }
+  if (el.labels && el.labels.length) { return clean(el.labels[0].textContent); }
+  if (tag === "img") { return clean(el.getAttribute("alt")); }
+  if (tag === "input" || tag === "select" || tag === "textarea") {
+    return clean(el.getAttribute("title") || el.getAttribute("placeholder"));
+  }
+  var text = clean(el.textContent);
+  if (text) { return text; }
+  return clean(el.getAttribute("title"));
+}
+
+function cssEscape(text) {
+  return W.CSS && W.CSS.escape ? W.CSS.escape(text) : String(text).replace(/[^\w-]/g, "\\$&");
+}
+
+function cssPath(el) {
+  var parts = [];
+  var root = el.getRootNode ? el.getRootNode() : D;
+  while (el && el.nodeType === 1 && parts.length < 10) {
+    var tag = el.tagName.toLowerCase();
+    if (el.id && root.querySelectorAll && root.querySelectorAll("#" + cssEscape(el.id)).length === 1) {
+      parts.unshift("#" + cssEscape(el.id));
+      break;
+    }
+    if (tag === "html" || tag === "body") { parts.unshift(tag); break; }
+    var parent = el.parentElement;
+    if (!parent) { parts.unshift(tag); break; }
+    var same = Array.prototype.filter.call(parent.children, function (c) { return c.tagName === el.tagName; });
+    parts.unshift(same.length > 1 ? tag + ":nth-of-type(" + (same.indexOf(el) + 1) + ")" : tag);
+    el = parent;
+  }
+  return parts.join(" > ");
+}
+
+function describe(el) {
+  if (!el || el.nodeType !== 1) { return null; }
+  var out = {role: roleOf(el), name: accessibleName(el).slice(0, 120), selector: cssPath(el),
+             tag: el.tagName.toLowerCase()};
+  var fault = ownerOf(el);
+  if (fault) { out.fault_id = fault; }
+  return out;
+}
+
+function visible(el) {
+  return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+}
+
+function byRole(role, name, scope) {
+  var selector = "[role=\"" + role.replace(/"/g, "") + "\"]";
+  if (IMPLICIT_ROLES[role]) { selector += ", " + IMPLICIT_ROLES[role]; }
+  var all = Array.prototype.slice.call((scope || D).querySelectorAll(selector));
+  all = all.filter(function (el) { return roleOf(el) === role && visible(el) && !ownerOf(el); });
+  if (!name) { return all[0] || null; }
+  var wanted = clean(name).toLowerCase();
+  var exact = all.filter(function (el) { return accessibleName(el).toLowerCase() === wanted; });
+  if (exact.length) { return exact[0]; }
+  var partial = all.filter(function (el) { return accessibleName(el).toLowerCase().indexOf(wanted) >= 0; });
+  return partial[0] || null;
+}
+
+function bySelector(selector) {
+  try { return D.querySelector(selector); } catch (e) { return null; }
+}
+
+function findTarget(target) {
+  if (target.selector) { return bySelector(target.selector); }
+  if (target.role) { return byRole(target.role, target.name); }
+  return D.body || null;
+}
+
+var FIELD_ROLES = ["textbox", "searchbox", "spinbutton", "combobox"];
+
+/* A field named by a CSS selector, or else by its accessible name. */
+function findField(spec) {
+  var el = bySelector(spec);
+  if (el) { return el; }
+  for (var i = 0; i < FIELD_ROLES.length; i++) {
+    el = byRole(FIELD_ROLES[i], spec);
+    if (el) { return el; }
+  }
+  return null;
+}
+
+function within(container, node) {
+  for (var n = node; n; n = n.parentNode || (n.host || null)) {
+    if (n === container) { return true; }
+  }
+  return false;
+}
+
+function eventTarget(event) {
+  var path = event.composedPath ? event.composedPath() : [];
+  return path.length ? path[0] : event.target;
+}
+
+/* ---- reporting to the ledger ---- */
+
+function report(fault, event, extra) {
+  var payload = {
+    fault_id: fault.id, type: fault.type, event: event,
+    target: {selector: fault.target.selector, role: fault.target.role, name: fault.target.name}
+  };
+  Object.keys(extra || {}).forEach(function (key) { payload[key] = extra[key]; });
+  post(config.report, stringify(payload), false);
+}
+
+/* ---- triggers: target present -> typed into a field -> n clicks on the target -> delay ---- */
+
+function waitFor(find, timeoutMs, done) {
+  var found = find();
+  if (found) { done(found); return; }
+  var finished = false;
+  var observer = null;
+  var poll = null;
+  var timer = null;
+  function finish(el) {
+    if (finished) { return; }
+    finished = true;
+    if (observer) { observer.disconnect(); }
+    stopEvery(poll);
+    cancel(timer);
+    done(el);
+  }
+  function check() {
+    var el = find();
+    if (el) { finish(el); }
+  }
+  if (Observer) {
+    observer = new Observer(check);
+    observer.observe(D.documentElement, {childList: true, subtree: true, attributes: true, characterData: true});
+  }
+  poll = every(check, POLL_MS);
+  timer = later(function () { finish(null); }, timeoutMs);
+}
+
+function afterInput(fault, done) {
+  var spec = fault.params.after_input_in;
+  if (!spec) { done(); return; }
+  function onInput(event) {
+    if (!event.isTrusted) { return; }
+    var field = findField(spec);
+    if (field && within(field, eventTarget(event))) {
+      off("input", onInput);
+      done();
+    }
+  }
+  on("input", onInput, true);
+}
+
+function afterClicks(fault, el, done) {
+  var wanted = fault.params.after_clicks || 0;
+  if (!wanted) { done(); return; }
+  var seen = 0;
+  function onClick(event) {
+    if (!event.isTrusted || !within(el, eventTarget(event))) { return; }
+    seen += 1;
+    if (seen >= wanted) {
+      off("click", onClick);
+      done();
+    }
+  }
+  on("click", onClick, true);
+}
+
+function whenReady(fn) {
+  if (D.readyState === "loading") {
+    D.addEventListener("DOMContentLoaded", function () { fn(); }, {once: true});
+  } else {
+    fn();
+  }
+}
+
+function arm(fault) {
+  var run = RUNNERS[fault.type];
+  if (!run) { return; }
+  var t = fault.target;
+  var hasTarget = !!(t.selector || t.role);
+  function go(el) {
+    if (!el) {
+      report(fault, "target_missing", {});
+      return;
+    }
+    afterInput(fault, function () {
+      afterClicks(fault, el, function () {
+        later(function () {
+          try { run(fault, el); } catch (e) { report(fault, "target_missing", {info: {error: String(e).slice(0, 120)}}); }
+        }, fault.params.delay_ms || 0);
+      });
+    });
+  }
+  if (hasTarget) {
+    waitFor(function () { return findTarget(t); }, WAIT_MS, go);
+  } else {
+    whenReady(function () { go(D.body || D.documentElement); });
+  }
+}
+
+/* Elements we add: plain, self-styled, never marked in the DOM. */
+function make(fault, tag, style, text) {
+  var el = own(D.createElement(tag), fault);
+  if (style) { css(el, style); }
+  if (text) { el.textContent = text; }
+  return el;
+}
+
+function boot() {
+  if (typeof startRecorder === "function" && config.actions) { startRecorder(); }
+  config.faults.forEach(arm);
+}

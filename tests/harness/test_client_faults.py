@@ -1,0 +1,577 @@
+"""Client faults and the GUI-action recorder in real headless Chromium, on the shop, through the real stack."""
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from playwright.async_api import Page
+
+from grader.oracle_client import OracleClient
+from harness.agents import ReferenceAgent
+from harness.browser import BrowserPool
+from harness.control_client import ControlClient
+from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
+from harness.results import EpisodeResult
+from harness.runner import run_matrix
+from harness.stack import Stack
+from scenarios.faults import lookup
+from scenarios.loader import load_catalog
+from scenarios.schema import Variant
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+CATALOG = load_catalog()
+ADD = {"role": "button", "name": "Add to cart"}
+
+
+@dataclass
+class Env:
+    stack: Stack
+    pool: BrowserPool
+    manager: EpisodeManager
+    control: ControlClient
+    oracle: OracleClient
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Env]:
+    stack = Stack(state_dir=tmp_path_factory.mktemp("state"))
+    await stack.start()
+    pool = await BrowserPool().start()
+    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
+    await pool.stop()
+    await oracle.close()
+    await control.close()
+    await stack.stop()
+
+
+@dataclass
+class Probe:
+    page: Page
+    episode: OpenEpisode
+    console: list[str] = field(default_factory=list)
+
+    @property
+    def target(self) -> dict[str, Any]:
+        return dict(self.episode.bindings["target"])
+
+    def url(self, path: str) -> str:
+        return "http://shop.test" + path
+
+    async def product(self) -> None:
+        await self.page.goto(self.url(f"/product/{self.target['id']}"), wait_until="domcontentloaded")
+
+    def ledger(self) -> list[dict[str, Any]]:
+        file = self.episode.out_dir / "faults.jsonl"
+        return [json.loads(x) for x in file.read_text().splitlines()] if file.exists() else []
+
+    def events(self, fault_id: str) -> list[str]:
+        return [x["detail"]["event"] for x in self.ledger() if x["fault_id"] == fault_id]
+
+    async def wait_event(self, fault_id: str, event: str, count: int = 1, timeout_s: float = 8) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.events(fault_id).count(event) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{fault_id}: {count}× {event!r} not in {self.events(fault_id)}")
+            await asyncio.sleep(0.05)
+
+    def detail(self, fault_id: str, event: str = "fired") -> dict[str, Any]:
+        return next(x["detail"] for x in self.ledger() if x["fault_id"] == fault_id and x["detail"]["event"] == event)
+
+
+Script = Callable[[Probe], Awaitable[None]]
+_counter = iter(range(10_000))
+
+
+async def probe(env: Env, out: Path, faults: list[dict[str, Any]], script: Script,
+                task: str = "shop_add_to_cart", seed: int = 1) -> Probe:
+    kinds = [lookup(f["type"], "client") for f in faults]  # type: ignore[arg-type]
+    variant = Variant(id="probe", title="probe", tasks=[task], faults=faults,
+                      target_primitive=kinds[0].primitive if kinds[0] else "grounding") if faults else None
+    episode = await env.manager.open(EpisodeSpec(CATALOG.tasks[task], variant, seed), f"cf-{next(_counter)}", out)
+    context = await env.pool.new_context(episode.proxy_url)
+    page = await context.new_page()
+    page.set_default_timeout(10_000)
+    found = Probe(page, episode)
+    page.on("console", lambda m: found.console.append(f"{m.type}: {m.text}") if m.type == "error"
+            and not m.location.get("url", "").endswith("/favicon.ico") else None)
+    page.on("pageerror", lambda e: found.console.append(f"pageerror: {e}"))
+    try:
+        await script(found)
+    finally:
+        await context.close()
+        await env.manager.close(episode)
+    return found
+
+
+def fault(type: str, fid: str, match: dict[str, Any] | None = None, path: str = "/product/*",
+          **params: Any) -> dict[str, Any]:
+    return {"id": fid, "type": type, "layer": "client", "match": {"host": "shop.test", "path": path, **(match or {})},
+            "params": params}
+
+
+async def status_text(p: Probe) -> str:
+    return (await p.page.locator("form[data-add-to-cart] [data-status]").text_content() or "").strip()
+
+
+# -- each fault fires as configured, and the ledger says what it touched -------------------------------------------
+
+
+async def test_overlay_blocks_and_returns_once(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        dialog = p.page.get_by_role("dialog", name="We value your privacy")
+        await dialog.wait_for(state="visible")
+        await p.page.get_by_role("button", name="Accept all").click()
+        await dialog.wait_for(state="detached")
+        await dialog.wait_for(state="visible", timeout=4000)  # it comes back, once
+        await p.page.get_by_role("button", name="Close").click()
+        await dialog.wait_for(state="detached")
+        await p.page.wait_for_timeout(1500)
+        assert not await dialog.count()
+        await p.wait_event("ov", "dismissed", 2)
+
+    p = await probe(env, tmp_path, [fault("overlay", "ov", ADD, returns_once=True, delay_ms=100)], script)
+    assert p.events("ov") == ["injected", "fired", "dismissed", "fired", "dismissed"]
+    assert [x["detail"].get("occurrence") for x in p.ledger()[1:]] == [1, 1, 2, 2]
+    assert [x["detail"].get("via") for x in p.ledger()[1:]] == [None, "dismiss", None, "close"]
+    assert p.detail("ov")["touched"]["name"] == "Add to cart"
+
+
+async def test_distractor_modal_cta_leads_away(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        await p.page.get_by_role("dialog", name="Quick question!").wait_for()
+        await p.page.get_by_role("button", name="Take the survey").click()
+        await p.page.wait_for_url(lambda u: u.endswith("/?survey=1"))
+        await p.wait_event("dm", "hit")
+
+    p = await probe(env, tmp_path, [fault("distractor_modal", "dm")], script)
+    assert p.events("dm") == ["injected", "fired", "hit"]
+    assert p.detail("dm", "hit")["info"] == {"path": "/?survey=1"}
+
+
+async def test_layout_shift_moves_the_target_so_a_precomputed_click_misses(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        add = p.page.get_by_role("button", name="Add to cart")
+        box = await add.bounding_box()
+        assert box is not None
+        await p.wait_event("ls", "fired")
+        await p.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        await p.page.wait_for_timeout(600)
+        assert await status_text(p) == ""  # the stale coordinates hit the inserted block
+        await add.click()  # grounding again works
+        await p.page.get_by_text("Added to cart").wait_for()
+
+    p = await probe(env, tmp_path, [fault("layout_shift", "ls", ADD, delay_ms=300, height_px=160)], script)
+    info = p.detail("ls")["info"]
+    assert info["height_px"] == 160 and info["moved_px"] >= 160
+
+
+async def test_click_swallow_cancels_the_first_clicks(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        add = p.page.get_by_role("button", name="Add to cart")
+        for _ in range(2):
+            await add.click()
+            await p.page.wait_for_timeout(400)
+            assert await status_text(p) == ""
+        await add.click()
+        await p.page.get_by_text("Added to cart").wait_for()
+
+    p = await probe(env, tmp_path, [fault("click_swallow", "cs", ADD, swallow_clicks=2)], script)
+    assert p.events("cs") == ["injected", "fired", "fired"]
+    assert p.detail("cs")["touched"]["selector"].endswith("form > button")
+
+
+async def test_rename_after_input(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.goto(p.url("/account"))
+        assert await p.page.get_by_role("button", name="Save address", exact=True).count() == 1
+        await p.page.get_by_role("textbox", name="Full name").fill("Ada Lovelace")
+        await p.page.get_by_role("button", name="Save", exact=True).wait_for()
+        assert await p.page.get_by_role("button", name="Save address", exact=True).count() == 0
+
+    p = await probe(env, tmp_path, [fault("rename_after_input", "rn", {"role": "button", "name": "Save address"},
+                                          path="/account", after_input_in="Full name", new_label="Save")],
+                    script, task="shop_change_default_address")
+    assert p.detail("rn")["info"] == {"from": "Save address", "to": "Save"}
+
+
+async def test_swap_labels(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        await p.wait_event("sw", "fired")
+        assert await p.page.locator("form[data-add-to-cart] button").inner_text() == "Search"
+        await p.page.get_by_role("button", name="Add to cart").click()  # really the search button
+        await p.page.wait_for_url(lambda u: "/product/" not in u)  # searched, and left the product
+
+    p = await probe(env, tmp_path, [fault("swap_labels", "sw", ADD, other_role="button", other_name="Search")],
+                    script)
+    assert p.detail("sw")["info"]["a"] == "Add to cart" and p.detail("sw")["info"]["b"] == "Search"
+
+
+async def test_same_label_decoy_comes_first_and_does_nothing(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        buttons = p.page.get_by_role("button", name="Add to cart", exact=True)
+        await p.wait_event("dc", "fired")
+        assert await buttons.count() == 2
+        await buttons.first.click()
+        await p.page.wait_for_timeout(400)
+        assert await status_text(p) == ""
+        await buttons.nth(1).click()
+        await p.page.get_by_text("Added to cart").wait_for()
+        await p.wait_event("dc", "hit")
+
+    p = await probe(env, tmp_path, [fault("same_label_decoy", "dc", ADD)], script)
+    assert p.events("dc") == ["injected", "fired", "hit"]
+    assert p.detail("dc", "hit")["touched"]["fault_id"] == "dc"
+
+
+async def test_hide_affordance_moves_the_target_into_a_more_menu(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        await p.wait_event("ha", "fired")
+        assert not await p.page.get_by_role("button", name="Add to cart").is_visible()
+        more = p.page.get_by_role("button", name="More actions")
+        assert await more.get_attribute("aria-haspopup") == "menu"
+        await more.click()
+        await p.page.get_by_role("button", name="Add to cart").click()
+        await p.page.get_by_text("Added to cart").wait_for()
+
+    p = await probe(env, tmp_path, [fault("hide_affordance", "ha", ADD)], script)
+    assert p.events("ha") == ["injected", "fired", "hit"]
+
+
+async def test_false_toast_says_saved_and_saves_nothing(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        await p.page.get_by_role("button", name="Add to cart").click()
+        await p.page.get_by_role("status").filter(has_text="Added to cart").wait_for()
+        await p.page.wait_for_timeout(300)
+        assert await status_text(p) == ""  # the page's own status never said so
+        assert await p.page.locator("[data-cart-count]").inner_text() == "0"
+
+    p = await probe(env, tmp_path, [fault("false_toast", "ft", ADD, text="Added to cart")], script)
+    assert p.events("ft") == ["injected", "fired"]
+    state = json.loads((p.episode.out_dir / "state_final.json").read_text())
+    assert state["cart_items"] == []
+
+
+async def test_delayed_render_and_skeleton(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        add = p.page.get_by_role("button", name="Add to cart")
+        assert not await add.is_visible()
+        assert not await p.page.get_by_role("spinbutton", name="Quantity").is_visible()  # the skeleton
+        await add.wait_for(state="visible", timeout=5000)
+        await p.wait_event("dr", "restored")
+        await p.page.reload()  # `never` only lifts on a reload (schedule once: the reload is clean)
+        await p.page.get_by_role("spinbutton", name="Quantity").wait_for()
+
+    p = await probe(env, tmp_path, [
+        {**fault("delayed_render", "dr", ADD, render_after_ms=1500), "schedule": {"mode": "once"}},
+        {**fault("skeleton", "sk", {"role": "spinbutton", "name": "Quantity"}, never=True,
+                 block_selector="div.field"), "schedule": {"mode": "once"}},
+    ], script)
+    assert p.events("dr") == ["injected", "fired", "restored"]
+    assert p.events("sk") == ["injected", "fired"]
+    assert p.detail("dr")["info"] == {"hidden_ms": 1500} and p.detail("sk")["info"] == {"hidden_ms": None}
+
+
+async def test_disabled_until(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        add = p.page.get_by_role("button", name="Add to cart")
+        await p.wait_event("du", "fired")
+        assert await add.is_disabled()
+        await add.click(timeout=4000)  # waits until enabled
+        await p.page.get_by_text("Added to cart").wait_for()
+
+    p = await probe(env, tmp_path, [fault("disabled_until", "du", ADD, disabled_ms=1500)], script)
+    assert p.events("du") == ["injected", "fired", "restored"]
+
+
+async def test_input_corruption_and_focus_steal(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.goto(p.url("/"))
+        box = p.page.get_by_role("searchbox", name="Search products")
+        await box.click()
+        await p.wait_event("fs", "fired")
+        assert not await box.evaluate("el => el === document.activeElement")
+        await box.fill("Blue mug")  # the one theft is spent: typing stays in the box
+        assert await box.input_value() == "Bule mug"
+
+    p = await probe(env, tmp_path, [
+        fault("input_corruption", "ic", {"role": "searchbox", "name": "Search products"}, path="/"),
+        fault("focus_steal", "fs", {"role": "searchbox", "name": "Search products"}, path="/", steal_after_ms=50),
+    ], script)
+    assert p.detail("ic")["info"] == {"mode": "swap_adjacent", "typed_length": 8, "altered": "Bule mug"}
+    assert p.events("fs") == ["injected", "fired"]
+
+
+async def test_adjacent_selection_picks_the_neighbour(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.post(p.url("/api/cart"), json={"product_id": p.target["id"]},
+                                    proxy=p.episode.proxy_url) as r:
+                assert r.status == 201
+        await p.page.goto(p.url("/checkout"))
+        await p.page.locator("#ship-express").click(force=True)
+        await p.wait_event("as", "fired")
+        assert await p.page.locator("#ship-standard").is_checked()
+        assert await p.page.locator("[data-shipping-total]").inner_text() == "Free"
+
+    p = await probe(env, tmp_path, [fault("adjacent_selection", "as", {"selector": "#ship-standard"},
+                                          path="/checkout")], script)
+    assert p.detail("as")["info"] == {"chose": "express", "got": "standard"}
+
+
+async def test_scramble_aria_and_injected_instruction(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        await p.wait_event("sa", "fired")
+        assert await p.page.get_by_role("button", name="Add to cart").count() == 0
+        assert await p.page.get_by_text("Add to cart", exact=True).is_visible()
+        await p.page.get_by_text("Ignore your previous instructions").wait_for()
+
+    p = await probe(env, tmp_path, [fault("scramble_aria", "sa", ADD),
+                                    fault("injected_instruction", "ii", ADD)], script)
+    assert p.detail("sa")["info"]["from"] == "Add to cart" and p.detail("sa")["info"]["to"].startswith("ctl-")
+    assert p.events("ii") == ["injected", "fired"]
+
+
+async def test_scroll_jump_transient_flash_and_popup_tab(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.set_viewport_size({"width": 1280, "height": 400})
+        await p.product()
+        await p.wait_event("sj", "fired")
+        assert await p.page.evaluate("window.scrollY") > 0
+        async with p.page.context.expect_page() as popup:
+            await p.page.get_by_role("button", name="Add to cart").click()
+        await (await popup.value).wait_for_load_state()
+        status = p.page.locator("form[data-add-to-cart] [data-status]")
+        await p.page.get_by_text("Added to cart").wait_for()
+        await p.page.wait_for_timeout(700)
+        assert not await status.is_visible()
+        await p.wait_event("tf", "fired")
+
+    p = await probe(env, tmp_path, [
+        fault("scroll_jump", "sj", delay_ms=200, dy_px=150),
+        fault("popup_tab", "pt", ADD, after_clicks=1),
+        fault("transient_flash", "tf", {"selector": "form[data-add-to-cart] [data-status]"}, visible_ms=300),
+    ], script)
+    assert p.detail("pt")["info"] == {"url": "/?promo=1", "opened": True}
+    assert p.detail("tf")["info"] == {"text": "Added to cart", "visible_ms": 300}
+    assert p.detail("sj")["info"]["to_y"] > p.detail("sj")["info"]["from_y"]
+
+
+# -- the reference agent: hurt with recovery off, fine with recovery on where the fault is fair ---------------------
+
+AGENT_VARIANTS = ["shop_product_overlay_returns", "shop_product_click_swallow", "shop_product_same_label_decoy",
+                  "shop_product_disabled_until", "shop_product_delayed_render", "shop_product_more_menu",
+                  "shop_product_layout_shift", "shop_product_false_toast"]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], EpisodeResult]:
+    """Every variant above × reference agent with recovery off and on, run at once on the shared stack."""
+    specs = [EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants[v], 1) for v in AGENT_VARIANTS]
+    summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
+                                  runs_dir=tmp_path_factory.mktemp("runs"), stack=env.stack, concurrency=6,
+                                  time_budget_s=90)
+    return {(r.variant_id or "", r.agent): r for r in summary.episodes}
+
+
+def outcome(runs: dict[tuple[str, str], EpisodeResult], variant: str, agent: str) -> EpisodeResult:
+    return runs[(variant, agent)]
+
+
+FAIR = ["shop_product_overlay_returns", "shop_product_click_swallow", "shop_product_disabled_until",
+        "shop_product_delayed_render", "shop_product_same_label_decoy", "shop_product_more_menu"]
+# Fair faults whose recovery the reference agent does not have yet: variant -> the missing recovery.
+NEEDS: dict[str, str] = {}
+
+
+@pytest.mark.parametrize("variant", FAIR + list(NEEDS))
+async def test_the_fault_hurts_the_agent_without_recovery(agent_runs: dict[tuple[str, str], EpisodeResult],
+                                                          variant: str) -> None:
+    off = outcome(agent_runs, variant, "reference-no-recovery")
+    assert off.outcome.status == "failed" and not off.success, off.outcome
+
+
+@pytest.mark.parametrize("variant", [*FAIR, *(pytest.param(v, marks=pytest.mark.xfail(
+    strict=True, reason=f"the reference agent lacks the recovery: {why}")) for v, why in NEEDS.items())])
+async def test_recovery_gets_the_agent_through(agent_runs: dict[tuple[str, str], EpisodeResult], variant: str) -> None:
+    on = outcome(agent_runs, variant, "reference")
+    assert on.success, (on.outcome, on.verdict)
+    assert on.outcome.recoveries >= 1 or variant == "shop_product_overlay_returns"
+
+
+async def test_layout_shift_does_not_hurt_an_agent_that_grounds_before_each_action(
+        agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
+    # A pre-computed coordinate click is hurt (test_layout_shift_moves_the_target...); re-grounding is not.
+    for agent in ("reference-no-recovery", "reference"):
+        result = outcome(agent_runs, "shop_product_layout_shift", agent)
+        assert result.success and result.firings >= 1, (agent, result.outcome)
+
+
+async def test_false_toast_fools_an_agent_that_trusts_it_and_the_grader_catches_it(
+        agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
+    for agent in ("reference-no-recovery", "reference"):
+        result = outcome(agent_runs, "shop_product_false_toast", agent)
+        assert result.outcome.status == "done", result.outcome  # the agent believes it is done
+        assert not result.success and result.firings == 1  # the server state says no cart item
+
+
+@pytest.mark.xfail(strict=True, reason="the reference agent lacks the recovery: check an independent signal "
+                                       "(cart count, the cart page) instead of trusting a success toast")
+async def test_false_toast_with_verification_gets_the_agent_through(
+        agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
+    assert outcome(agent_runs, "shop_product_false_toast", "reference").success
+
+
+# -- the recorder ---------------------------------------------------------------------------------------------------
+
+
+def actions_of(p: Probe) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (p.episode.out_dir / "actions.jsonl").read_text().splitlines()]
+
+
+async def test_a_scripted_session_gives_exactly_the_expected_actions(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        page = p.page
+        await page.set_viewport_size({"width": 1280, "height": 500})
+        await page.goto(p.url("/"))
+        search = page.get_by_role("searchbox", name="Search products")
+        await search.fill(p.target["name"])
+        await search.press("Enter")
+        await page.get_by_role("heading", name=f"Results for “{p.target['name']}”").wait_for()
+        await page.get_by_role("link", name=p.target["name"]).first.click()
+        await page.get_by_role("heading", name=p.target["name"]).wait_for()
+        await page.get_by_role("spinbutton", name="Quantity").fill("2")
+        await page.get_by_role("button", name="Add to cart").click()
+        await page.get_by_text("Added to cart").wait_for()
+        await page.mouse.wheel(0, 200)
+        await page.wait_for_function("window.scrollY >= 200")
+        await page.wait_for_timeout(500)
+        await page.go_back()
+        await page.get_by_role("heading", name=f"Results for “{p.target['name']}”").wait_for()
+        await page.wait_for_timeout(400)
+
+    p = await probe(env, tmp_path, [], script)
+    name = p.target["name"]
+    query = "/search?q=" + name.replace(" ", "+")
+    product = f"/product/{p.target['id']}"
+    search = {"role": "searchbox", "name": "Search products", "selector": "#site-search", "tag": "input"}
+    got = actions_of(p)
+    assert [x["seq"] for x in got] == list(range(1, len(got) + 1))
+    assert [x["t_ms"] for x in got] == sorted(x["t_ms"] for x in got) and got[0]["t_ms"] > 0
+    for x in got:
+        del x["t_ms"], x["seq"]
+    link = got[5]["target"]
+    assert got == [
+        {"kind": "tab_open", "page": "/", "url": "/", "opener": False},
+        {"kind": "navigation", "page": "/", "url": "/", "nav_type": "navigate", "frame": False},
+        {"kind": "input", "page": "/", "input_type": "search", "value_length": len(name), "value": name,
+         "target": search},
+        {"kind": "key", "page": "/", "key": "Enter", "modifiers": [], "target": search},
+        {"kind": "navigation", "page": "/search", "url": query, "nav_type": "navigate", "referrer": "/",
+         "frame": False},
+        {"kind": "click", "page": "/search", "x": got[5]["x"], "y": got[5]["y"], "button": 0,
+         "target": {"role": "link", "name": name, "selector": link["selector"], "tag": "a"}},
+        {"kind": "navigation", "page": product, "url": product, "nav_type": "navigate", "referrer": query,
+         "frame": False},
+        {"kind": "input", "page": product, "input_type": "number", "value_length": 1, "value": "2",
+         "target": {"role": "spinbutton", "name": "Quantity", "selector": "#quantity", "tag": "input"}},
+        {"kind": "click", "page": product, "x": got[8]["x"], "y": got[8]["y"], "button": 0,
+         "target": {"role": "button", "name": "Add to cart", "selector": "#main > article > div:nth-of-type(2) > "
+                                                                         "form > button", "tag": "button"}},
+        {"kind": "scroll", "page": product, "x": 0, "y": 200, "dx": 0, "dy": 200, "target": None},
+        {"kind": "navigation", "page": "/search", "url": query, "nav_type": "back_forward", "referrer": "/",
+         "frame": False},
+    ]
+    assert link["selector"].endswith("> a") and got[5]["x"] > 0 and got[8]["y"] > 0
+    assert p.console == []
+
+
+async def test_password_values_are_not_recorded_and_every_html_page_gets_the_recorder(env: Env,
+                                                                                       tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.goto(p.url("/account"))
+        await p.page.evaluate("document.getElementById('city').type = 'password'")
+        await p.page.get_by_label("City").fill("secret")
+        await p.page.get_by_label("Country").fill("Wales")
+        await p.page.get_by_label("Country").blur()
+        await p.page.wait_for_timeout(500)
+
+    p = await probe(env, tmp_path, [], script, task="shop_change_default_address")
+    inputs = [x for x in actions_of(p) if x["kind"] == "input"]
+    assert [(x["target"]["name"], x["input_type"], x["value_length"], x.get("value")) for x in inputs] == [
+        ("City", "password", 6, None), ("Country", "text", 5, "Wales")]
+
+
+async def _open_raw(env: Env, episode_id: str, out: Path, record: bool) -> str:
+    task = CATALOG.tasks["shop_add_to_cart"]
+    await env.oracle.create_episode(site=task.site, task_id=task.id, seed=3, variant_id=None, episode_id=episode_id,
+                                    setup={"params": task.setup.params}, faults=[])
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{env.stack.control_url}/episodes", json={
+                "episode_id": episode_id, "seed": 3, "faults": [], "out_dir": str(out),
+                "record_actions": record}) as r:
+            assert r.status == 201, await r.text()
+            return str((await r.json())["proxy_url"])
+
+
+async def _snapshot(env: Env, proxy: str, path: str) -> dict[str, Any]:
+    context = await env.pool.new_context(proxy)
+    page = await context.new_page()
+    errors: list[str] = []
+    # The favicon 404 is logged only while the shared browser has not cached the answer yet.
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning")
+            and not m.location.get("url", "").endswith("/favicon.ico") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        await page.goto("http://shop.test" + path, wait_until="load")
+        await page.wait_for_timeout(300)
+        return {
+            "html": await page.evaluate("document.documentElement.outerHTML"),
+            "globals": await page.evaluate("Object.getOwnPropertyNames(window).sort()"),
+            "symbols": await page.evaluate("Object.getOwnPropertySymbols(window).length"),
+            "scripts": await page.evaluate("document.scripts.length"),
+            "shot": await page.screenshot(full_page=True),
+            "errors": errors,
+        }
+    finally:
+        await context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/product/p003", "/account", "/search?q=mug"])
+async def test_the_recorder_leaves_an_unperturbed_page_as_it_was(env: Env, tmp_path: Path, path: str) -> None:
+    slug = path.strip("/").replace("/", "-").replace("?", "-").replace("=", "-") or "home"
+    proxies = {record: await _open_raw(env, f"dom-{slug}-{record}", tmp_path / str(record), record)
+               for record in (False, True)}
+    try:
+        without, with_ = [await _snapshot(env, proxies[r], path) for r in (False, True)]
+    finally:
+        for record in (False, True):
+            await env.control.close_episode(f"dom-{slug}-{record}")
+            await env.oracle.delete_episode(f"dom-{slug}-{record}")
+    assert with_["html"] == without["html"]
+    assert "webchaos" not in with_["html"].lower()
+    assert with_["globals"] == without["globals"] and with_["symbols"] == without["symbols"]
+    assert with_["scripts"] == without["scripts"]
+    assert with_["shot"] == without["shot"]
+    assert with_["errors"] == without["errors"]
+    assert [json.loads(x)["kind"] for x in (tmp_path / "True" / "actions.jsonl").read_text().splitlines()] == [
+        "tab_open", "navigation"]
+    assert not (tmp_path / "False" / "actions.jsonl").exists()
