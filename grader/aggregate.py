@@ -45,14 +45,16 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def score_matrix(records: Sequence[Record]) -> dict[str, dict[str, dict[str, float]]]:
-    """{primitive: {site: {n, mean_score, success_rate}}}; base episodes form the 'base' row."""
-    cells: dict[tuple[str, str], list[Record]] = defaultdict(list)
+def score_matrix(records: Sequence[Record]) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
+    """{agent: {primitive: {site: {n, mean_score, success_rate}}}}; base episodes form the 'base' row.
+
+    Agents are kept apart: mixing a careful and a careless agent in one cell would say nothing."""
+    cells: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
     for r in records:
-        cells[(r.target_primitive or BASE if r.variant_id else BASE, r.site or "?")].append(r)
-    matrix: dict[str, dict[str, dict[str, float]]] = {}
-    for (primitive, site), rs in sorted(cells.items()):
-        matrix.setdefault(primitive, {})[site] = {
+        cells[(r.agent, r.target_primitive or BASE if r.variant_id else BASE, r.site or "?")].append(r)
+    matrix: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
+    for (agent, primitive, site), rs in sorted(cells.items()):
+        matrix.setdefault(agent, {}).setdefault(primitive, {})[site] = {
             "n": len(rs),
             "mean_score": round(_mean([r.score for r in rs]), 4),
             "success_rate": round(_mean([float(r.success) for r in rs]), 4),
@@ -117,15 +119,15 @@ def pass_k(records: Sequence[Record]) -> list[dict[str, Any]]:
     return out
 
 
-def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, int]]:
-    """Per target primitive: variant failures whose base (same task, seed, agent) passed are attributed;
-    those whose base failed too are confounded; those without a base episode are unpaired."""
+def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, dict[str, int]]]:
+    """Per agent and target primitive: variant failures whose base (same task, seed, agent) passed are
+    attributed; those whose base failed too are confounded; those without a base episode are unpaired."""
     base = {(r.task_id, r.seed, r.agent): r for r in records if not r.variant_id}
-    out: dict[str, dict[str, int]] = {}
+    out: dict[str, dict[str, dict[str, int]]] = {}
     for r in records:
         if not r.variant_id:
             continue
-        row = out.setdefault(r.target_primitive or "?",
+        row = out.setdefault(r.agent, {}).setdefault(r.target_primitive or "?",
                              {"episodes": 0, "failures": 0, "attributed": 0, "confounded": 0, "unpaired": 0})
         row["episodes"] += 1
         if r.success:
@@ -138,7 +140,7 @@ def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, int]]:
             row["attributed"] += 1
         else:
             row["confounded"] += 1
-    return dict(sorted(out.items()))
+    return {agent: dict(sorted(rows.items())) for agent, rows in sorted(out.items())}
 
 
 def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, *, seed: int = 0) -> dict[str, Any]:

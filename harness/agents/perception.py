@@ -18,6 +18,10 @@ class TargetMissing(StepFailed):
     """No visible element has the step's role and name."""
 
 
+class EffectMissing(StepFailed):
+    """The page claimed success, but the place that shows the effect does not."""
+
+
 def accessible_name(name: str | None) -> str | re.Pattern[str] | None:
     """Accessible names written /like this/ are regular expressions."""
     if name and len(name) > 1 and name.startswith("/") and name.endswith("/"):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from harness.agents.perception import StepFailed, TargetMissing, candidates, holds, visible_dialog
+from harness.agents.perception import EffectMissing, StepFailed, TargetMissing, candidates, holds, visible_dialog
 from scenarios.schema import PlanStep
 
 _DISMISS = re.compile(r"^(accept( all)?|close|dismiss|got it|no,? thanks|not now|ok|continue|reject( all)?|×|✕)$", re.I)
@@ -98,6 +98,9 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
     dismissed = await dismiss_dialog(page)
     if dismissed:
         return f"dismissed dialog ({dismissed})"
+    if isinstance(error, EffectMissing):
+        state.acted = False
+        return "the claimed success did not happen: repeating the action"
     if not state.acted:
         return await _action_failed(page, step, state, error)
     return await _effect_missing(page, step, state, base_url)
@@ -149,6 +152,18 @@ async def turn_page(page: Page) -> bool:
     return False
 
 
+async def confirm_effect(page: Page, step: PlanStep, base_url: str) -> bool:
+    """Verification: look where the effect shows (not at the page's own message), in a second tab
+    so the page the agent works on stays as it is."""
+    assert step.effect is not None
+    check = await page.context.new_page()
+    try:
+        await check.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
+        return await holds(check, step.effect.expect, 0.5)
+    finally:
+        await check.close()
+
+
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
     assert step.expect is not None
     # A page that says the action failed is believed; otherwise the effect may just be slow.
@@ -172,4 +187,4 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
     return "repeating the action"
 
 
-__all__ = ["BACKTRACK", "StepFailed", "StepState", "TargetMissing", "recover"]
+__all__ = ["BACKTRACK", "EffectMissing", "StepFailed", "StepState", "TargetMissing", "confirm_effect", "recover"]

@@ -15,8 +15,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.agents.base import AgentOutcome, EpisodeContext
-from harness.agents.perception import StepFailed, first_line, ground, holds
-from harness.agents.recovery import BACKTRACK, StepState, recover
+from harness.agents.perception import EffectMissing, StepFailed, first_line, ground, holds
+from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover
 from scenarios.schema import PlanStep
 
 
@@ -98,6 +98,11 @@ class ReferenceAgent:
                 if step.expect is not None and not await holds(page, step.expect, state.patience):
                     wanted = step.expect.model_dump(exclude_none=True, exclude={"timeout_ms"})
                     raise StepFailed(f"postcondition not met: {wanted}")
+                # With recovery on, the agent also verifies: a write is confirmed where its effect shows.
+                if self.recovery and step.effect is not None and not await confirm_effect(
+                        page, step, ctx.start_url):
+                    claim = step.expect.text or step.expect.name if step.expect else "success"
+                    raise EffectMissing(f"the page said {claim!r} but {step.effect.visit} does not show it")
                 tally.log.append(f"{label}: ok (attempt {attempt + 1})")
                 return None
             except (PlaywrightError, StepFailed) as exc:

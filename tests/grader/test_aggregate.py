@@ -29,7 +29,7 @@ RECORDS = [
 
 
 def test_score_matrix_rows_are_primitives_and_columns_sites() -> None:
-    matrix = score_matrix(RECORDS)
+    matrix = score_matrix(RECORDS)["a"]
     assert matrix["patience"]["shop"] == {"n": 4, "mean_score": 0.525, "success_rate": 0.5}
     assert matrix["base"]["shop"]["n"] == 5
     assert set(matrix) == {"base", "patience", "grounding"}
@@ -64,7 +64,7 @@ def test_pass_hat_k() -> None:
 
 
 def test_failures_are_attributed_only_when_the_base_passed() -> None:
-    table = failure_attribution(RECORDS)
+    table = failure_attribution(RECORDS)["a"]
     assert table["patience"] == {"episodes": 4, "failures": 2, "attributed": 2, "confounded": 0, "unpaired": 0}
     assert table["grounding"] == {"episodes": 2, "failures": 2, "attributed": 0, "confounded": 1, "unpaired": 1}
 
@@ -76,4 +76,13 @@ def test_run_aggregates_skips_harness_errors() -> None:
             self.agent, self.success, self.score, self.error, self.site = "a", True, 1.0, error, None
 
     out = run_aggregates([Result(None), Result("boom")], {"t1": "shop"})
-    assert out["episodes"] == 1 and out["score_matrix"]["base"]["shop"]["n"] == 1
+    assert out["episodes"] == 1 and out["score_matrix"]["a"]["base"]["shop"]["n"] == 1
+
+
+def test_agents_are_never_mixed_in_one_cell() -> None:
+    records = [rec("t1", "slow", 0, True, 1.0, "patience", agent="careful"),
+               rec("t1", "slow", 0, False, 0.0, "patience", agent="careless")]
+    matrix = score_matrix(records)
+    assert matrix["careful"]["patience"]["shop"]["success_rate"] == 1.0
+    assert matrix["careless"]["patience"]["shop"]["success_rate"] == 0.0
+    assert set(failure_attribution(records)) == {"careful", "careless"}

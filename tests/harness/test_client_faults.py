@@ -427,17 +427,17 @@ async def test_layout_shift_does_not_hurt_an_agent_that_grounds_before_each_acti
 
 async def test_false_toast_fools_an_agent_that_trusts_it_and_the_grader_catches_it(
         agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
-    for agent in ("reference-no-recovery", "reference"):
-        result = outcome(agent_runs, "shop_product_false_toast", agent)
-        assert result.outcome.status == "done", result.outcome  # the agent believes it is done
-        assert not result.success and result.firings == 1  # the server state says no cart item
+    result = outcome(agent_runs, "shop_product_false_toast", "reference-no-recovery")
+    assert result.outcome.status == "done", result.outcome  # the agent believes it is done
+    assert not result.success and result.firings == 1  # the server state says no cart item
 
 
-@pytest.mark.xfail(strict=True, reason="the reference agent lacks the recovery: check an independent signal "
-                                       "(cart count, the cart page) instead of trusting a success toast")
 async def test_false_toast_with_verification_gets_the_agent_through(
         agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
-    assert outcome(agent_runs, "shop_product_false_toast", "reference").success
+    # With recovery on, the agent checks the cart page instead of trusting the toast, and adds again.
+    result = outcome(agent_runs, "shop_product_false_toast", "reference")
+    assert result.success, (result.outcome, result.verdict)
+    assert any("claimed success did not happen" in line for line in result.outcome.log)
 
 
 # -- the recorder ---------------------------------------------------------------------------------------------------
