@@ -46,9 +46,10 @@ def _seeds(text: str) -> list[int]:
 
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
-             time_budget_s: float, https: bool = False) -> int:
+             time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False) -> int:
     try:
-        specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base)
+        specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
+                            one_per_primitive=one_per_primitive)
         agent_objs = [agent_from_spec(a) for a in agents]
     except ValueError as exc:
         console.print(f"[red]error[/] {exc}")
@@ -109,22 +110,25 @@ def run(
     catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder (default: built-in)")] = None,
     time_budget: Annotated[float, typer.Option(help="seconds an agent may take per episode")] = 120.0,
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
+    one_per_primitive: Annotated[bool, typer.Option(
+        "--one-per-primitive", help="per task, only the first variant of each target primitive")] = False,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
-                    run_id, runs_dir, not no_base, time_budget, https)
+                    run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https)
     raise typer.Exit(code)
 
 
 @app.command()
 def demo(
-    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 2,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 3,
     runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
+    everything: Annotated[bool, typer.Option("--all", help="every applicable variant, not one per primitive")] = False,
 ) -> None:
-    """Every shop task × (base + its variants), reference agent with recovery on and off."""
+    """A tour: every task × (base + one variant per target primitive), reference agent with recovery on and off."""
     code = _execute(_catalog(None), None, None, [1], ["reference", "reference-no-recovery"], concurrency,
-                    None, runs_dir, True, 120.0, https)
+                    None, runs_dir, True, 120.0, one_per_primitive=not everything, https=https)
     raise typer.Exit(code)
 
 

@@ -15,13 +15,17 @@ from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for, run_epi
 from harness.results import EpisodeResult, RunSummary, write_json_atomic
 from harness.stack import Stack
 from scenarios.loader import Catalog
+from scenarios.schema import Variant
 
 ProgressHook = Callable[[EpisodeResult], None]
 
 
 def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: Sequence[str] | None,
-                seeds: Sequence[int], include_base: bool = True) -> list[EpisodeSpec]:
-    """Every (task, base or applicable variant, seed). Unknown ids raise ValueError."""
+                seeds: Sequence[int], include_base: bool = True, one_per_primitive: bool = False) -> list[EpisodeSpec]:
+    """Every (task, base or applicable variant, seed). Unknown ids raise ValueError.
+
+    With `one_per_primitive`, each task keeps only its first variant (catalog order) per target
+    primitive: a tour of every primitive at a fraction of the cost."""
     tasks = list(task_ids) if task_ids else sorted(catalog.tasks)
     for task_id in tasks:
         if task_id not in catalog.tasks:
@@ -33,6 +37,11 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     for task_id in tasks:
         task = catalog.tasks[task_id]
         variants = [v for v in catalog.variants_for(task_id) if variant_ids is None or v.id in variant_ids]
+        if one_per_primitive:
+            firsts: dict[str, Variant] = {}
+            for v in variants:
+                firsts.setdefault(v.target_primitive.value, v)
+            variants = list(firsts.values())
         for seed in seeds:
             if include_base:
                 specs.append(EpisodeSpec(task, None, seed))

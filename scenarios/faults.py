@@ -143,6 +143,12 @@ def register(cls: F) -> F:
     return cls
 
 
+def unregister(cls: type[FaultType]) -> None:
+    """Forget a type (for tests that register a throwaway one)."""
+    if _REGISTRY.get((cls.layer, cls.name)) is cls:
+        del _REGISTRY[(cls.layer, cls.name)]
+
+
 def _load_builtins() -> None:
     for module in _BUILTIN_MODULES:
         importlib.import_module(module)

@@ -18,6 +18,10 @@ class TargetMissing(StepFailed):
     """No visible element has the step's role and name."""
 
 
+class InputAltered(StepFailed):
+    """A field does not hold what was typed into it."""
+
+
 class EffectMissing(StepFailed):
     """The page claimed success, but the place that shows the effect does not."""
 

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from harness.agents.perception import EffectMissing, StepFailed, TargetMissing, candidates, holds, visible_dialog
+from harness.agents.perception import (
+    EffectMissing,
+    InputAltered,
+    StepFailed,
+    TargetMissing,
+    candidates,
+    holds,
+    visible_dialog,
+)
 from scenarios.schema import PlanStep
 
 _DISMISS = re.compile(r"^(accept( all)?|close|dismiss|got it|no,? thanks|not now|ok|continue|reject( all)?|×|✕)$", re.I)
@@ -29,6 +37,7 @@ class StepState:
     patience: float = 1.0         # multiplier on waits
     reloaded: bool = False
     left_page: bool = False       # recovery navigated away and back: typed-in fields are gone
+    type_slowly: bool = False     # type key by key, as a person would, rather than pasting
     pages_turned: int = 0
 
 
@@ -101,6 +110,10 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
     if isinstance(error, EffectMissing):
         state.acted = False
         return "the claimed success did not happen: repeating the action"
+    if isinstance(error, InputAltered):
+        state.acted = False
+        state.type_slowly = True
+        return "the field changed what was typed: typing it again"
     if not state.acted:
         return await _action_failed(page, step, state, error)
     return await _effect_missing(page, step, state, base_url)

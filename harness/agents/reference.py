@@ -15,7 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.agents.base import AgentOutcome, EpisodeContext
-from harness.agents.perception import EffectMissing, StepFailed, first_line, ground, holds
+from harness.agents.perception import EffectMissing, InputAltered, StepFailed, first_line, ground, holds
 from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover
 from scenarios.schema import PlanStep
 
@@ -159,7 +159,18 @@ class ReferenceAgent:
         if step.do == "click":
             await target.click(timeout=timeout)
         elif step.do == "fill":
-            await target.fill(step.value or "", timeout=timeout)
+            text = step.value or ""
+            if state.type_slowly:
+                await target.fill("", timeout=timeout)
+                await target.press_sequentially(text, delay=20, timeout=timeout)
+            else:
+                await target.fill(text, timeout=timeout)
+            # With recovery on, the agent reads back what it typed (verification).
+            if self.recovery:
+                await page.wait_for_timeout(50)
+                typed = await target.input_value(timeout=timeout)
+                if typed != text:
+                    raise InputAltered(f"the field holds {typed!r}, not {text!r}")
         elif step.do == "check":
             await target.check(timeout=timeout)
         elif step.do == "press":

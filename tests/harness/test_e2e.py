@@ -4,51 +4,25 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from grader.oracle_client import OracleClient
 from harness.agents import CommandAgent, ReferenceAgent
-from harness.agents.base import Agent
 from harness.config import PROJECT_ROOT
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
-from harness.results import EpisodeResult
-from harness.runner import run_matrix
 from harness.stack import Stack
-from scenarios.loader import load_catalog
+from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_catalog()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
-    await running.start()
-    yield running
-    await running.stop()
-
-
-async def run(stack: Stack, runs_dir: Path, task: str, variant: str | None, agents: list[Agent],
-              seed: int = 1) -> list[EpisodeResult]:
-    spec = EpisodeSpec(CATALOG.tasks[task], CATALOG.variants[variant] if variant else None, seed)
-    summary, _ = await run_matrix([spec], agents, runs_dir=runs_dir, stack=stack, concurrency=2, time_budget_s=90)
-    return sorted(summary.episodes, key=lambda r: r.agent)
-
-
-def episode_dir(runs_dir: Path, result: EpisodeResult) -> Path:
-    (found,) = runs_dir.glob(f"*/episodes/{result.episode_id}")
-    return found
-
-
-def ledger(path: Path) -> list[dict[str, object]]:
-    file = path / "faults.jsonl"
-    return [json.loads(line) for line in file.read_text().splitlines()] if file.exists() else []
+def ledger(path: Path) -> list[dict[str, Any]]:
+    return jsonl(path / "faults.jsonl")
 
 
 @pytest.mark.parametrize("task", ["shop_add_to_cart", "shop_buy_by_seller", "shop_change_default_address"])

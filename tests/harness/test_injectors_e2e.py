@@ -4,7 +4,6 @@ One real Stack (sites server + mitmdump) and headless Chromium for the whole mod
 """
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +46,6 @@ ONE_HARD_NEGATIVE = Variant.model_validate({
     "tasks": [ADD_BY_SELLER.id], "target_primitive": "exploration",
     "faults": [{"type": "hard_negatives", "layer": "seed", "params": {"count": 1, "before_target": True}}],
 })
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
-    await running.start()
-    yield running
-    await running.stop()
 
 
 # Every (task, variant, seed) the module needs; all run once, together, both agents each.

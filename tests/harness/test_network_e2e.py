@@ -3,6 +3,7 @@
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -10,25 +11,14 @@ import pytest_asyncio
 
 from grader.oracle_client import OracleClient
 from harness.agents import ReferenceAgent
-from harness.agents.base import Agent
 from harness.browser import spki_hash, trusted_spki
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.results import EpisodeResult
-from harness.runner import run_matrix
 from harness.stack import Stack
-from scenarios.loader import load_catalog
+from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_catalog()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"), https=False)
-    await running.start()
-    yield running
-    await running.stop()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -39,21 +29,12 @@ async def https_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator
     await running.stop()
 
 
-async def run(stack: Stack, runs_dir: Path, task: str, variant: str | None, agents: list[Agent],
-              seed: int = 1) -> list[EpisodeResult]:
-    spec = EpisodeSpec(CATALOG.tasks[task], CATALOG.variants[variant] if variant else None, seed)
-    summary, _ = await run_matrix([spec], agents, runs_dir=runs_dir, stack=stack, concurrency=2, time_budget_s=90)
-    return sorted(summary.episodes, key=lambda r: r.agent)
-
-
 def folder(runs_dir: Path, result: EpisodeResult) -> Path:
-    (found,) = runs_dir.glob(f"*/episodes/{result.episode_id}")
-    return found
+    return episode_dir(runs_dir, result)
 
 
-def lines(path: Path, name: str) -> list[dict[str, object]]:
-    file = path / name
-    return [json.loads(x) for x in file.read_text().splitlines()] if file.exists() else []
+def lines(path: Path, name: str) -> list[dict[str, Any]]:
+    return jsonl(path / name)
 
 
 async def test_503_then_success_is_retried_with_recovery_and_fails_without(stack: Stack, tmp_path: Path) -> None:

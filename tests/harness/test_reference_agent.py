@@ -48,6 +48,10 @@ PAGES = {
                'Saved it', 3000)">Save</button>""",
     # The write happens but the page says it failed; /saved shows the truth.
     "lying": """<button onclick="hit('save'); document.getElementById('out').textContent = 'Error'">Save</button>""",
+    # The field "autocorrects" the first thing typed into it.
+    "autocorrect": """<label>Name <input id="n" oninput="if (!window.fixed) { window.fixed = 1;
+                      setTimeout(() => { this.value = this.value.split('').reverse().join(''); }, 0); }"></label>
+                      <button onclick="if (document.getElementById('n').value === 'hello') done()">Save</button>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
@@ -187,3 +191,15 @@ async def test_signs_in_again_when_the_session_expired(served: tuple[Site, str, 
     status, moves, _ = await run(served, steps, recovery=True, tmp_path=tmp_path)
     assert status == "done", moves
     assert "recover: signed in again" in moves
+
+
+async def test_typed_text_is_read_back_and_typed_again(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
+    steps = [PlanStep(do="goto", url="/page/autocorrect"),
+             PlanStep(do="fill", role="textbox", name="Name", value="hello"),
+             *plan("autocorrect")[1:]]
+    status_off, _, _ = await run(served, steps, recovery=False, tmp_path=tmp_path)
+    assert status_off == "failed"
+    status_on, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    assert status_on == "done", moves
+    assert moves[0] == "recover: the field changed what was typed: typing it again"
+    assert hits == ["save"]

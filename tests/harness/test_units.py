@@ -63,3 +63,13 @@ async def test_command_agent_failure_and_timeout(tmp_path: Path) -> None:
     outcome = await CommandAgent("sleep 30").run(_context(tmp_path, budget=0.3))
     assert outcome.status == "timeout"
     assert asyncio.get_running_loop().time() - started < 5
+
+
+def test_one_variant_per_primitive_makes_a_tour() -> None:
+    catalog = load_catalog()
+    tour = plan_matrix(catalog, None, None, [1], one_per_primitive=True)
+    for task_id in catalog.tasks:
+        primitives = [s.variant.target_primitive for s in tour if s.task.id == task_id and s.variant]
+        expected = {v.target_primitive for v in catalog.variants_for(task_id)}
+        assert len(primitives) == len(set(primitives)) == len(expected)
+    assert len(tour) < len(plan_matrix(catalog, None, None, [1]))

@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from aiohttp import web
 
@@ -60,8 +61,10 @@ async def _echo(request: web.Request) -> web.StreamResponse:
     })
 
 
-class Upstream:
-    """An aiohttp app on its own thread and loop: echoes Host and x-webchaos-episode; /page is HTML."""
+class ThreadedSite:
+    """An aiohttp app on its own thread and loop, so synchronous fixtures can start and stop it.
+
+    Subclasses answer every request in `handle`."""
 
     def __init__(self) -> None:
         self.port = free_port()
@@ -70,17 +73,20 @@ class Upstream:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.runner: web.AppRunner | None = None
 
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        raise NotImplementedError
+
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
         app = web.Application()
-        app.router.add_route("*", "/{tail:.*}", _echo)
+        app.router.add_route("*", "/{tail:.*}", self.handle)
         self.runner = web.AppRunner(app, access_log=None)
         self.loop.run_until_complete(self.runner.setup())
         self.loop.run_until_complete(web.TCPSite(self.runner, "127.0.0.1", self.port).start())
         self.ready.set()
         self.loop.run_forever()
 
-    def start(self) -> Upstream:
+    def start(self) -> Self:
         self.thread.start()
         self.ready.wait(10)
         return self
@@ -90,6 +96,13 @@ class Upstream:
             asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+
+
+class Upstream(ThreadedSite):
+    """Echoes Host and x-webchaos-episode; /page is HTML."""
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        return await _echo(request)
 
 
 @dataclass

@@ -28,7 +28,7 @@ class _Boom(NetworkFault):
 def boom() -> Iterator[None]:
     register(_Boom)
     yield
-    faults._REGISTRY.pop(_Boom.name, None)
+    faults.unregister(_Boom)
 
 
 def latency(delay_ms: int, jitter_ms: int = 0, **envelope: Any) -> dict[str, Any]:
