@@ -32,6 +32,8 @@ lint: $(STAMP)
 bench: $(STAMP) chromium
 	$(PY) benchmarks/open_episode.py
 	$(PY) benchmarks/proxy_overhead.py
+	$(PY) benchmarks/latency_accuracy.py
+	$(PY) benchmarks/grading.py
 
 clean:
 	rm -rf $(VENV) runs .webchaos .pytest_cache .mypy_cache .ruff_cache
