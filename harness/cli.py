@@ -208,15 +208,10 @@ def up(
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
-    import os
-
     from harness.interactive import serve_one
 
-    if https:
-        os.environ["WEBCHAOS_HTTPS"] = "1"  # the Stack that serve_one starts reads it
-
     cat = _catalog(None)
-    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console))
+    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https))
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """`webchaos up`: one episode left open for an agent you run yourself."""
 
 import asyncio
+import signal
 import sys
 import time
 from pathlib import Path
@@ -19,22 +20,26 @@ from scenarios.loader import Catalog
 
 
 async def _wait_for_enter() -> None:
-    """Until a line arrives on a terminal's stdin; without a terminal, until interrupted."""
+    """Until a line arrives on a terminal's stdin or SIGTERM; without a terminal, until interrupted."""
     loop = asyncio.get_running_loop()
     pressed: asyncio.Future[None] = loop.create_future()
-    if not sys.stdin or not sys.stdin.isatty():
-        await pressed
-    fd = sys.stdin.fileno()
-    # A reader callback rather than a thread: a thread blocked in readline() would hang shutdown.
-    def on_input() -> None:
+
+    def done() -> None:
         if not pressed.done():
             pressed.set_result(None)
 
-    loop.add_reader(fd, on_input)
+    # SIGTERM (e.g. from a supervisor) ends the episode as Enter does: graded, nothing left running.
+    loop.add_signal_handler(signal.SIGTERM, done)
+    fd = sys.stdin.fileno() if sys.stdin and sys.stdin.isatty() else None
+    # A reader callback rather than a thread: a thread blocked in readline() would hang shutdown.
+    if fd is not None:
+        loop.add_reader(fd, done)
     try:
         await pressed
     finally:
-        loop.remove_reader(fd)
+        if fd is not None:
+            loop.remove_reader(fd)
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 async def _until_enter_or_interrupt() -> None:
@@ -48,25 +53,31 @@ async def _until_enter_or_interrupt() -> None:
 
 
 async def _serve(
-    catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console
+    catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console,
+    https: bool,
 ) -> int:
     task = catalog.tasks[task_id]
     variant = catalog.variants[variant_id] if variant_id else None
     spec = EpisodeSpec(task, variant, seed)
     run_dir = runs_dir / new_run_id()
-    async with Stack() as stack:
+    async with Stack(https=https) as stack:
         oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
         try:
             manager = EpisodeManager(oracle, control)
             episode_id = episode_id_for(spec, "external", 0)
             started = time.perf_counter()
             episode = await manager.open(spec, episode_id, run_dir / "episodes" / episode_id)
+            trust = ""
+            if https:
+                from harness.browser import trusted_spki
+
+                trust = f" --ignore-certificate-errors-spki-list={','.join(trusted_spki())}"
             console.print(Panel.fit(
                 f"[bold]proxy[/]        {episode.proxy_url}\n"
                 f"[bold]start URL[/]    {episode.start_url}\n"
                 f"[bold]instruction[/]  {episode.instruction}\n\n"
                 f"Point your agent's browser at the proxy, e.g.\n"
-                f"  chromium --proxy-server={episode.proxy_url} {episode.start_url}\n"
+                f"  chromium --proxy-server={episode.proxy_url}{trust} {episode.start_url}\n"
                 f"Press Enter (or Ctrl-C) when the agent is done to grade the episode.",
                 title=f"webchaos episode {episode_id}",
             ))
@@ -95,7 +106,8 @@ async def _serve(
 
 
 def serve_one(
-    catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console
+    catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console,
+    https: bool = False,
 ) -> int:
     if task_id not in catalog.tasks:
         console.print(f"[red]error[/] unknown task {task_id!r}; known: {', '.join(sorted(catalog.tasks))}")
@@ -104,6 +116,6 @@ def serve_one(
         console.print(f"[red]error[/] unknown variant {variant_id!r}; known: {', '.join(sorted(catalog.variants))}")
         return 2
     try:
-        return asyncio.run(_serve(catalog, task_id, variant_id, seed, runs_dir, console))
+        return asyncio.run(_serve(catalog, task_id, variant_id, seed, runs_dir, console, https))
     except KeyboardInterrupt:
         return 130
