@@ -48,3 +48,42 @@ def test_store_refuses_unknown_sites_and_duplicate_ids() -> None:
         store.create(site="shop", task_id="t", seed=1, setup=WorldSetup(), episode_id="x")
     with pytest.raises(KeyError, match="unknown site 'bank'"):
         store.create(site="bank", task_id="t", seed=1, setup=WorldSetup())
+
+
+SESSION = """
+import asyncio, hashlib
+import httpx
+from sites.core.site import WorldSetup
+from sites.server import build
+
+async def main():
+    public, _, store = build()
+    ep = store.create(site="shop", task_id="t", seed=4, setup=WorldSetup(params={"hard_negatives": 2}),
+                      episode_id="e")
+    target = ep.bindings["target"]["id"]
+    transport = httpx.ASGITransport(app=public)
+    async with httpx.AsyncClient(transport=transport, base_url="http://shop.test",
+                                 headers={"x-webchaos-episode": "e"}) as client:
+        for path in ("/", "/search?q=a", f"/product/{target}", "/cart", "/checkout", "/account"):
+            assert (await client.get(path)).status_code == 200, path
+        assert (await client.post("/api/cart", json={"product_id": target, "quantity": 2})).status_code == 201
+        assert (await client.post("/api/orders", json={"address_id": "a1", "shipping": "express"})).status_code == 201
+        new = {"full_name": "A B", "street": "1 Road", "city": "C", "postal_code": "1", "country": "D",
+               "make_default": True}
+        assert (await client.post("/api/addresses", json=new)).status_code == 201
+    events = "".join(e.model_dump_json() for e in ep.events).encode()
+    print(hashlib.sha256(ep.state_bytes()).hexdigest(), hashlib.sha256(events).hexdigest())
+
+asyncio.run(main())
+"""
+
+
+def test_same_actions_give_identical_final_state_and_events_in_two_processes() -> None:
+    runs = []
+    for hash_seed in ("3", "4"):
+        env = {"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"}
+        out = subprocess.run([sys.executable, "-c", SESSION], capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr[-2000:]
+        runs.append(out.stdout.split())
+    assert runs[0] == runs[1]
+    assert len(runs[0]) == 2
