@@ -89,6 +89,8 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
             return 130
     print_summary(summary, console)
     console.print(f"results: {run_dir}/run.json")
+    if (run_dir / "report.html").is_file():
+        console.print(f"report:  {run_dir}/report.html")
     return 0
 
 
@@ -197,6 +199,28 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
         if not same:
             sys.stderr.write(f"{episode_dir}: re-graded verdict differs from result.json\n")
             raise typer.Exit(1)
+
+
+@app.command("report")
+def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds run.json)")]) -> None:
+    """Re-render a run's report.html from its run.json (and its episode folders)."""
+    from pydantic import ValidationError
+    from rich.markup import escape
+
+    from harness.html_report import write_report
+
+    try:
+        summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
+    except OSError as exc:
+        console.print(f"[red]error[/] {escape(str(run_dir / 'run.json'))}: {exc.strerror}")
+        raise typer.Exit(2) from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top)"
+        console.print(f"[red]error[/] {escape(str(run_dir / 'run.json'))} is not a webchaos run.json: "
+                      f"{escape(where)}: {escape(first['msg'])}")
+        raise typer.Exit(2) from exc
+    console.print(f"report: {write_report(summary, run_dir)}", markup=False)
 
 
 @app.command()

@@ -1,6 +1,7 @@
 """Run tasks × variants × seeds × agents in parallel; every finished episode is kept."""
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,12 +13,14 @@ from harness.browser import BrowserPool
 from harness.config import RUNS_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for, run_episode
+from harness.html_report import write_report
 from harness.results import EpisodeResult, RunSummary, write_json_atomic
 from harness.stack import Stack
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
 ProgressHook = Callable[[EpisodeResult], None]
+log = logging.getLogger(__name__)
 
 
 def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: Sequence[str] | None,
@@ -108,6 +111,10 @@ async def run_matrix(
         summary.aggregates = run_aggregates(summary.episodes, {s.task.id: s.task.site for s in specs})
         summary.finished_at = datetime.now(UTC).isoformat(timespec="seconds")
         write_json_atomic(run_dir / "run.json", summary)
+        try:  # the report is a view of run.json: failing to draw it must never cost the results
+            write_report(summary, run_dir)
+        except Exception:
+            log.exception("could not write %s", run_dir / "report.html")
         if browser is not None:
             await browser.stop()
         await oracle.close()
