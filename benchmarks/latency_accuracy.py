@@ -25,7 +25,7 @@ from pathlib import Path
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from proxy_overhead import BIN, REPO, UPSTREAM, control, free_port, pct, wait_http
+from proxy_overhead import BIN, REPO, UPSTREAM, control, free_port, pct, stop_all, wait_http
 
 DELAYS_MS = (50, 200, 800, 2000)
 CONCURRENT = 32
@@ -94,13 +94,7 @@ def main() -> None:
             rows.append((delay, statistics.median(errors), pct(errors, 99), min(errors),
                          pct(unmatched, 50), pct(unmatched, 99), max(unmatched)))
     finally:
-        for p in reversed(procs):
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
 
     n = CONCURRENT * args.rounds
     print(f"\nlatency accuracy: {CONCURRENT} matching + {CONCURRENT} unmatched GETs at once, {args.rounds} rounds "

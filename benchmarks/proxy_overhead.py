@@ -95,6 +95,17 @@ async def load(url: str, proxy: str | None, total: int, concurrency: int) -> tup
     return total / elapsed, latencies
 
 
+def stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Terminate the processes a benchmark started, newest first; kill what does not stop."""
+    for p in reversed(procs):
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
@@ -144,13 +155,7 @@ def main() -> None:
                              row[2] - direct[2], *vs_bare))
         closed = control("DELETE", f"{base}/episodes/bench")
     finally:
-        for p in reversed(procs):
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs)
 
     print(f"\n{args.requests} timed GET requests per row, loopback, keep-alive; full stack: 1 episode, no faults"
           f" (episode HAR kept {closed['flows']} flows)\n")

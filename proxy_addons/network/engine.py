@@ -30,6 +30,7 @@ fault whose code raises does not fail open: the flow is answered with an explici
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import weakref
@@ -118,6 +119,13 @@ class NetworkFault(FaultType):
 
     async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
         raise NotImplementedError
+
+
+class DelayFault(NetworkFault):
+    """Base of the faults that only hold the flow: `draw` returns `delay_ms`, the engine's hook waits it out."""
+
+    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
+        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)
 
 
 def error_response(flow: http.HTTPFlow, message: str) -> None:

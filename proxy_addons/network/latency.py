@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, ClassVar
 
 from mitmproxy import http
 from pydantic import Field
 
-from proxy_addons.network.engine import FaultContext, NetworkFault
+from proxy_addons.network.engine import DelayFault
 from scenarios.faults import ArmedFault, Primitive, register
 
 
 @register
-class Latency(NetworkFault):
+class Latency(DelayFault):
     name: ClassVar[str] = "latency"
     primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = "Delay matching requests by delay_ms, plus or minus a seeded jitter_ms."
@@ -24,6 +23,3 @@ class Latency(NetworkFault):
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
         jitter = armed.rng.randint(-self.jitter_ms, self.jitter_ms) if self.jitter_ms else 0
         return {"delay_ms": max(0, self.delay_ms + jitter)}
-
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)

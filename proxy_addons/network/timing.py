@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from mitmproxy import http
 from pydantic import Field, model_validator
 
-from proxy_addons.network.engine import FaultContext, HookPoint, NetworkFault
+from proxy_addons.network.engine import DelayFault, FaultContext, HookPoint, NetworkFault
 from proxy_addons.network.errors import fail
 from proxy_addons.network.relay import RELAY
 from scenarios.faults import ArmedFault, Primitive, register
@@ -28,7 +28,7 @@ def _jittered(armed: ArmedFault, delay_ms: int, jitter_ms: int) -> int:
 
 
 @register
-class LatencyDistribution(NetworkFault):
+class LatencyDistribution(DelayFault):
     name: ClassVar[str] = "latency_distribution"
     primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = (
@@ -59,12 +59,9 @@ class LatencyDistribution(NetworkFault):
         value = math.exp(mu + sigma * armed.rng.gauss(0.0, 1.0))
         return {"delay_ms": min(self.max_ms, round(value))}
 
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)
-
 
 @register
-class ProgressiveLatency(NetworkFault):
+class ProgressiveLatency(DelayFault):
     name: ClassVar[str] = "progressive_latency"
     primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = (
@@ -80,12 +77,9 @@ class ProgressiveLatency(NetworkFault):
         k = max(0, armed.fired - 1)  # decide() already counted this firing
         return {"delay_ms": min(self.max_ms, self.start_ms + k * self.step_ms), "firing": k + 1}
 
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)
-
 
 @register
-class WriteOnlySlow(NetworkFault):
+class WriteOnlySlow(DelayFault):
     name: ClassVar[str] = "write_only_slow"
     primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = (
@@ -105,12 +99,9 @@ class WriteOnlySlow(NetworkFault):
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
         return {"delay_ms": _jittered(armed, self.delay_ms, self.jitter_ms), "phase": self.phase}
 
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)
-
 
 @register
-class SlowFirstByte(NetworkFault):
+class SlowFirstByte(DelayFault):
     name: ClassVar[str] = "slow_first_byte"
     primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = (
@@ -124,9 +115,6 @@ class SlowFirstByte(NetworkFault):
 
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
         return {"delay_ms": _jittered(armed, self.delay_ms, self.jitter_ms)}
-
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)
 
 
 @register
