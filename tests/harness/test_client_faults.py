@@ -105,10 +105,24 @@ async def probe(env: Env, out: Path, faults: list[dict[str, Any]], script: Scrip
     page.on("pageerror", lambda e: found.console.append(f"pageerror: {e}"))
     try:
         await script(found)
+        await _reports_arrived(found)
     finally:
         await context.close()
         await env.manager.close(episode)
     return found
+
+
+async def _reports_arrived(p: Probe, timeout_s: float = 5) -> None:
+    """The page reports firings asynchronously (fetch/sendBeacon): before the episode closes, wait
+    until every fault injected on the last page has said whether it fired."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        lines = [x for x in p.ledger() if x["layer"] == "client"]
+        injected = {x["fault_id"] for x in lines if x["detail"].get("event") == "injected"}
+        settled = {x["fault_id"] for x in lines if x["detail"].get("event") in ("fired", "target_missing")}
+        if injected <= settled:
+            return
+        await asyncio.sleep(0.05)
 
 
 def fault(type: str, fid: str, match: dict[str, Any] | None = None, path: str = "/product/*",
