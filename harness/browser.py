@@ -3,13 +3,12 @@
 HTTPS (`--https`): the proxy intercepts https://<site> with its own CA. Chromium is
 not told to ignore certificate errors in general; it trusts only the keys pinned with
 `--ignore-certificate-errors-spki-list` (the SHA-256 of the CA's SubjectPublicKeyInfo,
-base64). `Stack.start()` registers its CA with `trust_ca`; browsers launched afterwards
-pin every registered CA.
+base64): a started `Stack` exposes them as `spki_pins`, and the pool is given them.
 """
 
 import base64
 import hashlib
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from cryptography import x509
@@ -32,9 +31,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-_TRUSTED_SPKI: dict[str, None] = {}  # an ordered set
-
-
 def spki_hash(cert_pem: bytes) -> str:
     """base64(SHA-256(SubjectPublicKeyInfo)) of a PEM certificate, as Chromium's SPKI list wants it."""
     cert = x509.load_pem_x509_certificate(cert_pem)
@@ -43,27 +39,17 @@ def spki_hash(cert_pem: bytes) -> str:
     return base64.b64encode(hashlib.sha256(spki).digest()).decode("ascii")
 
 
-def trust_ca(cert_path: Path) -> str:
-    """Pin this CA in every browser launched from now on; returns its SPKI hash."""
-    pin = spki_hash(cert_path.read_bytes())
-    _TRUSTED_SPKI[pin] = None
-    return pin
-
-
-def trusted_spki() -> list[str]:
-    return list(_TRUSTED_SPKI)
-
-
 class BrowserPool:
-    def __init__(self, headless: bool = True, spki_pins: list[str] | None = None) -> None:
+    def __init__(self, headless: bool = True, spki_pins: Sequence[str] = ()) -> None:
         self.headless = headless
-        self.spki_pins = spki_pins
+        self.spki_pins = list(spki_pins)
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
 
     async def start(self) -> "BrowserPool":
-        pins = trusted_spki() if self.spki_pins is None else self.spki_pins
-        args = [*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={','.join(pins)}"] if pins else CHROMIUM_ARGS
+        args = CHROMIUM_ARGS
+        if self.spki_pins:
+            args = [*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={','.join(self.spki_pins)}"]
         self._playwright = await async_playwright().start()
         self._browser = await self._playwright.chromium.launch(
             executable_path=find_chromium(), headless=self.headless, args=args,

@@ -16,7 +16,6 @@ from harness.episode import grade_episode_dir
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunSummary
 from harness.runner import plan_matrix, run_matrix
-from harness.stack import Stack
 from scenarios.loader import Catalog, ScenarioError, load_catalog
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -68,19 +67,11 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
                                    f"seed {result.seed} / {result.agent}  score {result.score:.2f}")
             progress.advance(bar)
 
-        async def matrix() -> tuple[RunSummary, Path]:
-            stack = await Stack(https=True).start() if https else None
-            try:
-                return await run_matrix(
-                    specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
-                    on_result=advance, time_budget_s=time_budget_s, stack=stack,
-                )
-            finally:
-                if stack is not None:
-                    await asyncio.shield(stack.stop())
-
         try:
-            summary, run_dir = asyncio.run(matrix())
+            summary, run_dir = asyncio.run(run_matrix(
+                specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
+                on_result=advance, time_budget_s=time_budget_s, https=https,
+            ))
         except ChromiumNotFound as exc:
             console.print(f"[red]error[/] {exc}")
             return 2

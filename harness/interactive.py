@@ -67,11 +67,7 @@ async def _serve(
             episode_id = episode_id_for(spec, "external", 0)
             started = time.perf_counter()
             episode = await manager.open(spec, episode_id, run_dir / "episodes" / episode_id)
-            trust = ""
-            if https:
-                from harness.browser import trusted_spki
-
-                trust = f" --ignore-certificate-errors-spki-list={','.join(trusted_spki())}"
+            trust = f" --ignore-certificate-errors-spki-list={','.join(stack.spki_pins)}" if https else ""
             console.print(Panel.fit(
                 f"[bold]proxy[/]        {episode.proxy_url}\n"
                 f"[bold]start URL[/]    {episode.start_url}\n"

@@ -59,7 +59,7 @@ def new_run_id() -> str:
 async def run_matrix(
     specs: Sequence[EpisodeSpec], agents: Sequence[Agent], *, run_id: str | None = None,
     runs_dir: Path = RUNS_DIR, concurrency: int = 2, time_budget_s: float = 120.0,
-    on_result: ProgressHook | None = None, stack: Stack | None = None,
+    on_result: ProgressHook | None = None, stack: Stack | None = None, https: bool = False,
 ) -> tuple[RunSummary, Path]:
     run_id = run_id or new_run_id()
     run_dir = runs_dir / run_id
@@ -68,7 +68,7 @@ async def run_matrix(
                          planned=len(jobs))
     write_json_atomic(run_dir / "run.json", summary)
     own_stack = stack is None
-    stack = stack or Stack()
+    stack = stack or Stack(https=https)
     browser: BrowserPool | None = None
     if own_stack:
         await stack.start()
@@ -101,7 +101,7 @@ async def run_matrix(
 
     try:
         if any(agent.needs_browser for agent in agents):
-            browser = await BrowserPool().start()
+            browser = await BrowserPool(spki_pins=stack.spki_pins).start()
         await asyncio.gather(*(one(i, spec, agent) for i, (spec, agent) in enumerate(jobs)))
     except BaseException:
         summary.interrupted = True

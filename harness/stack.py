@@ -94,9 +94,10 @@ class Stack:
     sites_port: int = 0
     oracle_port: int = 0
     control_port: int = 0
-    # Serve the sites over HTTPS too (CA in <state_dir>/mitmproxy); default from WEBCHAOS_HTTPS=1.
-    https: bool = field(default_factory=lambda: os.environ.get("WEBCHAOS_HTTPS", "") == "1")
+    https: bool = False  # serve the sites over HTTPS too (CA in <state_dir>/mitmproxy)
     services: list[Service] = field(default_factory=list)
+    # With https, the SPKI hash of the proxy's CA, for browsers to trust it alone (set by start()).
+    spki_pins: list[str] = field(default_factory=list)
 
     @property
     def oracle_url(self) -> str:
@@ -137,9 +138,9 @@ class Stack:
                 await service.start()
             await asyncio.gather(*(s.wait_healthy(timeout_s) for s in self.services))
             if self.https:
-                from harness.browser import trust_ca
+                from harness.browser import spki_hash
 
-                trust_ca(self.ca_cert_path)  # browsers launched from now on trust this CA (SPKI pin)
+                self.spki_pins = [spki_hash(self.ca_cert_path.read_bytes())]
         except BaseException:
             await self.stop()
             raise

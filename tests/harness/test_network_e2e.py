@@ -11,7 +11,7 @@ import pytest_asyncio
 
 from grader.oracle_client import OracleClient
 from harness.agents import ReferenceAgent
-from harness.browser import spki_hash, trusted_spki
+from harness.browser import spki_hash
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.results import EpisodeResult
@@ -66,7 +66,7 @@ async def test_swallowed_write_fools_the_page_but_not_the_grader(stack: Stack, t
 
 async def test_https_mode_end_to_end_with_the_reference_agent(https_stack: Stack, tmp_path: Path) -> None:
     pin = spki_hash(https_stack.ca_cert_path.read_bytes())
-    assert pin in trusted_spki()
+    assert pin in https_stack.spki_pins
     assert https_stack.ca_cert_path.is_relative_to(https_stack.state_dir)
     (result,) = await run(https_stack, tmp_path, "shop_add_to_cart", None, [ReferenceAgent(recovery=False)])
     assert result.outcome.status == "done", result.outcome
