@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.results import RunSummary
+from scenarios.faults import Primitive
 
 
 def results_table(summary: RunSummary) -> Table:
@@ -33,8 +34,7 @@ def agent_totals(summary: RunSummary) -> Table:
     return table
 
 
-PRIMITIVE_ORDER = ("base", "grounding", "planning", "state_tracking", "backtracking", "patience", "exploration",
-                   "verification")
+PRIMITIVE_ORDER = ("base", *(p.value for p in Primitive))
 
 
 def primitive_table(summary: RunSummary) -> Table | None:

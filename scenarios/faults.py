@@ -9,7 +9,6 @@ and probability live here once, and each layer only says what a firing does.
 import fnmatch
 import importlib
 import random
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -254,13 +253,3 @@ class ArmedFault:
         self.fired += 1
         return True
 
-
-def arm_all(raw_faults: list[Any], seed: int, layer: Layer | None = None,
-            on_error: Callable[[str], None] | None = None) -> list[ArmedFault]:
-    """Parse and arm every fault of one layer (or all); raises FaultError on the first bad one."""
-    armed = []
-    for index, raw in enumerate(raw_faults):
-        spec, params = parse_fault(raw, index)
-        if layer is None or spec.layer == layer:
-            armed.append(ArmedFault(spec, params, seed))
-    return armed

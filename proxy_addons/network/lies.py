@@ -74,8 +74,22 @@ def send_success(flow: http.HTTPFlow, plan: dict[str, Any], body: str | None, co
         answer(flow, plan["status"], b"", {"location": plan["location"]})
 
 
+class FakeSuccess(NetworkFault):
+    """Base of the lies that answer a success the site did not give (the answer's shape lives here)."""
+
+    status: int | None = Field(default=None, ge=200, le=399, description="status answered; default by kind")
+    body: str | None = Field(default=None, description="exact body answered; default: a JSON echo")
+    content_type: str = Field(default="application/json", description="content type of a custom body")
+
+    def planned_success(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
+        return plan_success(flow, armed, self.status, self.body)
+
+    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
+        send_success(flow, ctx.detail, self.body, self.content_type)
+
+
 @register
-class SwallowedWrite(NetworkFault):
+class SwallowedWrite(FakeSuccess):
     name: ClassVar[str] = "swallowed_write"
     primitive: ClassVar[Primitive] = Primitive.verification
     description: ClassVar[str] = (
@@ -84,19 +98,12 @@ class SwallowedWrite(NetworkFault):
     )
     writes_only: ClassVar[bool] = True
 
-    status: int | None = Field(default=None, ge=200, le=399, description="status answered; default by kind")
-    body: str | None = Field(default=None, description="exact body answered; default: a JSON echo")
-    content_type: str = Field(default="application/json", description="content type of a custom body")
-
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
-        return {"forwarded": False, **plan_success(flow, armed, self.status, self.body)}
-
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        send_success(flow, ctx.detail, self.body, self.content_type)
+        return {"forwarded": False, **self.planned_success(flow, armed)}
 
 
 @register
-class MisleadingSuccess(NetworkFault):
+class MisleadingSuccess(FakeSuccess):
     name: ClassVar[str] = "misleading_success"
     primitive: ClassVar[Primitive] = Primitive.verification
     description: ClassVar[str] = (
@@ -106,19 +113,13 @@ class MisleadingSuccess(NetworkFault):
     hook: ClassVar[HookPoint] = "response"
 
     min_status: int = Field(default=400, ge=300, le=599, description="site answers from this status are hidden")
-    status: int | None = Field(default=None, ge=200, le=399, description="status answered; default by kind")
-    body: str | None = Field(default=None, description="exact body answered; default: a JSON echo")
-    content_type: str = Field(default="application/json", description="content type of a custom body")
 
     def eligible(self, flow: http.HTTPFlow, armed: ArmedFault, now_ms: float) -> bool:
         return flow.response is not None and flow.response.status_code >= self.min_status
 
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:
         assert flow.response is not None
-        return {"site_status": flow.response.status_code, **plan_success(flow, armed, self.status, self.body)}
-
-    async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        send_success(flow, ctx.detail, self.body, self.content_type)
+        return {"site_status": flow.response.status_code, **self.planned_success(flow, armed)}
 
 
 @register
