@@ -139,6 +139,8 @@ async def run_call(episode: Episode, call: ServerCall, handler: Callable[[], Awa
         return episode.login_required(call)
     armed = episode.faults_of(Layer.server)
     relevant = [f for f in armed if _server(f).applies_to(call)]
+    # Any armed fault may still fire inside this call (e.g. a `results` hook under a page), so the
+    # snapshot that lets a failing hook roll back is taken whenever the episode has server faults.
     if not armed:
         token = _CURRENT_CALL.set(call)
         try:
