@@ -556,13 +556,15 @@ async def _snapshot(env: Env, proxy: str, path: str) -> dict[str, Any]:
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         await page.goto("http://shop.test" + path, wait_until="load")
+        await page.evaluate("document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
         await page.wait_for_timeout(300)
         return {
             "html": await page.evaluate("document.documentElement.outerHTML"),
             "globals": await page.evaluate("Object.getOwnPropertyNames(window).sort()"),
             "symbols": await page.evaluate("Object.getOwnPropertySymbols(window).length"),
             "scripts": await page.evaluate("document.scripts.length"),
-            "shot": await page.screenshot(full_page=True),
+            # Frozen animations and no caret: pixels then depend on layout only, not on timing.
+            "shot": await page.screenshot(full_page=True, animations="disabled", caret="hide"),
             "errors": errors,
         }
     finally:
