@@ -32,8 +32,8 @@ from grader.trace import EpisodeTrace, load_trace
 from harness.episode import grade_episode, grade_episode_dir
 from scenarios.loader import CATALOG_DIR, load_catalog
 from scenarios.schema import Task
-from sites.core.clock import EpisodeClock
-from sites.core.site import WorldSetup
+from sites.kit.clock import EpisodeClock
+from sites.kit.site import WorldSetup
 from sites.shop.generator import generate
 
 TASKS_FILE = CATALOG_DIR / "shop" / "tasks.yaml"

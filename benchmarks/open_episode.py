@@ -19,8 +19,8 @@ import aiohttp
 
 from harness.control_client import ControlClient
 from harness.stack import Stack
-from sites.core.episode import EpisodeStore
-from sites.core.site import WorldSetup
+from sites.kit.episode import EpisodeStore
+from sites.kit.site import WorldSetup
 from sites.registry import all_sites
 
 

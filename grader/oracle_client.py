@@ -5,7 +5,7 @@ from typing import Any
 
 import aiohttp
 
-from sites.core.events import SemanticEvent
+from sites.kit.events import SemanticEvent
 
 
 class OracleError(RuntimeError):

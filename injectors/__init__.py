@@ -6,7 +6,7 @@
 - `injectors.specialise` and the per-site modules (`injectors.shop`): where a family's
   mechanism meets one site's records.
 
-The hook points themselves are in `sites.core.hooks`. Nothing here imports a web framework.
+The hook points themselves are in `sites.kit.hooks`. Nothing here imports a web framework.
 """
 
 from injectors import (

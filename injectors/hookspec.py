@@ -1,7 +1,7 @@
 """The hook specification of the seed and server layers (in the spirit of pytest's hookspecs).
 
 A seed or server fault type subclasses `SeedFault` or `ServerFault` and implements the hooks
-it needs; the sites call the hooks at well-named points through `sites.core.hooks`, which owns
+it needs; the sites call the hooks at well-named points through `sites.kit.hooks`, which owns
 matching (`match`), scheduling and toxicity (`ArmedFault.decide`), the ledger line, snapshots
 and error handling. A site never special-cases a fault.
 
@@ -49,7 +49,7 @@ from pydantic import BaseModel
 from scenarios.faults import ArmedFault, FaultType, Layer
 
 if TYPE_CHECKING:
-    from sites.core.clock import EpisodeClock
+    from sites.kit.clock import EpisodeClock
 
 CallKind = Literal["page", "read", "write", "login", "results"]
 When = Literal["before", "instead", "after"]
@@ -121,7 +121,7 @@ class SeedWorld:
 class ServerCall:
     """One request at a hook point."""
 
-    episode: Any                     # sites.core.episode.Episode (kept untyped: no web imports)
+    episode: Any                     # sites.kit.episode.Episode (kept untyped: no web imports)
     site: str
     point: str
     kind: CallKind

@@ -2,7 +2,7 @@
 
 While the episode's session is expired every page redirects (303) to the site's sign-in page
 (`/login?next=<path>&expired=1`) and every JSON call answers 401; signing in again
-(`POST /login`) restores it. The gate itself belongs to the sites (`sites.core.hooks`); this
+(`POST /login`) restores it. The gate itself belongs to the sites (`sites.kit.hooks`); this
 fault only decides when the session expires.
 """
 

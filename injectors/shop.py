@@ -11,7 +11,7 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.specialise import specialise
-from sites.core.templating import format_cents
+from sites.kit.templating import format_cents
 from sites.shop.models import (
     MAX_QUANTITY,
     PAGE_SIZE,

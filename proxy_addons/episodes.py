@@ -19,7 +19,7 @@ from mitmproxy import http
 from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
 from scenarios.faults import ArmedFault, FaultError, FaultSpec, FaultType, Layer, Schedule, parse_fault
 
-# Must equal sites.core.deps.EPISODE_HEADER (checked by a test); not imported from there
+# Must equal sites.kit.deps.EPISODE_HEADER (checked by a test); not imported from there
 # so that the proxy process (and fault registration) does not pull in FastAPI.
 EPISODE_HEADER = "x-webchaos-episode"
 

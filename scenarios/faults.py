@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from sites.core.rng import derive_seed
+from sites.kit.rng import derive_seed
 
 
 class Layer(StrEnum):

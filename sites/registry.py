@@ -1,6 +1,6 @@
 """Every site webchaos ships, by name."""
 
-from sites.core.site import Site
+from sites.kit.site import Site
 
 
 def all_sites() -> dict[str, Site]:

@@ -9,9 +9,9 @@ import asyncio
 import uvicorn
 from starlette.types import ASGIApp
 
-from sites.core.episode import EpisodeStore
-from sites.core.hosting import HostDispatch
-from sites.core.oracle import oracle_app
+from sites.kit.episode import EpisodeStore
+from sites.kit.hosting import HostDispatch
+from sites.kit.oracle import oracle_app
 from sites.registry import all_sites
 
 

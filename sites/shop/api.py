@@ -4,10 +4,10 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
-from sites.core.deps import episode_from
-from sites.core.episode import Episode, EpisodeStore
-from sites.core.events import EventKind
-from sites.core.hooks import hook_point
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.events import EventKind
+from sites.kit.hooks import hook_point
 from sites.shop.models import (
     MAX_QUANTITY,
     SHIPPING_CENTS,

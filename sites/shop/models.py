@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 
 if TYPE_CHECKING:
-    from sites.core.episode import Episode
+    from sites.kit.episode import Episode
 
 
 class Product(BaseModel):

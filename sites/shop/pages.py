@@ -9,11 +9,11 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from sites.core.deps import episode_from
-from sites.core.episode import Episode, EpisodeStore
-from sites.core.events import EventKind
-from sites.core.hooks import EXPIRED_MESSAGE, hook_point, results_point
-from sites.core.templating import format_cents, make_environment
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.events import EventKind
+from sites.kit.hooks import EXPIRED_MESSAGE, hook_point, results_point
+from sites.kit.templating import format_cents, make_environment
 from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, state_of
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -267,7 +267,7 @@ def safe_next(raw: str | None) -> str:
 
 def _remembered_password(episode: Episode) -> str:
     """The browser's remembered password for this user: fixed per episode, never shown to the grader."""
-    from sites.core.rng import derive_seed
+    from sites.kit.rng import derive_seed
 
     return f"cw-{derive_seed('password', episode.seed) % 10**8:08d}"
 

@@ -7,10 +7,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from sites.core.clock import EpisodeClock
-from sites.core.deps import episode_from
-from sites.core.episode import Episode, EpisodeStore
-from sites.core.site import World, WorldSetup
+from sites.kit.clock import EpisodeClock
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.site import World, WorldSetup
 from sites.shop.api import api_router
 from sites.shop.generator import generate
 from sites.shop.pages import PACKAGE_DIR, error_page, page_router

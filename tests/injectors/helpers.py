@@ -7,8 +7,8 @@ from typing import Any
 
 import httpx
 
-from sites.core.episode import Episode, EpisodeStore
-from sites.core.site import WorldSetup
+from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.site import WorldSetup
 from sites.server import build
 
 

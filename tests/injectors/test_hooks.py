@@ -13,7 +13,7 @@ from injectors.reads import SearchDegraded
 from injectors.writes import PartialWrite
 from scenarios.faults import FaultError, Layer, lookup, parse_fault, registry
 from scenarios.loader import ScenarioError, load_catalog
-from sites.core.hooks import arm_site_faults
+from sites.kit.hooks import arm_site_faults
 from sites.server import build
 from tests.injectors.helpers import client, fault, ledger, open_episode, state_of
 

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.core.episode import Episode
+from sites.kit.episode import Episode
 from tests.injectors.helpers import by_id, changes, client, fault, ledger, open_episode, state_of
 
 CART = {"host": "shop.test", "path": "/api/cart", "methods": ["POST"]}

@@ -97,6 +97,6 @@ def test_options_are_validated() -> None:
 
 def test_episode_header_is_the_one_the_sites_read() -> None:
     from proxy_addons.episodes import EPISODE_HEADER
-    from sites.core.deps import EPISODE_HEADER as SITES_HEADER
+    from sites.kit.deps import EPISODE_HEADER as SITES_HEADER
 
     assert EPISODE_HEADER == SITES_HEADER

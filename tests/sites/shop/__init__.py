@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 
-from sites.core.episode import Episode, EpisodeStore
-from sites.core.site import WorldSetup
+from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.site import WorldSetup
 from sites.server import build
 
 TRACKED = {"a", "button", "label", "input", "h1", "h2", "h3", "legend", "th", "td", "article",

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.core.events import EventKind
+from sites.kit.events import EventKind
 from sites.shop.models import state_of
 
 from . import Doc, client_for, new_world
@@ -206,7 +206,7 @@ async def test_addresses(world: tuple[Any, Any]) -> None:
 
 async def test_episodes_are_isolated() -> None:
     public, _oracle, store, one = new_world(seed=2)
-    from sites.core.site import WorldSetup
+    from sites.kit.site import WorldSetup
 
     two = store.create(site="shop", task_id="t", seed=2, setup=WorldSetup())
     product = in_stock(one)

@@ -7,9 +7,9 @@ from datetime import datetime
 
 import pytest
 
-from sites.core.clock import EpisodeClock
-from sites.core.rng import episode_rng
-from sites.core.site import WorldSetup
+from sites.kit.clock import EpisodeClock
+from sites.kit.rng import episode_rng
+from sites.kit.site import WorldSetup
 from sites.shop.generator import generate
 from sites.shop.models import ShopState
 from sites.shop.site import ShopSite

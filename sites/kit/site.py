@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fastapi import FastAPI
 from pydantic import BaseModel
 
-from sites.core.clock import EpisodeClock
+from sites.kit.clock import EpisodeClock
 
 if TYPE_CHECKING:
-    from sites.core.episode import EpisodeStore
+    from sites.kit.episode import EpisodeStore
 
 
 class WorldSetup(BaseModel):
@@ -34,5 +34,5 @@ class Site(Protocol):
     def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World: ...
 
     def app(self, store: "EpisodeStore") -> FastAPI:
-        """The site's public app; it finds its episode with `sites.core.deps.episode_from`."""
+        """The site's public app; it finds its episode with `sites.kit.deps.episode_from`."""
         ...

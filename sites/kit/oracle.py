@@ -5,8 +5,8 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Response
 from pydantic import BaseModel, Field
 
-from sites.core.episode import Episode, EpisodeStore
-from sites.core.site import WorldSetup
+from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.site import WorldSetup
 
 
 class CreateEpisode(BaseModel):

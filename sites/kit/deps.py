@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 from fastapi import HTTPException, Request
 
-from sites.core.episode import Episode, EpisodeStore
+from sites.kit.episode import Episode, EpisodeStore
 
 EPISODE_HEADER = "x-webchaos-episode"
 

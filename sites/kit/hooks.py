@@ -29,7 +29,7 @@ from injectors.specialise import sites_of, supports
 from scenarios.faults import ArmedFault, FaultError, FaultSpec, Layer, parse_fault
 
 if TYPE_CHECKING:
-    from sites.core.episode import Episode
+    from sites.kit.episode import Episode
 
 logger = logging.getLogger(__name__)
 

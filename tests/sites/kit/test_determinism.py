@@ -3,15 +3,15 @@ import sys
 
 import pytest
 
-from sites.core.clock import EpisodeClock
-from sites.core.episode import EpisodeStore
-from sites.core.site import WorldSetup
+from sites.kit.clock import EpisodeClock
+from sites.kit.episode import EpisodeStore
+from sites.kit.site import WorldSetup
 from sites.registry import all_sites
 
 PROBE = """
 import hashlib, sys
-from sites.core.episode import EpisodeStore
-from sites.core.site import WorldSetup
+from sites.kit.episode import EpisodeStore
+from sites.kit.site import WorldSetup
 from sites.registry import all_sites
 store = EpisodeStore(all_sites())
 for task, params in [("shop_add_to_cart", {}), ("shop_buy_by_seller", {"hard_negatives": 2})]:
@@ -53,7 +53,7 @@ def test_store_refuses_unknown_sites_and_duplicate_ids() -> None:
 SESSION = """
 import asyncio, hashlib
 import httpx
-from sites.core.site import WorldSetup
+from sites.kit.site import WorldSetup
 from sites.server import build
 
 async def main():

@@ -9,11 +9,11 @@ from pydantic import BaseModel
 
 from injectors.hookspec import Firing, Reply, ServerCall
 from scenarios.faults import Layer
-from sites.core.clock import EpisodeClock
-from sites.core.events import EventKind, SemanticEvent
-from sites.core.ledger import SiteLedger
-from sites.core.rng import derive_seed, episode_rng
-from sites.core.site import Site, WorldSetup
+from sites.kit.clock import EpisodeClock
+from sites.kit.events import EventKind, SemanticEvent
+from sites.kit.ledger import SiteLedger
+from sites.kit.rng import derive_seed, episode_rng
+from sites.kit.site import Site, WorldSetup
 
 
 @dataclass
@@ -46,7 +46,7 @@ class Episode:
         return (time.monotonic() - self.opened_at) * 1000
 
     def login_required(self, call: ServerCall) -> Reply:
-        from sites.core.hooks import login_required
+        from sites.kit.hooks import login_required
 
         return login_required(call)
 
@@ -66,7 +66,7 @@ class Episode:
 
 
 def _iso(clock: EpisodeClock) -> str:
-    from sites.core.clock import iso
+    from sites.kit.clock import iso
 
     return iso(clock.now())
 
@@ -96,7 +96,7 @@ class EpisodeStore:
             episode_id = f"ep{self._counter:05d}"
         if episode_id in self._episodes:
             raise ValueError(f"episode {episode_id!r} already exists")
-        from sites.core.hooks import arm_site_faults, run_seed_hooks
+        from sites.kit.hooks import arm_site_faults, run_seed_hooks
 
         injected = arm_site_faults(list(faults or []), seed, site)  # FaultError (a ValueError) if bad
         clock = EpisodeClock(derive_seed(site, task_id, seed))
