@@ -19,8 +19,8 @@ import aiohttp
 
 from harness.control_client import ControlClient
 from harness.stack import Stack
-from sites.kit.episode import EpisodeStore
 from sites.kit.site import WorldSetup
+from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
 

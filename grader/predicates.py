@@ -14,7 +14,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
-from grader.expr import ExprRuntimeError, evaluate_expr
+from scenarios.expr import ExprRuntimeError, evaluate_expr
 
 NUMBER_TOLERANCE = 1e-6
 APPROX_REL_DEFAULT = 0.01

@@ -13,12 +13,12 @@ from pydantic import BaseModel, Field
 
 from grader.bindings import fill
 from grader.diff import EntityChange, StateDiff, compute_diff
-from grader.expr import ExprRuntimeError, evaluate_expr
 from grader.matching import Candidate, match_pool
 from grader.predicates import MISSING, Context, evaluate
 from grader.process import ProcessMetrics, process_metrics
 from grader.sweep import COLLATERAL_PENALTY, COLLATERAL_SEVERITY, Collateral, Sweep
 from grader.trace import EpisodeTrace
+from scenarios.expr import ExprRuntimeError, evaluate_expr
 from scenarios.schema import Alternative, CanonicalDiff, Constraint, EntityExpectation, Invariant, Task
 
 SEVERITY_PENALTY = {"critical": 0.30, "high": 0.20, "medium": 0.15, "low": 0.10}

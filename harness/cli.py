@@ -16,7 +16,8 @@ from harness.episode import grade_episode_dir
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunSummary
 from harness.runner import plan_matrix, run_matrix
-from scenarios.loader import Catalog, ScenarioError, load_catalog
+from scenarios.loader import Catalog, ScenarioError
+from sites.registry import load_site_catalog
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
@@ -27,7 +28,7 @@ HTTPS_HELP = ("serve the sites over https:// (proxy CA in the state folder; the 
 
 def _catalog(paths: list[Path] | None) -> Catalog:
     try:
-        return load_catalog(*(paths or []))
+        return load_site_catalog(*(paths or []))
     except ScenarioError as exc:
         console.print(f"[red]scenario error[/] {exc}")
         raise typer.Exit(2) from exc

@@ -3,10 +3,10 @@
 - `injectors.hookspec`: the hooks a type implements and the objects they receive;
 - one module per family (`lookalikes`, `noise`, `ordering`, `renames`, `misinformation`,
   `availability`, `writes`, `reads`, `session`, `concurrency`);
-- `injectors.specialise` and the per-site modules (`injectors.shop`): where a family's
-  mechanism meets one site's records.
+- a family whose mechanism needs a site's records declares a Protocol next to it; each site
+  implements the families it supports in `sites/<name>/faults.py` (never here).
 
-The hook points themselves are in `sites.kit.hooks`. Nothing here imports a web framework.
+The hook points themselves are in `sites.kit.hooks`. Nothing here imports a web framework or names a site.
 """
 
 from injectors import (
@@ -19,9 +19,8 @@ from injectors import (
     reads,
     renames,
     session,
-    shop,
     writes,
 )
 
 __all__ = ["availability", "concurrency", "lookalikes", "misinformation", "noise", "ordering", "reads",
-           "renames", "session", "shop", "writes"]
+           "renames", "session", "writes"]

@@ -1,15 +1,31 @@
 """Availability family: `out_of_stock_primary` (seed) and `item_removed_mid_flow` (server)."""
 
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from injectors.hookspec import Firing, Reply, SeedFault, SeedWorld, ServerCall, ServerFault, When
-from injectors.specialise import specialisation
 from scenarios.faults import Primitive, register
+
+
+class OutOfStockPrimarySite(Protocol):
+    """Make the target unavailable and offer an alternative (rebinding the target); describe both."""
+
+    def __call__(self, world: SeedWorld, fault: Firing) -> dict[str, Any]: ...
+
+
+class ItemRemovedMidFlowSite(Protocol):
+    def item_of(self, call: ServerCall) -> str | None:
+        """The available record this write is about, if any."""
+        ...
+
+    def remove(self, call: ServerCall, fault: Firing) -> str:
+        """Make that record unavailable; return its id."""
+        ...
 
 
 @register
 class OutOfStockPrimary(SeedFault):
     name: ClassVar[str] = "out_of_stock_primary"
+    site_protocol: ClassVar[type | None] = OutOfStockPrimarySite
     primitive: ClassVar[Primitive] = Primitive.backtracking
     description: ClassVar[str] = (
         "The obvious option (the target, listed first) is unavailable and an acceptable alternative "
@@ -17,13 +33,14 @@ class OutOfStockPrimary(SeedFault):
     )
 
     def seed(self, world: SeedWorld, fault: Firing) -> None:
-        detail = specialisation(self.name, world.site)(world, fault)
+        detail = self.site_impl(world.implementations)(world, fault)
         fault.detail.update(detail)
 
 
 @register
 class ItemRemovedMidFlow(ServerFault):
     name: ClassVar[str] = "item_removed_mid_flow"
+    site_protocol: ClassVar[type | None] = ItemRemovedMidFlowSite
     primitive: ClassVar[Primitive] = Primitive.backtracking
     description: ClassVar[str] = (
         "Just before a write that involves an item (add to cart, place order), the item becomes unavailable "
@@ -33,9 +50,9 @@ class ItemRemovedMidFlow(ServerFault):
     when: ClassVar[When] = "before"
 
     def eligible(self, call: ServerCall, fault: Firing) -> bool:
-        return bool(specialisation(self.name, call.site).item_of(call))
+        return bool(self.site_impl(call.implementations).item_of(call))
 
     def before(self, call: ServerCall, fault: Firing) -> Reply | None:
-        removed = specialisation(self.name, call.site).remove(call, fault)
+        removed = self.site_impl(call.implementations).remove(call, fault)
         fault.detail.update(removed=removed)
         return None

@@ -39,7 +39,7 @@ Everything in this module is free of web frameworks: the proxy process imports t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -115,6 +115,7 @@ class SeedWorld:
     bindings: dict[str, Any]
     clock: EpisodeClock
     params: dict[str, Any]
+    implementations: Mapping[str, object] = field(default_factory=dict)  # the site's fault implementations
 
 
 @dataclass
@@ -132,6 +133,7 @@ class ServerCall:
     target: str | None = None        # the entity the call is about, when the site knows it
     snapshot: Any = None             # a copy of the state before the call (set by the engine)
     reply: Reply | None = None       # set once the handler has answered
+    implementations: Mapping[str, object] = field(default_factory=dict)  # the site's fault implementations
 
     @property
     def state(self) -> BaseModel:
@@ -142,7 +144,24 @@ class ServerCall:
 Proceed = Callable[[], Awaitable[Reply]]
 
 
-class SeedFault(FaultType):
+class SiteSpecific(FaultType):
+    """A seed or server type whose mechanism needs the site's records: the site implements
+    `site_protocol` (a Protocol declared next to the family) under the type's name in its
+    `faults` mapping. Types with no protocol work on every site as they are."""
+
+    @classmethod
+    def implemented_by(cls, implementations: Mapping[str, object]) -> bool:
+        return cls.site_protocol is None or cls.name in implementations
+
+    def site_impl(self, implementations: Mapping[str, object]) -> Any:
+        """This site's implementation of the family (typed by `site_protocol`)."""
+        impl = implementations.get(self.name)
+        if impl is None:
+            raise HookUnsupported(f"fault type {self.name!r} is not implemented by this site")
+        return impl
+
+
+class SeedFault(SiteSpecific):
     """Base of seed-layer fault types."""
 
     layer: ClassVar[Layer] = Layer.seed
@@ -151,7 +170,7 @@ class SeedFault(FaultType):
         raise NotImplementedError
 
 
-class ServerFault(FaultType):
+class ServerFault(SiteSpecific):
     """Base of server-layer fault types."""
 
     layer: ClassVar[Layer] = Layer.server
@@ -182,4 +201,4 @@ class ServerFault(FaultType):
 
 
 class HookUnsupported(ValueError):
-    """A fault type that has no specialisation for the episode's site."""
+    """A fault type that the episode's site does not implement."""

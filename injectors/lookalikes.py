@@ -5,13 +5,24 @@ The mechanism is shared: names are perturbed here, with the fault's own RNG; a s
 specialisation clones its target record and inserts the copies into its listing.
 """
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
 from injectors.hookspec import Firing, SeedFault, SeedWorld
-from injectors.specialise import specialisation
 from scenarios.faults import Primitive, register
+
+
+class DecoyItemsSite(Protocol):
+    """Add one look-alike of the task's target per name; return the new ids."""
+
+    def __call__(self, world: SeedWorld, fault: Firing, names: list[str]) -> list[str]: ...
+
+
+class HardNegativesSite(Protocol):
+    """Add `count` records identical to the target but for the detail that matters; return their ids."""
+
+    def __call__(self, world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]: ...
 
 _SWAPS = (("-", " "), (" ", "-"), ("&", "and"), ("'s", "s"), ("cm", "in"), ("ml", "oz"))
 
@@ -38,6 +49,7 @@ def near_duplicate_names(name: str, rng: Any, count: int) -> list[str]:
 @register
 class DecoyItems(SeedFault):
     name: ClassVar[str] = "decoy_items"
+    site_protocol: ClassVar[type | None] = DecoyItemsSite
     primitive: ClassVar[Primitive] = Primitive.grounding
     description: ClassVar[str] = (
         "Add count near-duplicates of the target whose names differ by one small edit "
@@ -48,7 +60,7 @@ class DecoyItems(SeedFault):
 
     def seed(self, world: SeedWorld, fault: Firing) -> None:
         names = near_duplicate_names(world.bindings["target"]["name"], fault.rng, self.count)
-        ids = specialisation(self.name, world.site)(world, fault, names)
+        ids = self.site_impl(world.implementations)(world, fault, names)
         world.bindings["decoy_ids"] = sorted(ids)
         fault.detail.update(added=sorted(ids), names=names)
 
@@ -56,6 +68,7 @@ class DecoyItems(SeedFault):
 @register
 class HardNegatives(SeedFault):
     name: ClassVar[str] = "hard_negatives"
+    site_protocol: ClassVar[type | None] = HardNegativesSite
     primitive: ClassVar[Primitive] = Primitive.exploration
     description: ClassVar[str] = (
         "Add count copies of the target that look identical on the listing (name, price, rating) "
@@ -66,6 +79,6 @@ class HardNegatives(SeedFault):
     before_target: bool = Field(default=True, description="list them before the target")
 
     def seed(self, world: SeedWorld, fault: Firing) -> None:
-        ids = specialisation(self.name, world.site)(world, fault, self.count, self.before_target)
+        ids = self.site_impl(world.implementations)(world, fault, self.count, self.before_target)
         world.bindings["hard_negative_ids"] = sorted([*world.bindings.get("hard_negative_ids", []), *ids])
         fault.detail.update(added=sorted(ids))

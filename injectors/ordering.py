@@ -1,18 +1,32 @@
 """Ordering family: `push_past_first_page` (seed: the target is not on page 1) and
 `pagination_drift` (server: new records arrive at the top while the agent pages)."""
 
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
 from injectors.hookspec import Firing, SeedFault, SeedWorld, ServerCall, ServerFault, When
-from injectors.specialise import specialisation
 from scenarios.faults import Primitive, register
+
+
+class PushPastFirstPageSite(Protocol):
+    """Put `filler` records ahead of the target so it is past the first page; say where it went."""
+
+    def __call__(self, world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]: ...
+
+
+class PaginationDriftSite(Protocol):
+    points: frozenset[str]
+
+    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
+        """Insert `shift` new records at the head of the list the call shows; return their ids."""
+        ...
 
 
 @register
 class PushPastFirstPage(SeedFault):
     name: ClassVar[str] = "push_past_first_page"
+    site_protocol: ClassVar[type | None] = PushPastFirstPageSite
     primitive: ClassVar[Primitive] = Primitive.exploration
     description: ClassVar[str] = (
         "Move the target past the first page of the listing and add filler records that match a search "
@@ -22,7 +36,7 @@ class PushPastFirstPage(SeedFault):
     filler: int = Field(default=12, ge=0, le=40, description="records listed before the target in its search results")
 
     def seed(self, world: SeedWorld, fault: Firing) -> None:
-        detail = specialisation(self.name, world.site)(world, fault, self.filler)
+        detail = self.site_impl(world.implementations)(world, fault, self.filler)
         world.bindings["filler_ids"] = list(detail.get("filler_ids", []))
         fault.detail.update(detail)
 
@@ -30,6 +44,7 @@ class PushPastFirstPage(SeedFault):
 @register
 class PaginationDrift(ServerFault):
     name: ClassVar[str] = "pagination_drift"
+    site_protocol: ClassVar[type | None] = PaginationDriftSite
     primitive: ClassVar[Primitive] = Primitive.state_tracking
     description: ClassVar[str] = (
         "When a page after the first of a listing is requested, shift new records have just been added at "
@@ -42,10 +57,10 @@ class PaginationDrift(ServerFault):
 
     def eligible(self, call: ServerCall, fault: Firing) -> bool:
         page = call.query.get("page", "1")
-        spec = specialisation(self.name, call.site)
+        spec = self.site_impl(call.implementations)
         return call.point in spec.points and page.isdigit() and int(page) >= 2
 
     def before(self, call: ServerCall, fault: Firing) -> None:
-        ids = specialisation(self.name, call.site).add(call, fault, self.shift)
+        ids = self.site_impl(call.implementations).add(call, fault, self.shift)
         fault.detail.update(added=ids, page=int(call.query.get("page", "1")))
         return None

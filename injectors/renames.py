@@ -5,11 +5,16 @@ The task's bindings keep the name the user knows (`target.name`); the listed one
 `target.listed_name`.
 """
 
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from injectors.hookspec import Firing, SeedFault, SeedWorld
-from injectors.specialise import specialisation
 from scenarios.faults import Primitive, register
+
+
+class AliasesSite(Protocol):
+    """Rename every record called `original` to `alias`; return the renamed ids."""
+
+    def __call__(self, world: SeedWorld, fault: Firing, original: str, alias: str) -> list[str]: ...
 
 # phrase -> synonym; the first phrase found in a name is replaced (longest phrases first).
 SYNONYMS: dict[str, str] = {
@@ -49,6 +54,7 @@ def alias_of(name: str) -> str | None:
 @register
 class Aliases(SeedFault):
     name: ClassVar[str] = "aliases"
+    site_protocol: ClassVar[type | None] = AliasesSite
     primitive: ClassVar[Primitive] = Primitive.grounding
     description: ClassVar[str] = (
         "List the target (and its look-alikes) under a synonym of its name, e.g. 'Frying Pan' for 'Skillet'; "
@@ -60,6 +66,6 @@ class Aliases(SeedFault):
         alias = alias_of(original)
         if alias is None:
             raise ValueError(f"aliases: no synonym known for {original!r}")
-        renamed = specialisation(self.name, world.site)(world, fault, original, alias)
+        renamed = self.site_impl(world.implementations)(world, fault, original, alias)
         world.bindings["target"] = {**world.bindings["target"], "listed_name": alias}
         fault.detail.update(original=original, alias=alias, renamed=renamed)

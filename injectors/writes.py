@@ -1,12 +1,19 @@
 """Write family (server): writes that fail, half-succeed, or are refused once."""
 
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
 from injectors.hookspec import Firing, Reply, ServerCall, ServerFault, When
-from injectors.specialise import specialisation
 from scenarios.faults import Primitive, register
+
+
+class PartialWriteSite(Protocol):
+    points: frozenset[str]
+
+    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        """After the write, put one written field back as it was; say which (entity, field, asked, stored)."""
+        ...
 
 _GENERIC = "Something went wrong on our side. Please try again."
 
@@ -51,20 +58,21 @@ class WriteFailsBeforeCommit(ServerFault):
 @register
 class PartialWrite(ServerFault):
     name: ClassVar[str] = "partial_write"
+    site_protocol: ClassVar[type | None] = PartialWriteSite
     primitive: ClassVar[Primitive] = Primitive.verification
     description: ClassVar[str] = (
-        "A write succeeds and answers success, but one field is silently not stored (shop: the quantity "
-        "of a cart change, make_default of a new address, the express choice of an order)."
+        "A write succeeds and answers success, but one field is silently not stored (the site "
+        "says which field of each write, e.g. a quantity or a make-default flag)."
     )
     kinds: ClassVar[frozenset[str]] = frozenset({"write"})
     when: ClassVar[When] = "after"
 
     def eligible(self, call: ServerCall, fault: Firing) -> bool:
-        spec = specialisation(self.name, call.site)
+        spec = self.site_impl(call.implementations)
         return call.reply is not None and call.reply.ok and call.point in spec.points
 
     def after(self, call: ServerCall, fault: Firing, reply: Reply) -> Reply:
-        dropped = specialisation(self.name, call.site).drop(call, fault)
+        dropped = self.site_impl(call.implementations).drop(call, fault)
         fault.detail.update(dropped)
         return reply
 

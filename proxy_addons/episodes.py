@@ -17,7 +17,7 @@ from typing import Any
 from mitmproxy import http
 
 from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
-from scenarios.faults import ArmedFault, FaultError, FaultSpec, FaultType, Layer, Schedule, parse_fault
+from scenarios.faults import ArmedFault, FaultSpec, FaultType, Layer, Schedule, parse_faults
 
 # Must equal sites.kit.deps.EPISODE_HEADER (checked by a test); not imported from there
 # so that the proxy process (and fault registration) does not pull in FastAPI.
@@ -35,21 +35,8 @@ def arm_proxy_faults(raw_faults: list[Any], seed: int) -> list[ArmedFault]:
     processes) and otherwise ignored; default ids still use the index in the full list.
     Raises `FaultError` naming the index and the field.
     """
-    armed = []
-    for index, raw in enumerate(raw_faults):
-        try:
-            layer = FaultSpec.model_validate(raw).layer
-        except Exception:
-            layer = None  # let parse_fault produce the precise message
-        if layer is not None and layer not in PROXY_LAYERS:
-            continue
-        spec, params = parse_fault(raw, index)
-        armed.append(ArmedFault(with_default_schedule(spec, params), params, seed))
-    ids = [a.id for a in armed]
-    for fault_id in ids:
-        if ids.count(fault_id) > 1:
-            raise FaultError(f"faults: duplicate fault id {fault_id!r}")
-    return armed
+    return [ArmedFault(with_default_schedule(spec, params), params, seed)
+            for spec, params in parse_faults(raw_faults, PROXY_LAYERS)]
 
 
 def with_default_schedule(spec: FaultSpec, params: FaultType) -> FaultSpec:

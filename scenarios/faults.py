@@ -7,14 +7,15 @@ and probability live here once, and each layer only says what a firing does.
 """
 
 import fnmatch
-import importlib
+import functools
 import random
 from enum import StrEnum
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from sites.kit.rng import derive_seed
+from scenarios.seeding import derive_seed
 
 
 class Layer(StrEnum):
@@ -118,6 +119,9 @@ class FaultType(Strict):
     layer: ClassVar[Layer]
     primitive: ClassVar[Primitive]
     description: ClassVar[str]
+    # Seed/server families whose mechanism needs a site's records name the Protocol a site
+    # implements (in its `faults.py`); None: the type works on every site as it is.
+    site_protocol: ClassVar[type | None] = None
 
     @classmethod
     def check_match(cls, match: Match) -> str | None:
@@ -128,8 +132,9 @@ class FaultType(Strict):
 # Keyed by (layer, name): one name may exist on two layers (e.g. `session_expiry` in the
 # proxy and in the sites' handlers); the envelope's `layer` says which one is meant.
 _REGISTRY: dict[tuple[Layer, str], type[FaultType]] = {}
-# Modules whose import registers the built-in fault types of each layer.
-_BUILTIN_MODULES = ("injectors", "proxy_addons.network", "proxy_addons.client")
+# Fault types are plugins: each entry point of this group names a module whose import registers
+# types (the built-in ones are declared in pyproject.toml; other packages may add their own).
+PLUGIN_GROUP = "webchaos.faults"
 
 F = TypeVar("F", bound=type[FaultType])
 
@@ -148,9 +153,10 @@ def unregister(cls: type[FaultType]) -> None:
         del _REGISTRY[(cls.layer, cls.name)]
 
 
+@functools.cache
 def _load_builtins() -> None:
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(module)
+    for entry in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        entry.load()
 
 
 def registry() -> dict[str, type[FaultType]]:
@@ -176,13 +182,15 @@ def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(p) for p in loc) or "(root)"
 
 
-def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
-    """Validate one envelope and its parameters; the error names index, field and allowed values."""
+def _parse_envelope(raw: Any, index: int) -> FaultSpec:
     try:
-        spec = FaultSpec.model_validate(raw)
+        return FaultSpec.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         raise FaultError(f"faults[{index}].{_where(first['loc'])}: {first['msg']}") from exc
+
+
+def _parse_params(spec: FaultSpec, index: int) -> tuple[FaultSpec, FaultType]:
     kind = lookup(spec.type, spec.layer)
     if kind is None:
         layers = sorted(layer.value for (layer, name) in _REGISTRY if name == spec.type)
@@ -205,6 +213,33 @@ def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
     if spec.id is None:
         spec = spec.model_copy(update={"id": f"{spec.type}#{index}"})
     return spec, params
+
+
+def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
+    """Validate one envelope and its parameters; the error names index, field and allowed values."""
+    return _parse_params(_parse_envelope(raw, index), index)
+
+
+def parse_faults(raw_faults: list[Any], layers: tuple[Layer, ...] | None = None) -> list[tuple[FaultSpec, FaultType]]:
+    """The one arming path's parse: each envelope once, keeping the faults of `layers` (all if None).
+
+    Envelopes of other layers are checked as envelopes only (their types may live in another
+    process); default ids use the index in the full list. Raises `FaultError` naming the index and
+    the field, or a duplicate id.
+    """
+    parsed: list[tuple[FaultSpec, FaultType]] = []
+    for index, raw in enumerate(raw_faults):
+        spec = _parse_envelope(raw, index)
+        if layers is not None and spec.layer not in layers:
+            continue
+        parsed.append(_parse_params(spec, index))
+    seen: set[str] = set()
+    for spec, _ in parsed:
+        assert spec.id is not None
+        if spec.id in seen:
+            raise FaultError(f"faults: duplicate fault id {spec.id!r}")
+        seen.add(spec.id)
+    return parsed
 
 
 class ArmedFault:

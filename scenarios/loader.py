@@ -1,5 +1,6 @@
 """Load the catalog from YAML; every error names the file and the field."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -8,6 +9,7 @@ import yaml
 from pydantic import ValidationError
 
 from scenarios.faults import FaultError, parse_fault
+from scenarios.profile import SiteProfile
 from scenarios.schema import Task, Variant
 
 CATALOG_DIR = Path(__file__).parent / "catalog"
@@ -134,12 +136,36 @@ def _cross_check(catalog: Catalog) -> None:
                 )
 
 
-def load_catalog(*roots: Path) -> Catalog:
-    """Load every *.yaml under the roots (default: the built-in catalog)."""
+def _check_sites(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> None:
+    """Every task's site exists; every seed/server fault of a variant is implemented by its tasks' sites."""
+    for task in catalog.tasks.values():
+        if task.site not in profiles:
+            raise ScenarioError(catalog.sources[f"task:{task.id}"], f"task {task.id}.site",
+                                f"unknown site {task.site!r}; known: {', '.join(sorted(profiles))}")
+    for variant in catalog.variants.values():
+        path = catalog.sources[f"variant:{variant.id}"]
+        for index, raw in enumerate(variant.faults):
+            spec, params = parse_fault(raw, index)
+            if type(params).site_protocol is None:
+                continue
+            for task_id in variant.tasks:
+                profile = profiles[catalog.tasks[task_id].site]
+                if spec.type not in profile.fault_types:
+                    raise ScenarioError(
+                        path, f"variant {variant.id}.faults[{index}].type",
+                        f"site {profile.name!r} (task {task_id!r}) does not implement the {spec.layer.value} fault "
+                        f"type {spec.type!r}; it implements: {', '.join(profile.fault_types) or 'none'}")
+
+
+def load_catalog(*roots: Path, profiles: Mapping[str, SiteProfile] | None = None) -> Catalog:
+    """Load every *.yaml under the roots (default: the built-in catalog); with the sites' profiles,
+    also refuse tasks of unknown sites and faults a site does not implement."""
     catalog = Catalog()
     for root in roots or (CATALOG_DIR,):
         files = [root] if root.is_file() else sorted(root.rglob("*.yaml"))
         for path in files:
             load_file(path, catalog)
     _cross_check(catalog)
+    if profiles is not None:
+        _check_sites(catalog, profiles)
     return catalog

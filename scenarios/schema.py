@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from scenarios.expr import ExprError, compile_expr
 from scenarios.faults import Primitive
 
 
@@ -45,8 +46,6 @@ def _number_or_placeholder(value: Any) -> bool:
 
 def check_expr(source: Any, where: str) -> None:
     """Raise ValueError naming `where` if `source` is not an expression the safe evaluator accepts."""
-    from grader.expr import ExprError, compile_expr  # lazy: grader imports this module
-
     if not isinstance(source, str) or not source.strip():
         raise ValueError(f"{where}: expected an expression string, got {source!r}")
     try:

@@ -1,14 +1,45 @@
-"""Every site webchaos ships, by name."""
+"""Every site webchaos ships, discovered: each package `sites/<name>/` with a `site.py` that
+exposes `SITE` (a `sites.kit.site.Site`) is a site. Adding one touches nothing outside its folder."""
 
+import functools
+import importlib
+import pkgutil
+from pathlib import Path
+
+from scenarios.loader import Catalog, load_catalog
+from scenarios.profile import SiteProfile
 from sites.kit.site import Site
+
+_SITES_DIR = Path(__file__).resolve().parent
+_NOT_SITES = frozenset({"kit"})
+
+
+@functools.cache
+def _discover() -> tuple[Site, ...]:
+    found: list[Site] = []
+    for module in sorted(pkgutil.iter_modules([str(_SITES_DIR)]), key=lambda m: m.name):
+        if not module.ispkg or module.name in _NOT_SITES or not (_SITES_DIR / module.name / "site.py").exists():
+            continue
+        site = importlib.import_module(f"sites.{module.name}.site").SITE
+        if not isinstance(site, Site) or site.name != module.name:
+            raise TypeError(f"sites/{module.name}/site.py: SITE must be a Site named {module.name!r}")
+        found.append(site)
+    return tuple(found)
 
 
 def all_sites() -> dict[str, Site]:
-    from sites.shop.site import ShopSite
-
-    sites: list[Site] = [ShopSite()]
-    return {site.name: site for site in sites}
+    return {site.name: site for site in _discover()}
 
 
 def site_hosts() -> list[str]:
-    return [site.host for site in all_sites().values()]
+    return [site.host for site in _discover()]
+
+
+def profiles() -> dict[str, SiteProfile]:
+    return {site.name: site.profile for site in _discover()}
+
+
+def load_site_catalog(*roots: Path) -> Catalog:
+    """The catalog, checked against the sites: each task's site exists and implements its variants'
+    seed and server fault types (a `ScenarioError` names the file, the site and the type)."""
+    return load_catalog(*roots, profiles=profiles())

@@ -9,9 +9,10 @@ import asyncio
 import uvicorn
 from starlette.types import ASGIApp
 
-from sites.kit.episode import EpisodeStore
+from sites.kit.app import site_app
 from sites.kit.hosting import HostDispatch
 from sites.kit.oracle import oracle_app
+from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
 
@@ -19,7 +20,7 @@ def build(store: EpisodeStore | None = None) -> tuple[ASGIApp, ASGIApp, EpisodeS
     """The public (sites) app, the oracle app, and the store they share."""
     sites = all_sites()
     store = store or EpisodeStore(sites)
-    public = HostDispatch({site.host: site.app(store) for site in sites.values()})
+    public = HostDispatch({site.host: site_app(site, store) for site in sites.values()})
     return public, oracle_app(store), store
 
 

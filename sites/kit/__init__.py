@@ -1,5 +1,5 @@
 """Shared machinery of every hermetic site: episodes, seeded RNG, clock, events, oracle.
 
-Import from the submodules (`sites.kit.rng`, `sites.kit.episode`, …); this
+Import from the submodules (`scenarios.seeding`, `sites.kit.episode`, …); this
 package keeps its import light because the proxy process needs only the RNG.
 """

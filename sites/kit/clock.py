@@ -7,7 +7,7 @@ change advances the clock by a fixed step.
 
 from datetime import UTC, datetime, timedelta
 
-from sites.kit.rng import derive_seed
+from scenarios.seeding import derive_seed
 
 _BASE_EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 STEP = timedelta(seconds=37)

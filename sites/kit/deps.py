@@ -4,7 +4,8 @@ from collections.abc import Callable
 
 from fastapi import HTTPException, Request
 
-from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.episode import Episode
+from sites.kit.store import EpisodeStore
 
 EPISODE_HEADER = "x-webchaos-episode"
 

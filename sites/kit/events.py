@@ -1,5 +1,11 @@
-"""Semantic events: what the agent did, in the site's own terms."""
+"""Semantic events: what the agent did, in the site's own terms, through a typed emitter.
 
+A site declares its event vocabulary in its `SiteProfile` (`scenarios.profile`): the entity
+kinds, which detail key lists the entities a page shows or a search returns (`listed`) and
+which names what a commit touched (`touched`). The grader reads that declaration only.
+"""
+
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -18,6 +24,38 @@ class SemanticEvent(BaseModel):
     seq: int
     at: str = Field(description="episode-clock time of the event (ISO-8601)")
     kind: EventKind
-    name: str = Field(description="what happened, e.g. 'view_product', 'add_to_cart'")
+    name: str = Field(description="what happened, e.g. 'view_product', 'archive'")
     target: str | None = Field(default=None, description="id of the entity concerned, if any")
     detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class EventEmitter:
+    """Appends events to an episode's log, one method per kind (`episode.emit.commit(...)`)."""
+
+    def __init__(self, log: list[SemanticEvent], now: Callable[[], str]) -> None:
+        self._log = log
+        self._now = now
+
+    def _add(self, kind: EventKind, name: str, target: str | None, detail: dict[str, Any]) -> SemanticEvent:
+        event = SemanticEvent(seq=len(self._log), at=self._now(), kind=kind, name=name, target=target,
+                              detail=detail)
+        self._log.append(event)
+        return event
+
+    def navigate(self, name: str, target: str | None = None, **detail: Any) -> SemanticEvent:
+        """A page that reveals nothing new about one entity (it may list some: use a `listed` key)."""
+        return self._add(EventKind.navigate, name, target, detail)
+
+    def inspect(self, name: str, target: str, *, revealed: list[str], **detail: Any) -> SemanticEvent:
+        """A detail page of `target`; `revealed` names the attributes only it shows."""
+        return self._add(EventKind.inspect, name, target, {"revealed": revealed, **detail})
+
+    def search(self, name: str, *, query: str, results: list[str], **detail: Any) -> SemanticEvent:
+        return self._add(EventKind.search, name, None, {"query": query, "results": results, **detail})
+
+    def filter(self, name: str, target: str | None = None, **detail: Any) -> SemanticEvent:
+        return self._add(EventKind.filter, name, target, detail)
+
+    def commit(self, name: str, target: str | None, **detail: Any) -> SemanticEvent:
+        """A state change of `target` (put what else it touched under a `touched` key)."""
+        return self._add(EventKind.commit, name, target, detail)

@@ -11,66 +11,49 @@
 The hooks a fault type implements are specified in `injectors.hookspec`.
 """
 
-from __future__ import annotations
-
 import fnmatch
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from typing import Any
 
 from fastapi import HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from injectors.hookspec import CallKind, Firing, HookUnsupported, Reply, SeedFault, SeedWorld, ServerCall, ServerFault
-from injectors.specialise import sites_of, supports
-from scenarios.faults import ArmedFault, FaultError, FaultSpec, Layer, parse_fault
-
-if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+from scenarios.faults import ArmedFault, FaultError, Layer, parse_faults
+from sites.kit.episode import Episode
+from sites.kit.session import login_required
 
 logger = logging.getLogger(__name__)
 
 SITE_LAYERS = (Layer.seed, Layer.server)
-LOGIN_PATH = "/login"   # every site's sign-in page (GET renders it, POST signs in)
-EXPIRED_MESSAGE = "Your session has expired. Sign in to continue."
 
 _CURRENT_CALL: ContextVar[ServerCall | None] = ContextVar("webchaos_current_call", default=None)
 
 
-def arm_site_faults(raw_faults: list[Any], seed: int, site: str) -> list[Firing]:
+def arm_site_faults(raw_faults: list[Any], seed: int, site: str,
+                    implementations: Mapping[str, object]) -> list[Firing]:
     """Validate every envelope and arm the seed- and server-layer ones for `site`.
 
-    Other layers are checked as envelopes only (their types live in the proxy). Raises
-    `FaultError` naming the index and the field, also when a type has no specialisation for
-    the site.
+    Raises `FaultError` naming the index and the field, also when the site does not implement
+    the fault's family (the site and the type named).
     """
     armed: list[Firing] = []
-    for index, raw in enumerate(raw_faults):
-        try:
-            layer = FaultSpec.model_validate(raw).layer
-        except Exception:
-            layer = None  # parse_fault gives the precise message
-        if layer is not None and layer not in SITE_LAYERS:
-            continue
-        spec, params = parse_fault(raw, index)
-        if getattr(params, "needs_specialisation", True) and sites_of(spec.type) and not supports(spec.type, site):
-            raise FaultError(f"faults[{index}].type: {spec.type!r} is not available on site {site!r}; "
-                             f"it supports: {', '.join(sites_of(spec.type))}")
+    for spec, params in parse_faults(raw_faults, SITE_LAYERS):
+        assert isinstance(params, SeedFault | ServerFault)
+        if not params.implemented_by(implementations):
+            raise FaultError(f"fault {spec.id!r}: site {site!r} does not implement the {spec.layer.value} "
+                             f"fault type {spec.type!r}")
         armed.append(Firing(ArmedFault(spec, params, seed)))
-    ids = [f.id for f in armed]
-    for fault_id in ids:
-        if ids.count(fault_id) > 1:
-            raise FaultError(f"faults: duplicate fault id {fault_id!r}")
     return armed
 
 
 def run_seed_hooks(episode: Episode, host: str, params: dict[str, Any]) -> None:
     """Apply the episode's seed faults, in envelope order, to its fresh world."""
     world = SeedWorld(site=episode.site, host=host, state=episode.state, bindings=episode.bindings,
-                      clock=episode.clock, params=params)
+                      clock=episode.clock, params=params, implementations=episode.implementations)
     for fault in episode.faults_of(Layer.seed):
         kind = fault.armed.params
         assert isinstance(kind, SeedFault)
@@ -136,7 +119,7 @@ def _server(fault: Firing) -> ServerFault:
 async def run_call(episode: Episode, call: ServerCall, handler: Callable[[], Awaitable[Reply]]) -> Reply:
     """Run one request through the session gate and the episode's server faults."""
     if call.kind != "login" and not episode.signed_in:
-        return episode.login_required(call)
+        return login_required(call)
     armed = episode.faults_of(Layer.server)
     relevant = [f for f in armed if _server(f).applies_to(call)]
     # Any armed fault may still fire inside this call (e.g. a `results` hook under a page), so the
@@ -235,7 +218,8 @@ def results_point(episode: Episode, point: str, items: list[Any], pool: list[Any
     if outer is None:
         return items
     call = ServerCall(episode=episode, site=episode.site, point=point, kind="results", method=outer.method,
-                      host=outer.host, path=outer.path, query=outer.query, target=outer.target)
+                      host=outer.host, path=outer.path, query=outer.query, target=outer.target,
+                      implementations=episode.implementations)
     for fault in episode.faults_of(Layer.server):
         kind = _server(fault)
         if not kind.applies_to(call) or not fault.armed.spec.match.matches_request(call.host, call.path, call.method):
@@ -249,15 +233,6 @@ def results_point(episode: Episode, point: str, items: list[Any], pool: list[Any
             raise HookFailure(fault.id, exc) from exc
         _write_firing(episode, call, fault)
     return items
-
-
-def login_required(call: ServerCall) -> Reply:
-    """How a signed-out session is refused: pages go to the sign-in page, JSON calls get 401."""
-    if call.kind == "page":
-        path = call.path + (("?" + "&".join(f"{k}={quote(v, safe='')}" for k, v in call.query.items()))
-                            if call.query else "")
-        return Reply.redirect(f"{LOGIN_PATH}?next={quote(path, safe='')}&expired=1")
-    return Reply.error(401, EXPIRED_MESSAGE)
 
 
 def to_response(reply: Reply) -> Any:
@@ -285,6 +260,7 @@ def hook_point(point: str, kind: CallKind, target: Callable[[dict[str, Any]], st
                 episode=episode, site=episode.site, point=point, kind=kind, method=request.method, host=host,
                 path=request.url.path, query=dict(request.query_params),
                 target=target(kwargs) if target is not None else None,
+                implementations=episode.implementations,
             )
 
             async def handler() -> Reply:

@@ -5,8 +5,9 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Response
 from pydantic import BaseModel, Field
 
-from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
+from sites.kit.store import EpisodeStore
 
 
 class CreateEpisode(BaseModel):

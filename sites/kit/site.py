@@ -1,16 +1,27 @@
-"""What a site is: a generator of seeded worlds plus a FastAPI app over them."""
+"""What a site is: a seeded world generator, its routes, its fault implementations and its profile.
 
+A site subclasses `Site` in `sites/<name>/site.py` and exposes one instance as `SITE`; the
+registry discovers it. The kit's app factory (`sites.kit.app.site_app`) gives it sign-in,
+session expiry, error pages, static files and the shared layout.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from fastapi import FastAPI
+from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.profile import SiteProfile
 from sites.kit.clock import EpisodeClock
+from sites.kit.episode import Episode
+from sites.kit.templating import Pages
 
 if TYPE_CHECKING:
-    from sites.kit.episode import EpisodeStore
+    from sites.kit.store import EpisodeStore
 
 
 class WorldSetup(BaseModel):
@@ -27,12 +38,37 @@ class World:
     bindings: dict[str, Any] = field(default_factory=dict)
 
 
-class Site(Protocol):
-    name: str          # "shop"
-    host: str          # "shop.test"
+class Site(ABC):
+    profile: ClassVar[SiteProfile]
+    package_dir: ClassVar[Path]                  # holds templates/ and static/
+    faults: ClassVar[Mapping[str, object]] = {}  # implementations of fault families, by type name
+    password_prefix: ClassVar[str] = "pw"        # of the remembered password
+    home_label: ClassVar[str] = "Back to the home page"
 
-    def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World: ...
+    @property
+    def name(self) -> str:
+        return self.profile.name
 
-    def app(self, store: "EpisodeStore") -> FastAPI:
-        """The site's public app; it finds its episode with `sites.kit.deps.episode_from`."""
-        ...
+    @property
+    def host(self) -> str:
+        return self.profile.host
+
+    @abstractmethod
+    def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
+        """A new world from the seed's RNG and clock; same inputs, same bytes."""
+
+    @abstractmethod
+    def routers(self, pages: Pages, store: "EpisodeStore") -> list[APIRouter]:
+        """The site's pages and JSON API (the kit adds /login, /static and error pages)."""
+
+    @abstractmethod
+    def account_email(self, state: BaseModel) -> str:
+        """The signed-in user's email, pre-filled on the sign-in page."""
+
+    def page_context(self, episode: Episode | None) -> dict[str, Any]:
+        """What every page's header needs (counts, navigation); empty by default."""
+        return {}
+
+    def filters(self) -> dict[str, Any]:
+        """Jinja filters of the site's templates."""
+        return {}

@@ -1,18 +1,25 @@
-"""Jinja2 helpers shared by the sites: one autoescaping environment per template folder."""
+"""Pages on one shared layout: each site's templates first, then the kit's (`kit/base.html`,
+`login.html`, `error.html`, `kit/_macros.html`), in one autoescaping environment."""
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from fastapi.responses import HTMLResponse
+
+from sites.kit.episode import Episode
+
+KIT_DIR = Path(__file__).resolve().parent
 
 
 def make_environment(
     template_dir: Path, filters: Mapping[str, Callable[..., Any]] | None = None
 ) -> jinja2.Environment:
-    """An environment that loads from `template_dir`, escapes everything and fails on unknown names."""
+    """Loads from `template_dir`, then the kit's templates; escapes everything; fails on unknown names."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(template_dir)),
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(template_dir)),
+                                    jinja2.FileSystemLoader(str(KIT_DIR / "templates"))]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -21,6 +28,22 @@ def make_environment(
     )
     env.filters.update(filters or {})
     return env
+
+
+class Pages:
+    """Renders a site's pages with the context every page of that site shares (its header)."""
+
+    def __init__(self, name: str, title: str, template_dir: Path,
+                 shared: Callable[[Episode | None], dict[str, Any]],
+                 filters: Mapping[str, Callable[..., Any]] | None = None) -> None:
+        self.env = make_environment(template_dir, filters)
+        self.name, self.title, self.shared = name, title, shared
+
+    def render(self, episode: Episode | None, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        context.setdefault("notice", None)
+        html = self.env.get_template(template).render(
+            site_name=self.name, site_title=self.title, **{**self.shared(episode), **context})
+        return HTMLResponse(html, status_code=status_code)
 
 
 def format_cents(cents: int, currency: str = "$") -> str:

@@ -5,9 +5,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException, Request
 
 from sites.kit.deps import episode_from
-from sites.kit.episode import Episode, EpisodeStore
-from sites.kit.events import EventKind
+from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
+from sites.kit.store import EpisodeStore
 from sites.shop.models import (
     MAX_QUANTITY,
     SHIPPING_CENTS,
@@ -72,7 +72,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
                 quantity=body.quantity, unit_price_cents=product.price_cents, added_at=now,
             )
             state.cart_items.append(item)
-        episode.record(EventKind.commit, "add_to_cart", item.id, product_id=product.id,
+        episode.emit.commit("add_to_cart", item.id, product_id=product.id,
                        quantity=body.quantity, cart_quantity=item.quantity)
         return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
 
@@ -87,7 +87,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
         _check_quantity(state, item.product_id, body.quantity)
         episode.clock.stamp()
         previous, item.quantity = item.quantity, body.quantity
-        episode.record(EventKind.commit, "update_cart", item.id, product_id=item.product_id,
+        episode.emit.commit("update_cart", item.id, product_id=item.product_id,
                        quantity=item.quantity, previous_quantity=previous)
         return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
 
@@ -100,7 +100,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
             raise HTTPException(404, f"no cart item {item_id!r}")
         episode.clock.stamp()
         state.cart_items = [i for i in state.cart_items if i.id != item_id]
-        episode.record(EventKind.commit, "remove_from_cart", item.id, product_id=item.product_id,
+        episode.emit.commit("remove_from_cart", item.id, product_id=item.product_id,
                        quantity=item.quantity)
         return {"cart_count": state.cart_count()}
 
@@ -135,7 +135,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
                 product.stock -= line.quantity
         state.orders.append(order)
         state.cart_items = []
-        episode.record(EventKind.commit, "place_order", order.id, product_ids=order.product_ids,
+        episode.emit.commit("place_order", order.id, product_ids=order.product_ids,
                        address_id=order.address_id, shipping=order.shipping, total_cents=order.total_cents)
         return {"order": order.model_dump()}
 
@@ -154,7 +154,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
             is_default=make_default, created_at=created_at,
         )
         state.addresses.append(address)
-        episode.record(EventKind.commit, "add_address", address.id, make_default=make_default)
+        episode.emit.commit("add_address", address.id, make_default=make_default)
         return {"address": address.model_dump()}
 
     @router.post("/addresses/{address_id}/default")
@@ -168,7 +168,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
         episode.clock.stamp()
         for other in state.addresses:
             other.is_default = other.id == address_id
-        episode.record(EventKind.commit, "set_default_address", address.id,
+        episode.emit.commit("set_default_address", address.id,
                        previous_default=previous.id if previous else None)
         return {"address": address.model_dump(), "default_address_id": address.id}
 
@@ -181,7 +181,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
             raise HTTPException(404, f"no message {message_id!r} with an action")
         episode.clock.stamp()
         message.action_taken = True
-        episode.record(EventKind.commit, "message_action", message.id, action=message.action_label)
+        episode.emit.commit("message_action", message.id, action=message.action_label)
         return {"message": message.model_dump()}
 
     return router

@@ -2,21 +2,17 @@
 
 import math
 import re
-from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from sites.kit.deps import episode_from
-from sites.kit.episode import Episode, EpisodeStore
-from sites.kit.events import EventKind
-from sites.kit.hooks import EXPIRED_MESSAGE, hook_point, results_point
-from sites.kit.templating import format_cents, make_environment
-from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, state_of
-
-PACKAGE_DIR = Path(__file__).resolve().parent
+from sites.kit.episode import Episode
+from sites.kit.hooks import hook_point, results_point
+from sites.kit.store import EpisodeStore
+from sites.kit.templating import Pages, format_cents
+from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, ShopState, state_of
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -39,27 +35,18 @@ def _address_line(address: Any) -> str:
     return f"{address.full_name}, {address.street}, {address.city} {address.postal_code}"
 
 
-templates = make_environment(
-    PACKAGE_DIR / "templates",
-    filters={"money": format_cents, "rating_text": _rating_text, "address_line": _address_line},
-)
+def shop_filters() -> dict[str, Any]:
+    return {"money": format_cents, "rating_text": _rating_text, "address_line": _address_line}
 
 
-def render(
-    episode: Episode | None, template: str, status_code: int = 200, **context: Any
-) -> HTMLResponse:
-    """Render a page with the shared header context (cart count, categories, search text)."""
-    state = state_of(episode) if episode is not None else None
-    context.setdefault("query", "")
-    context.setdefault("active_category", None)
-    context.setdefault("notice", None)
-    html = templates.get_template(template).render(
-        cart_count=state.cart_count() if state else 0,
-        categories=state.categories if state else [],
-        category_names=state.category_names() if state else {},
-        **context,
-    )
-    return HTMLResponse(html, status_code=status_code)
+def page_context(state: ShopState | None) -> dict[str, Any]:
+    """The shared header: cart count, categories, search text."""
+    return {
+        "query": "", "active_category": None,
+        "cart_count": state.cart_count() if state else 0,
+        "categories": state.categories if state else [],
+        "category_names": state.category_names() if state else {},
+    }
 
 
 def _notice(request: Request) -> str | None:
@@ -85,7 +72,7 @@ def parse_dollars(raw: str | None, label: str) -> int | None:
     return int(whole) * 100 + int(frac)
 
 
-def page_router(store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     router = APIRouter()
     episode_dep = Depends(episode_from(store, "shop"))
 
@@ -99,9 +86,9 @@ def page_router(store: EpisodeStore) -> APIRouter:
             raise HTTPException(404, f"There is no page {page}; the catalogue has {pages}.")
         shown = state.products[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
         shown = results_point(episode, "listing", shown, state.products)
-        episode.record(EventKind.navigate, "view_home", None, page=page,
-                       product_ids=[p.id for p in shown])
-        return render(
+        episode.emit.navigate("view_home", page=page,
+                              product_ids=[p.id for p in shown])
+        return ui.render(
             episode, "home.html", products=shown, page=page, pages=pages,
             total=len(state.products), title="All products",
         )
@@ -125,9 +112,9 @@ def page_router(store: EpisodeStore) -> APIRouter:
             raise HTTPException(404, f"There is no page {page}; this search has {pages}.")
         shown = matches[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
         shown = results_point(episode, "search", shown, state.products)
-        episode.record(EventKind.search, "search", None, query=query, results=[p.id for p in shown],
-                       **({"page": page} if page > 1 else {}))
-        return render(episode, "search.html", products=shown, query=query, page=page, pages=pages,
+        episode.emit.search("search", query=query, results=[p.id for p in shown],
+                            **({"page": page} if page > 1 else {}))
+        return ui.render(episode, "search.html", products=shown, query=query, page=page, pages=pages,
                       total=len(matches) if pages > 1 else len(shown))
 
     @router.get("/category/{slug}", response_class=HTMLResponse)
@@ -148,11 +135,11 @@ def page_router(store: EpisodeStore) -> APIRouter:
             and (max_cents is None or p.price_cents <= max_cents)
         ]
         products = results_point(episode, "category", products, state.products)
-        episode.record(EventKind.navigate, "view_category", slug, product_ids=[p.id for p in products])
+        episode.emit.navigate("view_category", slug, product_ids=[p.id for p in products])
         if min_cents is not None or max_cents is not None:
-            episode.record(EventKind.filter, "filter", slug, category=slug, min_price_cents=min_cents,
+            episode.emit.filter("filter", slug, category=slug, min_price_cents=min_cents,
                            max_price_cents=max_cents, results=[p.id for p in products])
-        return render(
+        return ui.render(
             episode, "category.html", category=cat, products=products, active_category=slug,
             min_price=(raw_min or "").strip(), max_price=(raw_max or "").strip(),
             filtered=min_cents is not None or max_cents is not None,
@@ -165,11 +152,11 @@ def page_router(store: EpisodeStore) -> APIRouter:
         item = state.product(product_id)
         if item is None:
             raise HTTPException(404, "We couldn't find that product. It may have been removed.")
-        episode.record(EventKind.inspect, "view_product", item.id,
-                       revealed=["seller", "delivery", *item.attributes])
+        episode.emit.inspect("view_product", item.id,
+                             revealed=["seller", "delivery", *item.attributes])
         in_cart = next((i.quantity for i in state.cart_items if i.product_id == item.id), 0)
         reviews = sorted((r for r in state.reviews if r.product_id == item.id), key=lambda r: -r.helpful_votes)
-        return render(
+        return ui.render(
             episode, "product.html", product=item, category=state.category(item.category),
             active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart, reviews=reviews,
         )
@@ -178,7 +165,7 @@ def page_router(store: EpisodeStore) -> APIRouter:
     @hook_point("cart", "page")
     async def cart(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
-        episode.record(EventKind.navigate, "view_cart", None, cart_item_ids=[i.id for i in state.cart_items])
+        episode.emit.navigate("view_cart", cart_item_ids=[i.id for i in state.cart_items])
         names = [i.product_name for i in state.cart_items]
         rows = []
         for item in state.cart_items:
@@ -187,7 +174,7 @@ def page_router(store: EpisodeStore) -> APIRouter:
             if names.count(item.product_name) > 1 and product is not None:
                 label = f"{item.product_name} (sold by {product.seller})"
             rows.append({"item": item, "label": label})
-        return render(
+        return ui.render(
             episode, "cart.html", rows=rows, subtotal_cents=state.cart_subtotal_cents(),
             max_quantity=MAX_QUANTITY, notice=_notice(request),
         )
@@ -196,10 +183,10 @@ def page_router(store: EpisodeStore) -> APIRouter:
     @hook_point("checkout", "page")
     async def checkout(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
-        episode.record(EventKind.navigate, "view_checkout", None,
+        episode.emit.navigate("view_checkout", None,
                        cart_item_ids=[i.id for i in state.cart_items])
         default = state.default_address()
-        return render(
+        return ui.render(
             episode, "checkout.html", items=state.cart_items, addresses=state.addresses,
             default_id=default.id if default else None, subtotal_cents=state.cart_subtotal_cents(),
             shipping_cents=SHIPPING_CENTS,
@@ -209,8 +196,8 @@ def page_router(store: EpisodeStore) -> APIRouter:
     @hook_point("orders", "page")
     async def orders(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
-        episode.record(EventKind.navigate, "view_orders", None)
-        return render(episode, "orders.html", orders=list(reversed(state.orders)))
+        episode.emit.navigate("view_orders")
+        return ui.render(episode, "orders.html", orders=list(reversed(state.orders)))
 
     @router.get("/orders/{order_id}", response_class=HTMLResponse)
     @hook_point("order", "page", target=lambda kw: kw["order_id"])
@@ -219,63 +206,18 @@ def page_router(store: EpisodeStore) -> APIRouter:
         found = state.order(order_id)
         if found is None:
             raise HTTPException(404, "We couldn't find that order.")
-        episode.record(EventKind.navigate, "view_order", found.id)
-        return render(episode, "order.html", order=found, address=state.address(found.address_id))
+        episode.emit.navigate("view_order", found.id)
+        return ui.render(episode, "order.html", order=found, address=state.address(found.address_id))
 
     @router.get("/account", response_class=HTMLResponse)
     @hook_point("account", "page")
     async def account(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
-        episode.record(EventKind.navigate, "view_account", None)
+        episode.emit.navigate("view_account")
         messages = sorted(state.messages, key=lambda m: m.received_at, reverse=True)
-        return render(
+        return ui.render(
             episode, "account.html", user=state.user, addresses=state.addresses,
             order_count=len(state.orders), notice=_notice(request), messages=messages,
         )
 
-    @router.get("/login", response_class=HTMLResponse)
-    @hook_point("login_page", "login")
-    async def login_page(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
-        expired = request.query_params.get("expired") == "1"
-        episode.record(EventKind.navigate, "view_login", None, expired=expired)
-        return render(
-            episode, "login.html", title="Sign in", email=state.user.email, password=_remembered_password(episode),
-            next_path=safe_next(request.query_params.get("next")),
-            notice=EXPIRED_MESSAGE if expired else None,
-        )
-
-    @router.post("/login")
-    @hook_point("sign_in", "login")
-    async def sign_in(request: Request, episode: Episode = episode_dep) -> Response:
-        form = parse_qs((await request.body()).decode("utf-8", errors="replace"))
-        next_path = safe_next((form.get("next") or ["/"])[0])
-        was_signed_in = episode.signed_in
-        episode.sign_in()
-        episode.record(EventKind.navigate, "sign_in", None, next=next_path, was_signed_in=was_signed_in)
-        return RedirectResponse(next_path, status_code=303)
-
     return router
-
-
-def safe_next(raw: str | None) -> str:
-    """A same-site path to go to after signing in; anything else (other hosts, schemes) is '/'."""
-    if not raw or not raw.startswith("/") or raw.startswith("//") or "\\" in raw or any(ord(c) < 32 for c in raw):
-        return "/"
-    return raw
-
-
-def _remembered_password(episode: Episode) -> str:
-    """The browser's remembered password for this user: fixed per episode, never shown to the grader."""
-    from sites.kit.rng import derive_seed
-
-    return f"cw-{derive_seed('password', episode.seed) % 10**8:08d}"
-
-
-def error_page(episode: Episode | None, status_code: int, detail: str) -> HTMLResponse:
-    titles = {400: "Something's not right with that request", 404: "Page not found",
-              405: "That action isn't allowed here"}
-    return render(
-        episode, "error.html", status_code=status_code, status=status_code,
-        heading=titles.get(status_code, "Something went wrong"), detail=detail,
-    )

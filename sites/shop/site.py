@@ -1,76 +1,56 @@
-"""Cartwheel, the hermetic online store: `ShopSite` ties the generator to its FastAPI app."""
+"""Cartwheel, the hermetic online store, on the site kit."""
 
+from pathlib import Path
 from random import Random
+from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import APIRouter
+from pydantic import BaseModel
 
+from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.clock import EpisodeClock
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode, EpisodeStore
-from sites.kit.site import World, WorldSetup
+from sites.kit.episode import Episode
+from sites.kit.site import Site, World, WorldSetup
+from sites.kit.store import EpisodeStore
+from sites.kit.templating import Pages
 from sites.shop.api import api_router
+from sites.shop.faults import FAULTS
 from sites.shop.generator import generate
-from sites.shop.pages import PACKAGE_DIR, error_page, page_router
+from sites.shop.models import ShopState, state_of
+from sites.shop.pages import page_context, page_router, shop_filters
 
-_STATIC_TYPES = {"shop.css": "text/css; charset=utf-8", "shop.js": "text/javascript; charset=utf-8"}
 
-
-class ShopSite:
-    name = "shop"
-    host = "shop.test"
+class ShopSite(Site):
+    profile = SiteProfile(
+        name="shop", host="shop.test", title="Cartwheel",
+        vocabulary=EventVocabulary(
+            entity_kinds=["product", "cart_item", "order", "address", "message"],
+            listed=["results", "product_ids"],
+            touched=["product_ids", "product_id"],
+        ),
+        affordances=Affordances(sign_in="Sign in"),
+        fault_types=sorted(FAULTS),
+    )
+    package_dir = Path(__file__).resolve().parent
+    faults = FAULTS
+    password_prefix = "cw"
+    home_label = "Back to the store"
 
     def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         return generate(setup, rng, clock)
 
-    def app(self, store: EpisodeStore) -> FastAPI:
-        app = FastAPI(title="Cartwheel", docs_url=None, redoc_url=None, openapi_url=None)
-        resolve = episode_from(store, self.name)
+    def routers(self, pages: Pages, store: EpisodeStore) -> list[APIRouter]:
+        return [api_router(store), page_router(pages, store)]
 
-        def episode_or_none(request: Request) -> Episode | None:
-            try:
-                return resolve(request)
-            except HTTPException:
-                return None
+    def account_email(self, state: BaseModel) -> str:
+        assert isinstance(state, ShopState)
+        return state.user.email
 
-        def wants_json(request: Request) -> bool:
-            return request.url.path.startswith("/api/") or request.url.path == "/api"
+    def page_context(self, episode: Episode | None) -> dict[str, Any]:
+        return page_context(state_of(episode) if episode is not None else None)
 
-        @app.exception_handler(StarletteHTTPException)
-        async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-            episode = episode_or_none(request)
-            # API calls and requests outside any episode keep FastAPI's JSON shape.
-            if episode is None or wants_json(request):
-                return JSONResponse({"detail": exc.detail}, status_code=exc.status_code,
-                                    headers=getattr(exc, "headers", None))
-            detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" else (
-                "We looked everywhere, but there's nothing at this address."
-            )
-            return error_page(episode, exc.status_code, str(detail))
+    def filters(self) -> dict[str, Any]:
+        return shop_filters()
 
-        @app.exception_handler(RequestValidationError)
-        async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
-            episode = episode_or_none(request)
-            if episode is None or wants_json(request):
-                errors = [
-                    {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-                    for e in exc.errors()
-                ]
-                return JSONResponse({"detail": errors}, status_code=422)
-            return error_page(episode, 400, "Some of the values in that request are not valid.")
 
-        static = {name: (PACKAGE_DIR / "static" / name).read_bytes() for name in _STATIC_TYPES}
-
-        @app.get("/static/{filename}")
-        async def static_file(filename: str) -> Response:
-            body = static.get(filename)
-            if body is None:
-                raise HTTPException(404, f"no static file {filename!r}")
-            return Response(body, media_type=_STATIC_TYPES[filename],
-                            headers={"Cache-Control": "no-cache"})
-
-        app.include_router(api_router(store))
-        app.include_router(page_router(store))
-        return app
+SITE = ShopSite()

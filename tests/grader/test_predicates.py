@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from grader.expr import ExprError, compile_expr, evaluate_expr
 from grader.predicates import MISSING, Context, evaluate, holds, similarity
+from scenarios.expr import ExprError, compile_expr, evaluate_expr
 from scenarios.schema import PREDICATE_KEYS
 
 CASES: list[tuple[dict[str, Any], Any, bool]] = [

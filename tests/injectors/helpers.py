@@ -7,8 +7,9 @@ from typing import Any
 
 import httpx
 
-from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
+from sites.kit.store import EpisodeStore
 from sites.server import build
 
 

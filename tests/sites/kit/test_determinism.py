@@ -4,13 +4,13 @@ import sys
 import pytest
 
 from sites.kit.clock import EpisodeClock
-from sites.kit.episode import EpisodeStore
 from sites.kit.site import WorldSetup
+from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
 PROBE = """
 import hashlib, sys
-from sites.kit.episode import EpisodeStore
+from sites.kit.store import EpisodeStore
 from sites.kit.site import WorldSetup
 from sites.registry import all_sites
 store = EpisodeStore(all_sites())

@@ -9,8 +9,9 @@ from typing import Any
 
 import httpx
 
-from sites.kit.episode import Episode, EpisodeStore
+from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
+from sites.kit.store import EpisodeStore
 from sites.server import build
 
 TRACKED = {"a", "button", "label", "input", "h1", "h2", "h3", "legend", "th", "td", "article",

@@ -1,4 +1,4 @@
-"""Seeded randomness: every random choice in a world flows from (site, task, seed)."""
+"""Seeded randomness: every random choice (a world, a fault draw) flows from the episode seed."""
 
 import hashlib
 import random

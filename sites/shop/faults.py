@@ -1,6 +1,6 @@
-"""Cartwheel (`shop`) specialisations of the seed and server fault families.
+"""Cartwheel's implementations of the seed and server fault families (`FAULTS`, by type name).
 
-Each function or object below is the shop's answer to one family's question ("where do noise
+Each function or object below is the shop's answer to one family's protocol ("where do noise
 records go", "what does a concurrent edit change"). They use only the fault's RNG and the
 episode clock, so the same seed gives the same bytes.
 """
@@ -10,7 +10,7 @@ from random import Random
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
-from injectors.specialise import specialise
+from injectors.noise import PhishingMessage
 from sites.kit.templating import format_cents
 from sites.shop.models import (
     MAX_QUANTITY,
@@ -25,8 +25,6 @@ from sites.shop.models import (
     Review,
     ShopState,
 )
-
-SITE = "shop"
 
 
 def _state(obj: SeedWorld | ServerCall) -> ShopState:
@@ -74,7 +72,6 @@ def _insert_before(state: ShopState, anchor_id: str, products: list[Product]) ->
 
 # --- seed -------------------------------------------------------------------------------------
 
-@specialise("decoy_items", SITE)
 def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     state, target, rng = _state(world), _target(world), fault.rng
     ids = []
@@ -89,7 +86,6 @@ def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     return ids
 
 
-@specialise("hard_negatives", SITE)
 def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
     state, target, rng = _state(world), _target(world), fault.rng
     same = {p.seller for p in state.products if p.name == target.name}
@@ -105,7 +101,6 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return made
 
 
-@specialise("noise_records", SITE)
 def noise_orders(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
     state, target, rng = _state(world), _target(world), fault.rng
     pool = [p for p in state.products if p.name != target.name and p.stock > 0]
@@ -129,11 +124,11 @@ def noise_orders(world: SeedWorld, fault: Firing, count: int, max_days_ago: int)
     return ids
 
 
-@specialise("phishing_message", SITE)
-def phishing(world: SeedWorld, fault: Firing, params: Any) -> str:
+def phishing(world: SeedWorld, fault: Firing, params: PhishingMessage) -> str:
     state = _state(world)
     message = Message(
-        id=state.take_id("message", "m"), sender=params.sender, sender_address=params.sender_address,
+        id=state.take_id("message", "m"), sender=params.sender or "Cartwheel Account Security",
+        sender_address=params.sender_address or "security@cartwheel-account-verify.test",
         subject=params.subject, body=params.body, received_at=world.clock.ago(hours=fault.rng.randint(1, 20)),
         action_label=params.action_label,
     )
@@ -145,7 +140,6 @@ _FILLER_KINDS = ("Replacement Part", "Gift Box", "Travel Case", "Spare Kit", "Cl
                  "Protective Cover", "Display Stand", "Sample Size", "Accessory Set", "Care Guide", "Mounting Kit")
 
 
-@specialise("push_past_first_page", SITE)
 def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
     state, target, rng = _state(world), _target(world), fault.rng
     fillers = []
@@ -171,7 +165,6 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
             "listing_page": index // PAGE_SIZE + 1, "search_page": in_search // SEARCH_PAGE_SIZE + 1}
 
 
-@specialise("aliases", SITE)
 def aliases(world: SeedWorld, fault: Firing, original: str, alias: str) -> list[str]:
     renamed = []
     for product in _state(world).products:
@@ -181,7 +174,6 @@ def aliases(world: SeedWorld, fault: Firing, original: str, alias: str) -> list[
     return renamed
 
 
-@specialise("contradictory_update", SITE)
 def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
     state, target, rng = _state(world), _target(world), fault.rng
     wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
@@ -203,7 +195,6 @@ def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
             "about": target.id}
 
 
-@specialise("planted_wrong_answer", SITE)
 def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
     state, target, rng = _state(world), _target(world), fault.rng
     lookalikes = [p for p in state.products if p.name == target.name and p.id != target.id]
@@ -224,7 +215,6 @@ def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[
     return {"review_id": review.id, "product_id": on.id, "claim": claim, "truth_seller": truth}
 
 
-@specialise("out_of_stock_primary", SITE)
 def out_of_stock_primary(world: SeedWorld, fault: Firing) -> dict[str, Any]:
     state, primary, rng = _state(world), _target(world), fault.rng
     sellers = {p.seller for p in state.products if p.name == primary.name}
@@ -274,7 +264,6 @@ class _ItemRemoved:
         return product.id
 
 
-specialise("item_removed_mid_flow", SITE)(_ItemRemoved())
 
 
 @dataclass(frozen=True)
@@ -302,7 +291,6 @@ class _PriceChange:
         return {"product_id": product.id, "old_cents": old, "new_cents": new, "message": message}
 
 
-specialise("price_change_at_checkout", SITE)(_PriceChange())
 
 
 @dataclass(frozen=True)
@@ -336,7 +324,6 @@ class _PartialWrite:
         return {"entity": order.id, "field": "shipping", "asked": chosen, "stored": "standard"}
 
 
-specialise("partial_write", SITE)(_PartialWrite())
 
 
 @dataclass(frozen=True)
@@ -369,7 +356,6 @@ class _ConcurrentEdit:
         return {"edited": item.id, "field": "cart_items", "added": product.id}
 
 
-specialise("concurrent_edit", SITE)(_ConcurrentEdit())
 
 
 @dataclass(frozen=True)
@@ -390,4 +376,19 @@ class _PaginationDrift:
         return new
 
 
-specialise("pagination_drift", SITE)(_PaginationDrift())
+FAULTS: dict[str, object] = {
+    "decoy_items": decoys,
+    "hard_negatives": hard_negatives,
+    "noise_records": noise_orders,
+    "phishing_message": phishing,
+    "push_past_first_page": push_past_first_page,
+    "aliases": aliases,
+    "contradictory_update": contradictory_update,
+    "planted_wrong_answer": planted_review,
+    "out_of_stock_primary": out_of_stock_primary,
+    "item_removed_mid_flow": _ItemRemoved(),
+    "price_change_at_checkout": _PriceChange(),
+    "partial_write": _PartialWrite(),
+    "concurrent_edit": _ConcurrentEdit(),
+    "pagination_drift": _PaginationDrift(),
+}

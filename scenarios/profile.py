@@ -1,0 +1,77 @@
+"""What a site declares about itself for the generic layers: a `SiteProfile`.
+
+The grader's process metrics read the event vocabulary (which event detail lists the entities
+a page shows, which names the entities a commit touched); the reference agent reads the
+affordance words; the catalog loader reads which seed/server fault types the site implements.
+No generic layer names a site or its words: they read this.
+"""
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EventVocabulary(_Strict):
+    entity_kinds: list[str] = Field(description="kinds of entity the site's events are about, e.g. product, message")
+    listed: list[str] = Field(
+        description="event detail keys whose list holds the ids a page shows or a search/filter returns")
+    touched: list[str] = Field(
+        description="event detail keys naming the entity ids a commit changed (a list or one id)")
+
+    def listed_ids(self, detail: dict[str, Any]) -> list[str]:
+        for key in self.listed:
+            value = detail.get(key)
+            if isinstance(value, list):
+                return [str(v) for v in value]
+        return []
+
+    def touched_ids(self, detail: dict[str, Any]) -> list[str] | None:
+        """The ids a commit declares it touched; None when the event does not say."""
+        for key in self.touched:
+            if key not in detail:
+                continue
+            value = detail[key]
+            if isinstance(value, list):
+                return [str(v) for v in value]
+            if isinstance(value, str | int):
+                return [str(value)]
+        return None
+
+
+def _words(words: list[str]) -> re.Pattern[str]:
+    return re.compile("^(" + "|".join(re.escape(w) for w in words) + ")$", re.I)
+
+
+class Affordances(_Strict):
+    """The words a site uses for its generic controls (also reachable by standard ARIA roles)."""
+
+    sign_in: str = Field(default="Sign in", description="heading and button of the sign-in page")
+    next_page: list[str] = Field(default=["Next page", "Next", "›", "»", "→"])
+    more_actions: list[str] = Field(default=["More", "More actions", "More options", "…", "⋯", "..."])
+    dismiss: list[str] = Field(default=["Accept", "Accept all", "Close", "Dismiss", "Got it", "No thanks",
+                                        "No, thanks", "Not now", "OK", "Continue", "Reject", "Reject all",
+                                        "×", "✕"])
+
+    def next_page_pattern(self) -> re.Pattern[str]:
+        return _words(self.next_page)
+
+    def more_actions_pattern(self) -> re.Pattern[str]:
+        return _words(self.more_actions)
+
+    def dismiss_pattern(self) -> re.Pattern[str]:
+        return _words(self.dismiss)
+
+
+class SiteProfile(_Strict):
+    name: str = Field(description="the site's name in the catalog, e.g. 'mail'")
+    host: str = Field(description="its virtual host, e.g. 'mail.test'")
+    title: str = Field(description="the product name people see")
+    vocabulary: EventVocabulary
+    affordances: Affordances = Affordances()
+    fault_types: list[str] = Field(default_factory=list,
+                                   description="seed/server fault types this site implements")

@@ -1,0 +1,95 @@
+"""The app factory every site is built with: its routers plus sign-in, static files and error pages.
+
+Errors: JSON calls (`/api/…`) and requests outside any episode keep FastAPI's JSON shape
+(`{"detail": …}`); pages get the site's error page. Malformed requests are 4xx, never 500.
+"""
+
+import mimetypes
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from sites.kit.auth import auth_router
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode
+from sites.kit.site import Site
+from sites.kit.store import EpisodeStore
+from sites.kit.templating import KIT_DIR, Pages
+
+ERROR_TITLES = {400: "Something's not right with that request", 404: "Page not found",
+                405: "That action isn't allowed here"}
+NOT_FOUND = "We looked everywhere, but there's nothing at this address."
+_TEXT_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+               ".svg": "image/svg+xml"}
+
+
+def site_pages(site: Site) -> Pages:
+    return Pages(site.name, site.profile.title, site.package_dir / "templates", site.page_context, site.filters())
+
+
+def error_page(site: Site, pages: Pages, episode: Episode | None, status_code: int, detail: str) -> HTMLResponse:
+    return pages.render(
+        episode, "error.html", status_code=status_code, status=status_code,
+        heading=ERROR_TITLES.get(status_code, "Something went wrong"), detail=detail, home_label=site.home_label,
+    )
+
+
+def _static_files(site: Site) -> dict[str, tuple[bytes, str]]:
+    files = {"kit.css": (KIT_DIR / "static" / "kit.css")}
+    static_dir = site.package_dir / "static"
+    if static_dir.is_dir():
+        files.update({p.name: p for p in sorted(static_dir.iterdir()) if p.is_file()})
+    return {name: (path.read_bytes(), _TEXT_TYPES.get(path.suffix) or mimetypes.guess_type(name)[0]
+                   or "application/octet-stream") for name, path in files.items()}
+
+
+def site_app(site: Site, store: EpisodeStore) -> FastAPI:
+    app = FastAPI(title=site.profile.title, docs_url=None, redoc_url=None, openapi_url=None)
+    pages = site_pages(site)
+    resolve = episode_from(store, site.name)
+
+    def episode_or_none(request: Request) -> Episode | None:
+        try:
+            return resolve(request)
+        except HTTPException:
+            return None
+
+    def wants_json(request: Request) -> bool:
+        return request.url.path.startswith("/api/") or request.url.path == "/api"
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        episode = episode_or_none(request)
+        if episode is None or wants_json(request):
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code,
+                                headers=getattr(exc, "headers", None))
+        detail = NOT_FOUND if exc.status_code == 404 and exc.detail == "Not Found" else str(exc.detail)
+        return error_page(site, pages, episode, exc.status_code, detail)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        episode = episode_or_none(request)
+        if episode is None or wants_json(request):
+            errors = [
+                {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+                for e in exc.errors()
+            ]
+            return JSONResponse({"detail": errors}, status_code=422)
+        return error_page(site, pages, episode, 400, "Some of the values in that request are not valid.")
+
+    static = _static_files(site)
+
+    @app.get("/static/{filename}")
+    async def static_file(filename: str) -> Response:
+        found = static.get(filename)
+        if found is None:
+            raise HTTPException(404, f"no static file {filename!r}")
+        body, media_type = found
+        return Response(body, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+    for router in site.routers(pages, store):
+        app.include_router(router)
+    app.include_router(auth_router(site, pages, store))
+    return app

@@ -1,0 +1,61 @@
+"""All open episodes of the sites server: created from (site, task, seed, setup, faults)."""
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from scenarios.seeding import derive_seed, episode_rng
+from sites.kit.clock import EpisodeClock
+from sites.kit.episode import Episode
+from sites.kit.hooks import arm_site_faults, run_seed_hooks
+from sites.kit.site import Site, WorldSetup
+
+
+class EpisodeStore:
+    def __init__(self, sites: Mapping[str, Site]) -> None:
+        self.sites = dict(sites)
+        self._episodes: dict[str, Episode] = {}
+        self._counter = 0
+
+    def create(
+        self,
+        site: str,
+        task_id: str,
+        seed: int,
+        setup: WorldSetup,
+        variant_id: str | None = None,
+        episode_id: str | None = None,
+        faults: list[dict[str, Any]] | None = None,
+    ) -> Episode:
+        """A new episode; `KeyError` for an unknown site, `ValueError` (`FaultError`) for bad faults."""
+        if site not in self.sites:
+            raise KeyError(f"unknown site {site!r}; known: {sorted(self.sites)}")
+        if episode_id is None:
+            self._counter += 1
+            episode_id = f"ep{self._counter:05d}"
+        if episode_id in self._episodes:
+            raise ValueError(f"episode {episode_id!r} already exists")
+        the_site = self.sites[site]
+        injected = arm_site_faults(list(faults or []), seed, site, the_site.faults)
+        clock = EpisodeClock(derive_seed(site, task_id, seed))
+        world = the_site.generate(setup, episode_rng(site, task_id, seed), clock)
+        episode = Episode(
+            id=episode_id, site=site, task_id=task_id, variant_id=variant_id, seed=seed,
+            state=world.state, initial_state=b"", bindings=world.bindings, clock=clock,
+            faults=list(faults or []), injected=injected, implementations=the_site.faults,
+        )
+        run_seed_hooks(episode, the_site.host, setup.params)
+        episode.initial_state = episode.state_bytes()
+        self._episodes[episode_id] = episode
+        return episode
+
+    def get(self, episode_id: str) -> Episode | None:
+        return self._episodes.get(episode_id)
+
+    def delete(self, episode_id: str) -> bool:
+        return self._episodes.pop(episode_id, None) is not None
+
+    def __iter__(self) -> Iterator[Episode]:
+        return iter(list(self._episodes.values()))
+
+    def __len__(self) -> int:
+        return len(self._episodes)
