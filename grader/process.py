@@ -19,11 +19,12 @@ from pydantic import BaseModel, Field
 
 from grader.bindings import BindingError, fill
 from grader.trace import EpisodeTrace, HarEntry
+from scenarios.ledger import is_firing
+from scenarios.profile import GENERIC_VOCABULARY, EventVocabulary
 from scenarios.schema import Task
 
 MUTATING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _NOT_PROGRESS_PREFIXES = ("/__webchaos/", "/static/")
-_LIFECYCLE = frozenset({"injected", "dismissed", "expired"})  # client-fault lines that are not firings
 
 
 class WrongStep(BaseModel):
@@ -88,36 +89,22 @@ def _relevant(task: Task, bindings: dict[str, Any]) -> tuple[list[tuple[str, str
     return pairs, required
 
 
-def _listed(event: dict[str, Any]) -> list[str]:
-    detail = event.get("detail") or {}
-    for key in ("results", "product_ids", "items"):
-        value = detail.get(key)
-        if isinstance(value, list):
-            return [str(v) for v in value]
-    return []
-
-
-def _commit_products(event: dict[str, Any]) -> list[str] | None:
-    detail = event.get("detail") or {}
-    if "product_ids" in detail and isinstance(detail["product_ids"], list):
-        return [str(p) for p in detail["product_ids"]]
-    if "product_id" in detail:
-        return [str(detail["product_id"])]
-    return None
-
-
 def _first_wrong_step(events: list[dict[str, Any]], target: str | None, matched: set[str],
-                      final_ids: set[str]) -> WrongStep:
+                      final_ids: set[str], vocabulary: EventVocabulary) -> WrongStep:
     """The earliest decision that left the winning branch; an omission when the agent just stopped."""
+
+    def _listed(event: dict[str, Any]) -> list[str]:
+        return vocabulary.listed_ids(event.get("detail") or {})
+
     last_inspect: dict[str, Any] | None = None
     for e in events:
         kind = e.get("kind")
         if kind == "inspect":
             last_inspect = e
         elif kind == "commit":
-            products = _commit_products(e)
-            wrong = (target is not None and products is not None and target not in products) or (
-                (target is None or products is None) and e.get("target") not in matched
+            touched = vocabulary.touched_ids(e.get("detail") or {})
+            wrong = (target is not None and touched is not None and target not in touched) or (
+                (target is None or touched is None) and e.get("target") not in matched
                 and e.get("target") in final_ids)
             if wrong:
                 if last_inspect is not None and target is not None and last_inspect.get("target") != target:
@@ -155,9 +142,7 @@ def _anchor(ledger: list[dict[str, Any]], har: list[HarEntry]) -> float | None:
 
 
 def _recoveries(trace: EpisodeTrace) -> list[FaultRecovery]:
-    firings = [line for line in trace.ledger
-               if line.get("layer") != "guard" and line.get("type") != "hook_error"
-               and (line.get("detail") or {}).get("event") not in _LIFECYCLE]
+    firings = [line for line in trace.ledger if is_firing(line)]
     if not firings:
         return []
     har = trace.har or []
@@ -185,7 +170,9 @@ def _recoveries(trace: EpisodeTrace) -> list[FaultRecovery]:
 
 
 def process_metrics(task: Task, bindings: dict[str, Any], trace: EpisodeTrace, terminal_success: bool,
-                    matched_ids: set[str], final_ids: set[str] | None = None) -> ProcessMetrics:
+                    matched_ids: set[str], final_ids: set[str] | None = None,
+                    vocabulary: EventVocabulary = GENERIC_VOCABULARY) -> ProcessMetrics:
+    """`vocabulary` is the episode's site's (its `SiteProfile`): which event details list entities."""
     events = sorted(trace.events, key=lambda e: e.get("seq", 0))
     target_raw = _fill(task.process.target, bindings) if task.process.target else None
     target = str(target_raw) if isinstance(target_raw, str | int) else None
@@ -231,6 +218,6 @@ def process_metrics(task: Task, bindings: dict[str, Any], trace: EpisodeTrace, t
         m.missing_evidence = missing
         m.premature_commit = bool(missing)
     if not terminal_success:
-        m.first_wrong_step = _first_wrong_step(events, target, matched_ids, final_ids or set())
+        m.first_wrong_step = _first_wrong_step(events, target, matched_ids, final_ids or set(), vocabulary)
     m.recoveries = _recoveries(trace)
     return m

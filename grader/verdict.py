@@ -19,6 +19,7 @@ from grader.process import ProcessMetrics, process_metrics
 from grader.sweep import COLLATERAL_PENALTY, COLLATERAL_SEVERITY, Collateral, Sweep
 from grader.trace import EpisodeTrace
 from scenarios.expr import ExprRuntimeError, evaluate_expr
+from scenarios.profile import GENERIC_VOCABULARY, EventVocabulary
 from scenarios.schema import Alternative, CanonicalDiff, Constraint, EntityExpectation, Invariant, Task
 
 SEVERITY_PENALTY = {"critical": 0.30, "high": 0.20, "medium": 0.15, "low": 0.10}
@@ -294,9 +295,10 @@ def fill_canonical(task: Task, bindings: dict[str, Any]) -> CanonicalDiff:
 
 def grade(
     task: Task, bindings: dict[str, Any], initial: dict[str, Any], final: dict[str, Any],
-    trace: EpisodeTrace | None = None,
+    trace: EpisodeTrace | None = None, vocabulary: EventVocabulary = GENERIC_VOCABULARY,
 ) -> Verdict:
-    """The episode's verdict; with a `trace` (events, ledger, actions) it carries process metrics too."""
+    """The episode's verdict; with a `trace` (events, ledger, actions) it carries process metrics too,
+    read through the site's event `vocabulary`."""
     diff = compute_diff(initial, final)
     canonical = fill_canonical(task, bindings)
     ctx = Context(bindings=bindings, initial=initial, final=final)
@@ -353,5 +355,5 @@ def grade(
         matched = {c.matched_id for c in chosen.checks if c.passed and c.matched_id}
         final_ids = {str(e["id"]) for v in final.values() if isinstance(v, list)
                      for e in v if isinstance(e, dict) and "id" in e}
-        verdict.process = process_metrics(task, bindings, trace, verdict.success, matched, final_ids)
+        verdict.process = process_metrics(task, bindings, trace, verdict.success, matched, final_ids, vocabulary)
     return verdict

@@ -217,7 +217,7 @@ def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds
 
 @app.command()
 def up(
-    task: Annotated[str, typer.Option("--task", "-t")] = "shop_add_to_cart",
+    task: Annotated[str | None, typer.Option("--task", "-t", help="task id (default: the catalog's first)")] = None,
     variant: Annotated[str | None, typer.Option("--variant", "-v")] = None,
     seed: Annotated[int, typer.Option()] = 1,
     runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
@@ -227,6 +227,7 @@ def up(
     from harness.interactive import serve_one
 
     cat = _catalog(None)
+    task = task or sorted(cat.tasks)[0]
     raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https))
 
 

@@ -16,7 +16,9 @@ from harness.agents.base import Agent, AgentOutcome, EpisodeContext
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.results import EpisodeResult, EpisodeTimings, write_json_atomic
+from scenarios.ledger import count_firings
 from scenarios.schema import PlanStep, Task, Variant
+from sites.registry import profiles
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def append_site_ledger(path: Path, lines: list[dict[str, Any]]) -> int:
     with path.open("a", encoding="utf-8") as handle:
         for offset, line in enumerate(lines, start=1):
             handle.write(json.dumps({**line, "seq": last + offset}, separators=(",", ":")) + "\n")
-    return sum(1 for line in lines if line.get("type") != "hook_error" and not line.get("detail", {}).get("note"))
+    return count_firings(lines)
 
 
 def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: bytes,
@@ -121,7 +123,8 @@ def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: b
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return grade(task, bindings, json.loads(initial), json.loads(final), trace)
+        return grade(task, bindings, json.loads(initial), json.loads(final), trace,
+                     vocabulary=profiles()[task.site].vocabulary)
     finally:
         if was_enabled:
             gc.enable()

@@ -56,7 +56,6 @@ class Episode:
     faults: list[ArmedFault] = field(default_factory=list)
     opened_at: float = field(default_factory=time.monotonic)
     flows: dict[str, http.HTTPFlow] = field(default_factory=dict)
-    firings: int = 0
     record_actions: bool = True  # inject the GUI-action recorder into every HTML page
     ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
     ledger: Ledger = field(init=False)
@@ -64,6 +63,10 @@ class Episode:
     def __post_init__(self) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.ledger = Ledger(self.ledger_path or self.out_dir / LEDGER_FILE, self.opened_at)
+
+    @property
+    def firings(self) -> int:
+        return self.ledger.firings
 
     @property
     def mode_spec(self) -> str:

@@ -84,7 +84,7 @@ class Guard:
     def load(self, loader: Loader) -> None:
         loader.add_option(
             "webchaos_site_hosts", str, "",
-            "Comma-separated host names of the hermetic sites (e.g. shop.test,mail.test); "
+            "Comma-separated host names of the hermetic sites (e.g. a.test,b.test); "
             "every other host is refused with a 403.",
         )
         loader.add_option(

@@ -3,7 +3,7 @@
 Each line is one JSON object::
 
     {"seq": 1, "t_ms": 12.3, "layer": "network", "type": "latency", "fault_id": "latency#0",
-     "flow_id": "...", "request": {"method": "POST", "host": "shop.test", "path": "/api/cart"},
+     "flow_id": "...", "request": {"method": "POST", "host": "<site>.test", "path": "/api/…"},
      "detail": {"delay_ms": 600}}
 
 Lines are flushed one by one, so an interrupted run keeps everything written so far.
@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from mitmproxy import http
+
+from scenarios.ledger import is_firing, make_line
 
 LEDGER_FILE = "faults.jsonl"
 
@@ -41,6 +43,7 @@ class Ledger:
         self.path = path
         self.opened_at = time.monotonic() if opened_at is None else opened_at
         self.seq = 0
+        self.firings = 0  # lines that are firings (scenarios.ledger.is_firing)
         self._file: IO[str] | None = path.open("w", encoding="utf-8", buffering=1)
 
     @property
@@ -52,16 +55,12 @@ class Ledger:
               request: dict[str, str] | None = None) -> dict[str, Any]:
         """Append one line; also mark the flow. Lines after `close()` are dropped (not raised)."""
         self.seq += 1
-        line: dict[str, Any] = {
-            "seq": self.seq,
-            "t_ms": round((time.monotonic() - self.opened_at) * 1000, 1),
-            "layer": layer,
-            "type": type,
-            "fault_id": fault_id,
-            "flow_id": flow.id if flow is not None else None,
-            "request": request if request is not None else (request_summary(flow) if flow else None),
-            "detail": detail or {},
-        }
+        line = make_line(self.seq, self.opened_at, layer, type, fault_id=fault_id,
+                         flow_id=flow.id if flow is not None else None,
+                         request=request if request is not None else (request_summary(flow) if flow else None),
+                         detail=detail)
+        if is_firing(line):
+            self.firings += 1
         if flow is not None:
             marks(flow).setdefault("faults", []).append(
                 {"fault_id": fault_id, "layer": layer, "type": type, "detail": line["detail"]}

@@ -17,8 +17,8 @@ role, name, selector, tag) and a small flat `info` object are kept in the detail
 batch `{"actions": [...]}` of GUI actions from the injected recorder script and
 appends them to `<out_dir>/actions.jsonl`, one JSON object per line::
 
-    {"seq": 3, "t_ms": 812.4, "kind": "click", "page": "/product/p003",
-     "target": {"role": "button", "name": "Add to cart", "selector": "form > button", "tag": "button"},
+    {"seq": 3, "t_ms": 812.4, "kind": "click", "page": "/items/42",
+     "target": {"role": "button", "name": "Save", "selector": "form > button", "tag": "button"},
      "x": 640, "y": 412, "button": 0}
 
 `kind` is one of click, input, key, scroll, navigation, tab_open (see `ActionIn`);
@@ -291,8 +291,6 @@ class Recorder:
             detail["info"] = info
         detail["page"] = self._page_of(flow)
         episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id, detail=detail)
-        if event == "fired":
-            episode.firings += 1
         return None
 
     @staticmethod

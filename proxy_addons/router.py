@@ -7,7 +7,7 @@ names the episode in `x-webchaos-episode` (the guard has already stripped any
 copy the agent sent).
 
 `ClientView` (last in the chain) puts the URL the client asked for back on the flow
-once it is answered, so the HAR shows `https://shop.test/...` in HTTPS mode rather
+once it is answered, so the HAR shows `https://<site>.test/...` in HTTPS mode rather
 than the sites server's plain-HTTP address (or the pacing relay's).
 """
 

@@ -7,7 +7,7 @@ runtime through the control API)::
     .venv/bin/mitmdump -q -s <repo>/proxy_addons/stack.py \\
         --set mode \\
         --set webchaos_sites=127.0.0.1:<sites port> \\
-        --set webchaos_site_hosts=shop.test,mail.test \\
+        --set webchaos_site_hosts=a.test,b.test \\
         --set webchaos_control_port=<control port> \\
         --set connection_strategy=lazy \\
         --set confdir=<state dir>/mitmproxy \\

@@ -43,6 +43,11 @@ class EventVocabulary(_Strict):
         return None
 
 
+# What the grader assumes of a site that declares nothing: searches list `results`, commits
+# name what they touched under `touched` (the kit's emitter uses both keys).
+GENERIC_VOCABULARY = EventVocabulary(entity_kinds=[], listed=["results"], touched=["touched"])
+
+
 def _words(words: list[str]) -> re.Pattern[str]:
     return re.compile("^(" + "|".join(re.escape(w) for w in words) + ")$", re.I)
 

@@ -5,8 +5,7 @@ says what it did. None of them knows which fault is armed.
 """
 
 import asyncio
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
@@ -20,11 +19,8 @@ from harness.agents.perception import (
     holds,
     visible_dialog,
 )
+from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
-
-_DISMISS = re.compile(r"^(accept( all)?|close|dismiss|got it|no,? thanks|not now|ok|continue|reject( all)?|×|✕)$", re.I)
-_NEXT_PAGE = re.compile(r"^(next( page)?|›|»|→)$", re.I)
-_MORE = re.compile(r"^(more|more actions|more options|…|⋯|\.\.\.)$", re.I)
 
 
 @dataclass
@@ -39,26 +35,27 @@ class StepState:
     left_page: bool = False       # recovery navigated away and back: typed-in fields are gone
     type_slowly: bool = False     # type key by key, as a person would, rather than pasting
     pages_turned: int = 0
+    affordances: Affordances = field(default_factory=Affordances)  # the site's words for generic controls
 
 
-async def sign_in_if_asked(page: Page) -> bool:
-    """A sign-in page (heading + button "Sign in") with remembered credentials: sign in."""
+async def sign_in_if_asked(page: Page, words: Affordances) -> bool:
+    """A sign-in page (heading + button in the site's words) with remembered credentials: sign in."""
     try:
-        if not await page.get_by_role("heading", name="Sign in").first.is_visible():
+        if not await page.get_by_role("heading", name=words.sign_in).first.is_visible():
             return False
-        await page.get_by_role("button", name="Sign in").first.click(timeout=3000)
+        await page.get_by_role("button", name=words.sign_in).first.click(timeout=3000)
         await page.wait_for_load_state("domcontentloaded")
     except PlaywrightError:
         return False
     return True
 
 
-async def dismiss_dialog(page: Page) -> str | None:
+async def dismiss_dialog(page: Page, words: Affordances) -> str | None:
     """Close a visible modal dialog with its dismiss button; returns the button's label."""
     dialog = await visible_dialog(page)
     if dialog is None:
         return None
-    button = dialog.get_by_role("button", name=_DISMISS)
+    button = dialog.get_by_role("button", name=words.dismiss_pattern())
     if not await button.count():
         return None
     label = (await button.first.inner_text()).strip() or "dismiss"
@@ -80,9 +77,9 @@ async def reports_error(page: Page) -> bool:
     return False
 
 
-async def open_more_menu(page: Page, step: PlanStep) -> bool:
+async def open_more_menu(page: Page, step: PlanStep, words: Affordances) -> bool:
     """The target may sit in an overflow menu: open one, if the page has it."""
-    more = page.get_by_role("button", name=_MORE)
+    more = page.get_by_role("button", name=words.more_actions_pattern())
     for index in range(await more.count()):
         button = more.nth(index)
         if await button.is_visible() and await button.get_attribute("aria-expanded") != "true":
@@ -97,14 +94,14 @@ async def open_more_menu(page: Page, step: PlanStep) -> bool:
 
 async def recover(page: Page, step: PlanStep, state: StepState, error: BaseException, base_url: str) -> str:
     """Do one recovery move; returns what was done ('effect confirmed' ends the step as passed)."""
-    if await sign_in_if_asked(page):
+    if await sign_in_if_asked(page, state.affordances):
         # The site sends us back where we were going; check before acting again.
         if state.acted and step.expect is not None and await holds(page, step.expect, 0.5):
             return "effect confirmed"
         state.acted = False
         state.left_page = True
         return "signed in again"
-    dismissed = await dismiss_dialog(page)
+    dismissed = await dismiss_dialog(page, state.affordances)
     if dismissed:
         return f"dismissed dialog ({dismissed})"
     if isinstance(error, EffectMissing):
@@ -121,9 +118,9 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
 
 async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException) -> str:
     if isinstance(error, TargetMissing):
-        if await open_more_menu(page, step):
+        if await open_more_menu(page, step, state.affordances):
             return "opened an overflow menu"
-        if state.pages_turned < 5 and await turn_page(page):
+        if state.pages_turned < 5 and await turn_page(page, state.affordances):
             state.pages_turned += 1
             return "went to the next page of results"
         if not state.reloaded:
@@ -154,10 +151,10 @@ async def _all_disabled(page: Page, step: PlanStep) -> bool:
     return True
 
 
-async def turn_page(page: Page) -> bool:
-    """A paged list may hold the target further on: follow its "Next page" link."""
+async def turn_page(page: Page, words: Affordances) -> bool:
+    """A paged list may hold the target further on: follow its next-page link (in the site's words)."""
     for role in ("link", "button"):
-        found = page.get_by_role(role, name=_NEXT_PAGE)
+        found = page.get_by_role(role, name=words.next_page_pattern())
         if await found.count() and await found.first.is_visible():
             await found.first.click(timeout=3000)
             await page.wait_for_load_state("domcontentloaded")

@@ -18,6 +18,7 @@ from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.agents.perception import EffectMissing, InputAltered, StepFailed, first_line, ground, holds
 from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover
 from scenarios.schema import PlanStep
+from sites.registry import profiles
 
 
 @dataclass
@@ -82,7 +83,7 @@ class ReferenceAgent:
             tally.chooser = (step, tally.last_state)
 
     async def _step(self, page: Page, ctx: EpisodeContext, index: int, step: PlanStep, tally: _Tally) -> str | None:
-        state = StepState(url_before=page.url)
+        state = StepState(url_before=page.url, affordances=profiles()[ctx.task.site].affordances)
         tally.last_state = state
         label = f"step {index} {step.do} {step.name or step.url}"
         for attempt in range(self.max_retries + 1):
@@ -125,7 +126,7 @@ class ReferenceAgent:
     async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
         """Type again what this page's form held before a recovery reloaded or left it."""
         for step in tally.form:
-            await self._act(page, ctx, step, StepState())
+            await self._act(page, ctx, step, StepState(affordances=profiles()[ctx.task.site].affordances))
         if tally.form:
             tally.log.append(f"recover: filled the form again ({len(tally.form)} fields)")
 

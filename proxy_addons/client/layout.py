@@ -30,7 +30,7 @@ class LayoutShift(ClientFault):
     script: ClassVar[str] = "layout.js"
 
     height_px: int = Field(default=140, ge=20, le=2000, description="height of the inserted block")
-    text: str = Field(default="Limited offer: free gift wrapping on every order this week.",
+    text: str = Field(default="Announcement: our help centre has a new home. Find answers any time under Help.",
                       min_length=1, max_length=200, description="text of the inserted block")
     on_hover: bool = Field(default=False, description="shift when the pointer first moves onto the target")
 

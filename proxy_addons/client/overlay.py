@@ -66,7 +66,7 @@ class DistractorModal(ClientFault):
     needs_target: ClassVar[bool] = False
 
     title: str = Field(default="Quick question!", min_length=1, max_length=120)
-    text: str = Field(default="Tell us about your visit and get 10% off your next order. It takes one minute.",
+    text: str = Field(default="Tell us about your visit today. It takes one minute and helps us improve.",
                       min_length=1, max_length=400)
     cta_label: str = Field(default="Take the survey", min_length=1, max_length=80,
                            description="the prominent button: it leaves the page")

@@ -209,7 +209,6 @@ class NetworkFaults:
                     continue
                 ctx = FaultContext(episode, fault.draw(flow, armed), now)
                 episode.ledger.write("network", fault.name, flow=flow, fault_id=armed.id, detail=ctx.detail)
-                episode.firings += 1
                 await fault.apply(flow, armed, ctx)
             except Exception as exc:
                 self._fail(episode, flow, armed, hook, exc)
