@@ -1,0 +1,65 @@
+"""Every site, in Chromium through the real proxy: its main page names its landmarks and controls,
+and looks like a product (a screenshot per site; `WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps it under
+docs/screens/)."""
+
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from grader.oracle_client import OracleClient
+from harness.browser import BrowserPool
+from harness.control_client import ControlClient
+from harness.stack import Stack
+from sites.registry import all_sites
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+SITES = sorted(all_sites())
+# Roles that must carry an accessible name wherever they appear.
+NAMED = ("navigation", "search", "button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio")
+_UNNAMED = re.compile(r"^\s*- (" + "|".join(NAMED) + r")(?:\s*\[[^\]]*\])?\s*(?::|$)")
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
+    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
+    await running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("site", SITES)
+async def test_main_page_names_its_landmarks_and_controls(stack: Stack, site: str, tmp_path: Path) -> None:
+    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    episode_id = f"look-{site}"
+    try:
+        info = await oracle.create_episode(site=site, task_id="look", seed=1, episode_id=episode_id)
+        proxy = (await control.open_episode(episode_id, 1, [], tmp_path / "ep"))["proxy_url"]
+        async with BrowserPool() as pool:
+            context = await pool.new_context(proxy)
+            page = await context.new_page()
+            response = await page.goto(info["base_url"] + "/", wait_until="load")
+            assert response is not None and response.status == 200
+            tree = await page.locator("body").aria_snapshot()
+            assert re.search(r"^\s*- main\b", tree, re.M), tree
+            assert re.search(r"^\s*- navigation \"[^\"]+\"", tree, re.M), tree
+            unnamed = [line for line in tree.splitlines() if _UNNAMED.match(line)]
+            assert unnamed == [], f"controls without an accessible name on {site}:\n" + "\n".join(unnamed)
+            shot = tmp_path / f"{site}.png"
+            await page.screenshot(path=str(shot), animations="disabled")
+            assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
+            if os.environ.get("WEBCHAOS_UPDATE_SCREENSHOTS") == "1":
+                DOCS.mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, DOCS / f"{site}.png")
+            await context.close()
+        await control.close_episode(episode_id)
+    finally:
+        await oracle.close()
+        await control.close()
