@@ -17,6 +17,7 @@ from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.results import EpisodeResult, EpisodeTimings, write_json_atomic
 from scenarios.ledger import count_firings
+from scenarios.profile import GENERIC_VOCABULARY
 from scenarios.schema import PlanStep, Task, Variant
 from sites.registry import profiles
 
@@ -123,8 +124,9 @@ def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: b
     was_enabled = gc.isenabled()
     gc.disable()
     try:
+        profile = profiles().get(task.site)
         return grade(task, bindings, json.loads(initial), json.loads(final), trace,
-                     vocabulary=profiles()[task.site].vocabulary)
+                     vocabulary=profile.vocabulary if profile is not None else GENERIC_VOCABULARY)
     finally:
         if was_enabled:
             gc.enable()

@@ -17,6 +17,7 @@ from playwright.async_api import Page
 from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.agents.perception import EffectMissing, InputAltered, StepFailed, first_line, ground, holds
 from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover
+from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
 
@@ -83,7 +84,7 @@ class ReferenceAgent:
             tally.chooser = (step, tally.last_state)
 
     async def _step(self, page: Page, ctx: EpisodeContext, index: int, step: PlanStep, tally: _Tally) -> str | None:
-        state = StepState(url_before=page.url, affordances=profiles()[ctx.task.site].affordances)
+        state = StepState(url_before=page.url, affordances=_affordances(ctx.task.site))
         tally.last_state = state
         label = f"step {index} {step.do} {step.name or step.url}"
         for attempt in range(self.max_retries + 1):
@@ -126,7 +127,7 @@ class ReferenceAgent:
     async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
         """Type again what this page's form held before a recovery reloaded or left it."""
         for step in tally.form:
-            await self._act(page, ctx, step, StepState(affordances=profiles()[ctx.task.site].affordances))
+            await self._act(page, ctx, step, StepState(affordances=_affordances(ctx.task.site)))
         if tally.form:
             tally.log.append(f"recover: filled the form again ({len(tally.form)} fields)")
 
@@ -189,6 +190,12 @@ class ReferenceAgent:
             await page.go_back(wait_until="domcontentloaded")
         wanted = step.until.model_dump(exclude_none=True, exclude={"timeout_ms"})
         raise StepFailed(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
+
+
+def _affordances(site: str) -> Affordances:
+    """The site's words for its generic controls; common words for a site webchaos does not ship."""
+    profile = profiles().get(site)
+    return profile.affordances if profile is not None else Affordances()
 
 
 async def _screenshot(page: Page, ctx: EpisodeContext, name: str) -> None:
