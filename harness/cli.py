@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from grader.verdict import Verdict
 from harness.agents import agent_from_spec
 from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.episode import grade_episode_dir
@@ -181,8 +182,6 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
     text = grade_episode_dir(task, episode_dir).model_dump_json(indent=2)
     sys.stdout.write(text + "\n")
     if check:
-        from grader.verdict import Verdict
-
         try:
             stored = json.loads((episode_dir / "result.json").read_bytes())["verdict"]
             same = Verdict.model_validate(stored).model_dump_json(indent=2) == text

@@ -17,6 +17,7 @@ from types import TracebackType
 
 import aiohttp
 
+from harness.browser import spki_hash
 from harness.config import PROJECT_ROOT, STATE_DIR, free_port
 from sites.registry import site_hosts
 
@@ -138,8 +139,6 @@ class Stack:
                 await service.start()
             await asyncio.gather(*(s.wait_healthy(timeout_s) for s in self.services))
             if self.https:
-                from harness.browser import spki_hash
-
                 self.spki_pins = [spki_hash(self.ca_cert_path.read_bytes())]
         except BaseException:
             await self.stop()

@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import yaml
 from pydantic import ValidationError
@@ -86,8 +86,6 @@ def model_fields_at(model: type[Any], loc: tuple[int | str, ...]) -> list[str]:
 
 
 def _inner_model(annotation: Any) -> Any:
-    from typing import get_args
-
     if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
         return annotation
     for arg in get_args(annotation):

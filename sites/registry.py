@@ -36,7 +36,8 @@ def site_hosts() -> list[str]:
 
 
 def profiles() -> dict[str, SiteProfile]:
-    return {site.name: site.profile for site in _discover()}
+    """Each site's profile, with the fault types it implements (read off its `faults`)."""
+    return {site.name: site.profile.model_copy(update={"fault_types": sorted(site.faults)}) for site in _discover()}
 
 
 def load_site_catalog(*roots: Path) -> Catalog:

@@ -41,6 +41,7 @@ from mitmproxy import http
 
 from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.ledger import marks, request_summary
+from proxy_addons.network.relay import shutdown
 from scenarios.faults import ArmedFault, FaultType, Layer
 
 logger = logging.getLogger(__name__)
@@ -154,8 +155,6 @@ class NetworkFaults:
         await self._run(flow, "response")
 
     async def done(self) -> None:
-        from proxy_addons.network.relay import shutdown
-
         await shutdown()
 
     def _candidates(self, episode: Episode, flow: http.HTTPFlow, hook: HookPoint) -> list[ArmedFault]:

@@ -29,7 +29,6 @@ class ShopSite(Site):
             touched=["product_ids", "product_id"],
         ),
         affordances=Affordances(sign_in="Sign in"),
-        fault_types=sorted(FAULTS),
     )
     package_dir = Path(__file__).resolve().parent
     faults = FAULTS
