@@ -2,7 +2,7 @@
 (identical on the listing, different on the detail page).
 
 The mechanism is shared: names are perturbed here, with the fault's own RNG; a site's
-specialisation clones its target record and inserts the copies into its listing.
+implementation clones its target record and inserts the copies into its listing.
 """
 
 from typing import Any, ClassVar, Protocol

@@ -1,6 +1,6 @@
 """Naming family (seed): `aliases` — the target is listed under a synonym of its name.
 
-The synonym table is shared by every site; a site's specialisation renames its records.
+The synonym table is shared by every site; a site's implementation renames its records.
 The task's bindings keep the name the user knows (`target.name`); the listed one is
 `target.listed_name`.
 """

@@ -1,5 +1,11 @@
-"""Shared machinery of every hermetic site: episodes, seeded RNG, clock, events, oracle.
+"""The site kit: what every hermetic site is built on.
 
-Import from the submodules (`scenarios.seeding`, `sites.kit.episode`, …); this
-package keeps its import light because the proxy process needs only the RNG.
+- `site`: the `Site` base (profile, world generator, routers, fault implementations);
+- `app`: the app factory (sign-in via `auth`/`session`, error pages, static files);
+- `templating`: the shared layout (`templates/kit/base.html`) and `Pages.render`;
+  `static/kit.css` is the stylesheet each site themes;
+- `episode`, `store`: episodes and their seeded worlds; `clock`: the episode clock (the seeded
+  RNG is `scenarios.seeding`);
+- `events`: the typed event emitter (`episode.emit.<kind>`); `hooks`: the hook points of the
+  seed and server faults; `ledger`, `oracle`, `hosting`, `deps`: the plumbing.
 """

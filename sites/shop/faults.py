@@ -30,7 +30,7 @@ from sites.shop.models import (
 def _state(obj: SeedWorld | ServerCall) -> ShopState:
     state = obj.state
     if not isinstance(state, ShopState):
-        raise TypeError("the shop specialisations need a ShopState")
+        raise TypeError("the shop fault implementations need a ShopState")
     return state
 
 
