@@ -34,6 +34,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/proxy_overhead.py
 	$(PY) benchmarks/latency_accuracy.py
 	$(PY) benchmarks/grading.py
+	$(PY) benchmarks/header_flood.py
 
 clean:
 	rm -rf $(VENV) runs .webchaos .pytest_cache .mypy_cache .ruff_cache

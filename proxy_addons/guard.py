@@ -13,6 +13,13 @@ Refused with a 403 and a short text body (and a ledger line: layer `guard`, type
   the client report and GUI-action endpoints `/__webchaos/report` and
   `/__webchaos/actions` (answered by the recorder).
 
+Refused with a 431 (same ledger line, the status in its detail): a request with more
+than `webchaos_max_request_headers` header fields, or more than
+`webchaos_max_request_header_bytes` of them in all (names, values and 4 bytes per
+field). Headers are only ever walked as the raw `headers.fields` tuple, in one pass:
+mitmproxy's `headers.keys()` costs O(n²) (5,000 headers stalled the whole proxy for
+seconds; benchmarks/header_flood.py).
+
 Incoming `x-webchaos-*` request headers are stripped so an agent cannot name an
 episode itself; the router sets the real one.
 """
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 from urllib.parse import unquote
 
 from mitmproxy import ctx, exceptions, http
@@ -35,6 +43,9 @@ REPORT_PATH = "/__webchaos/report"
 ACTIONS_PATH = "/__webchaos/actions"
 RESERVED_PREFIXES = ("/_oracle", "/_control", "/__webchaos/")
 HEADER_PREFIX = "x-webchaos-"
+_HEADER_PREFIX_BYTES = HEADER_PREFIX.encode()
+MAX_REQUEST_HEADERS = 200
+MAX_REQUEST_HEADER_BYTES = 64 * 1024
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
 
@@ -44,6 +55,13 @@ def parse_site_hosts(value: str) -> frozenset[str]:
         if not _HOSTNAME.match(host):
             raise exceptions.OptionsError(f"webchaos_site_hosts: not a host name: {host!r}")
     return frozenset(hosts)
+
+
+def positive(options: Any, name: str) -> int:
+    value = getattr(options, name)
+    if value < 1:
+        raise exceptions.OptionsError(f"{name}: must be at least 1, got {value}")
+    return int(value)
 
 
 def normalized_path(path: str) -> str:
@@ -59,18 +77,21 @@ def reserved_path(path: str) -> bool:
     return p.startswith(RESERVED_PREFIXES) or p == "/__webchaos"
 
 
-def refuse(flow: http.HTTPFlow, episode: Episode | None, reason: str) -> None:
-    """Answer 403 locally and write the refusal to the episode's ledger (if any)."""
+def refuse(flow: http.HTTPFlow, episode: Episode | None, reason: str, status: int = 403) -> None:
+    """Answer `status` (403 unless said) locally and write the refusal to the episode's ledger (if any)."""
     req = flow.request
     request = {"method": req.method, "host": req.pretty_host, "path": req.path.split("?", 1)[0]}
     flow.response = http.Response.make(
-        403, f"webchaos: refused ({reason})\n", {"content-type": "text/plain; charset=utf-8"}
+        status, f"webchaos: refused ({reason})\n", {"content-type": "text/plain; charset=utf-8"}
     )
     m = marks(flow)
     m["refused"] = reason
     m["local"] = True
     if episode is not None:
-        episode.ledger.write("guard", "refused", flow=flow, request=request, detail={"reason": reason})
+        detail: dict[str, object] = {"reason": reason}
+        if status != 403:
+            detail["status"] = status
+        episode.ledger.write("guard", "refused", flow=flow, request=request, detail=detail)
     else:
         logger.info(f"webchaos guard: refused {request['method']} {request['host']}{request['path']}: {reason}")
 
@@ -80,6 +101,8 @@ class Guard:
         self.episodes = episodes
         self.site_hosts: frozenset[str] = frozenset()
         self.https = False
+        self.max_headers = MAX_REQUEST_HEADERS
+        self.max_header_bytes = MAX_REQUEST_HEADER_BYTES
 
     def load(self, loader: Loader) -> None:
         loader.add_option(
@@ -92,12 +115,25 @@ class Guard:
             "Serve the sites over HTTPS too: allow CONNECT to site hosts on port 443 (intercepted with the "
             "CA in confdir; use connection_strategy=lazy). Other CONNECT targets are still refused.",
         )
+        loader.add_option(
+            "webchaos_max_request_headers", int, MAX_REQUEST_HEADERS,
+            "Most header fields a request may carry; a request with more is refused with a 431.",
+        )
+        loader.add_option(
+            "webchaos_max_request_header_bytes", int, MAX_REQUEST_HEADER_BYTES,
+            "Largest total size in bytes of a request's header fields (names + values + 4 per field); "
+            "a larger request is refused with a 431.",
+        )
 
     def configure(self, updated: set[str]) -> None:
         if "webchaos_site_hosts" in updated:
             self.site_hosts = parse_site_hosts(ctx.options.webchaos_site_hosts)
         if "webchaos_https" in updated:
             self.https = bool(ctx.options.webchaos_https)
+        if "webchaos_max_request_headers" in updated:
+            self.max_headers = positive(ctx.options, "webchaos_max_request_headers")
+        if "webchaos_max_request_header_bytes" in updated:
+            self.max_header_bytes = positive(ctx.options, "webchaos_max_request_header_bytes")
 
     def http_connect(self, flow: http.HTTPFlow) -> None:
         if flow.response:
@@ -110,15 +146,28 @@ class Guard:
         elif flow.request.host.lower().rstrip(".") not in self.site_hosts or flow.request.port != 443:
             refuse(flow, episode, "CONNECT only to site hosts on port 443")
 
+    def _scrub_headers(self, flow: http.HTTPFlow) -> str | None:
+        """Drop `x-webchaos-*` fields in one pass over the raw fields; say what is too large, if anything."""
+        fields = flow.request.headers.fields
+        kept = tuple(f for f in fields if not f[0].lower().startswith(_HEADER_PREFIX_BYTES))
+        if len(kept) != len(fields):
+            flow.request.headers.fields = kept
+        if len(fields) > self.max_headers:
+            return f"more than {self.max_headers} request headers"
+        if sum(len(name) + len(value) + 4 for name, value in fields) > self.max_header_bytes:
+            return f"request headers larger than {self.max_header_bytes} bytes"
+        return None
+
     def requestheaders(self, flow: http.HTTPFlow) -> None:
         if flow.response:
             return
-        for name in list(flow.request.headers.keys()):
-            if name.lower().startswith(HEADER_PREFIX):
-                del flow.request.headers[name]
+        too_large = self._scrub_headers(flow)
         episode = self.episodes.for_flow(flow)
         if episode is None:
             refuse(flow, None, "not an episode listener")
+            return
+        if too_large:
+            refuse(flow, episode, too_large, 431)
             return
         host = flow.request.host.lower().rstrip(".")
         header = (flow.request.host_header or host).lower()

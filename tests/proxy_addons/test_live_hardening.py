@@ -1,0 +1,82 @@
+"""Hostile requests through the real mitmdump (the documented stack command), sent as raw HTTP/1.1 bytes
+so that no client library normalises them first: what the client gets, the ledger and the HAR."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.proxy_addons.live import Stack
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+_COUNTER = iter(range(1, 10_000))
+
+
+@dataclass
+class Ep:
+    id: str
+    port: int
+    out_dir: Path
+
+    def ledger(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in (self.out_dir / "faults.jsonl").read_text().splitlines()]
+
+    def har(self) -> dict[str, Any]:
+        return dict(json.loads((self.out_dir / "trace.har").read_text()))
+
+
+@asynccontextmanager
+async def episode(stack: Stack, tmp_path: Path) -> AsyncIterator[Ep]:
+    name = f"hard-{next(_COUNTER)}"
+    async with aiohttp.ClientSession() as control:
+        async with control.post(f"{stack.control}/episodes", json={
+                "episode_id": name, "seed": 1, "out_dir": str(tmp_path / name), "record_actions": False}) as r:
+            assert r.status == 201, await r.text()
+            port = (await r.json())["port"]
+        try:
+            yield Ep(name, port, tmp_path / name)
+        finally:
+            async with control.delete(f"{stack.control}/episodes/{name}") as r:
+                assert r.status == 200, await r.text()
+
+
+async def raw(port: int, method: str, target: str, headers: list[tuple[str, str]] | None = None,
+              body: bytes = b"", host: str = "shop.test") -> tuple[int, bytes]:
+    """One request on a fresh connection, bytes as given; the status and body of the answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        lines = [f"{method} http://{host}{target} HTTP/1.1", f"Host: {host}", "Connection: close"]
+        lines += [f"{name}: {value}" for name, value in headers or []]
+        if body or method in ("POST", "PUT", "PATCH"):
+            lines.append(f"Content-Length: {len(body)}")
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+    finally:
+        writer.close()
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), rest
+
+
+async def test_a_header_flood_is_refused_without_stalling_other_flows(stack: Stack, tmp_path: Path) -> None:
+    async with episode(stack, tmp_path) as ep:
+        flood = [(f"x-flood-{i}", "v" * 8) for i in range(10_000)]
+        started = time.monotonic()
+        (status, body), (small_status, _) = await asyncio.gather(
+            raw(ep.port, "GET", "/products", flood), raw(ep.port, "GET", "/products"))
+        elapsed = time.monotonic() - started
+        assert status == 431 and b"more than 200 request headers" in body
+        assert small_status == 200
+        assert elapsed < 2.0  # ~10 s of stalled event loop before the guard's scrub became linear
+    (line,) = ep.ledger()
+    assert (line["layer"], line["type"], line["detail"]["status"]) == ("guard", "refused", 431)
