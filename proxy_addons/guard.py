@@ -20,6 +20,18 @@ field). Headers are only ever walked as the raw `headers.fields` tuple, in one p
 mitmproxy's `headers.keys()` costs O(n²) (5,000 headers stalled the whole proxy for
 seconds; benchmarks/header_flood.py).
 
+Refused with a 415: a request that declares a `Content-Encoding` other than identity,
+on any path (site paths and the recorder's endpoints alike). Browsers never compress
+request bodies and the sites do not decode them; decoding one with a cap is not an
+option either, since the `br` decoder mitmproxy ships (Brotli 1.1) cannot bound its
+output and 405 bytes of it decode to 256 MiB. So no request body is ever decoded: it
+is refused here, and the HAR keeps such a body out (see recorder.py).
+
+Refused with a 413: a request body larger than `webchaos_max_request_body`, judged by
+its Content-Length in `requestheaders` when it has one, else in `request` once it has
+arrived (chunked). mitmproxy still reads a refused body before it answers; its own
+`body_size_limit` is the cap for a client that never stops sending.
+
 Incoming `x-webchaos-*` request headers are stripped so an agent cannot name an
 episode itself; the router sets the real one.
 """
@@ -46,6 +58,7 @@ HEADER_PREFIX = "x-webchaos-"
 _HEADER_PREFIX_BYTES = HEADER_PREFIX.encode()
 MAX_REQUEST_HEADERS = 200
 MAX_REQUEST_HEADER_BYTES = 64 * 1024
+MAX_REQUEST_BODY = 1024 * 1024
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
 
@@ -77,6 +90,18 @@ def reserved_path(path: str) -> bool:
     return p.startswith(RESERVED_PREFIXES) or p == "/__webchaos"
 
 
+def content_encoding(message: http.Message) -> str | None:
+    """The message's `Content-Encoding` codings other than identity, e.g. 'br' (None: a plain body)."""
+    codings = [c.strip().lower() for value in message.headers.get_all("content-encoding") for c in value.split(",")]
+    return ", ".join(c for c in codings if c and c != "identity") or None
+
+
+def declared_length(request: http.Request) -> int | None:
+    """The largest Content-Length the request declares (None: none, or not a number)."""
+    lengths = [int(v) for v in request.headers.get_all("content-length") if v.strip().isdigit()]
+    return max(lengths) if lengths else None
+
+
 def refuse(flow: http.HTTPFlow, episode: Episode | None, reason: str, status: int = 403) -> None:
     """Answer `status` (403 unless said) locally and write the refusal to the episode's ledger (if any)."""
     req = flow.request
@@ -103,6 +128,7 @@ class Guard:
         self.https = False
         self.max_headers = MAX_REQUEST_HEADERS
         self.max_header_bytes = MAX_REQUEST_HEADER_BYTES
+        self.max_body = MAX_REQUEST_BODY
 
     def load(self, loader: Loader) -> None:
         loader.add_option(
@@ -124,6 +150,11 @@ class Guard:
             "Largest total size in bytes of a request's header fields (names + values + 4 per field); "
             "a larger request is refused with a 431.",
         )
+        loader.add_option(
+            "webchaos_max_request_body", int, MAX_REQUEST_BODY,
+            "Largest request body in bytes (as sent; encoded bodies are refused anyway); "
+            "a larger one is refused with a 413.",
+        )
 
     def configure(self, updated: set[str]) -> None:
         if "webchaos_site_hosts" in updated:
@@ -134,6 +165,8 @@ class Guard:
             self.max_headers = positive(ctx.options, "webchaos_max_request_headers")
         if "webchaos_max_request_header_bytes" in updated:
             self.max_header_bytes = positive(ctx.options, "webchaos_max_request_header_bytes")
+        if "webchaos_max_request_body" in updated:
+            self.max_body = positive(ctx.options, "webchaos_max_request_body")
 
     def http_connect(self, flow: http.HTTPFlow) -> None:
         if flow.response:
@@ -178,5 +211,16 @@ class Guard:
             refuse(flow, episode, "Host header does not match the request target")
         elif reserved_path(flow.request.path):
             refuse(flow, episode, "reserved path")
+        elif encoding := content_encoding(flow.request):
+            refuse(flow, episode, f"request body in Content-Encoding {encoding!r}: only identity is accepted", 415)
+        elif (length := declared_length(flow.request)) is not None and length > self.max_body:
+            refuse(flow, episode, f"request body larger than {self.max_body} bytes", 413)
         else:
             marks(flow)["site"] = host
+
+    def request(self, flow: http.HTTPFlow) -> None:
+        if flow.response or "site" not in marks(flow):
+            return
+        raw = flow.request.raw_content
+        if raw is not None and len(raw) > self.max_body:
+            refuse(flow, self.episodes.for_flow(flow), f"request body larger than {self.max_body} bytes", 413)

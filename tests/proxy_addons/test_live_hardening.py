@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import brotli
 import pytest
 
 from tests.proxy_addons.live import Stack
@@ -80,3 +81,35 @@ async def test_a_header_flood_is_refused_without_stalling_other_flows(stack: Sta
         assert elapsed < 2.0  # ~10 s of stalled event loop before the guard's scrub became linear
     (line,) = ep.ledger()
     assert (line["layer"], line["type"], line["detail"]["status"]) == ("guard", "refused", 431)
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+async def test_a_brotli_bomb_is_refused_and_kept_out_of_the_har(stack: Stack, tmp_path: Path) -> None:
+    bomb = brotli.compress(b"\0" * (128 << 20), quality=5)  # ~200 bytes that decode to 128 MiB
+    assert len(bomb) < 300
+    peak_before = peak_rss_mib(stack.process.pid)
+    async with episode(stack, tmp_path) as ep:
+        for path in ("/__webchaos/report", "/api/cart"):
+            status, body = await raw(ep.port, "POST", path, [("Content-Encoding", "br")], bomb)
+            assert status == 415 and b"Content-Encoding 'br'" in body, body
+    assert peak_rss_mib(stack.process.pid) - peak_before < 32  # was +515 MiB (report), +3.5 GiB (HAR), at 256 MiB
+    assert [(x["layer"], x["detail"]["status"]) for x in ep.ledger()] == [("guard", 415)] * 2
+    assert (ep.out_dir / "trace.har").stat().st_size < 32_000
+    entries = ep.har()["log"]["entries"]
+    assert [e["request"]["postData"]["_webchaos_truncated"] for e in entries] == [True, True]
+
+
+async def test_a_body_over_the_limit_gets_a_413(stack: Stack, tmp_path: Path) -> None:
+    async with episode(stack, tmp_path) as ep:
+        status, body = await raw(ep.port, "POST", "/api/cart", body=b"x" * ((1 << 20) + 1))
+        assert status == 413 and b"request body larger than 1048576 bytes" in body
+        status, _ = await raw(ep.port, "POST", "/api/cart", body=b"x" * (1 << 20))
+        assert status == 200
+    (line,) = ep.ledger()
+    assert (line["layer"], line["detail"]["status"]) == ("guard", 413)
