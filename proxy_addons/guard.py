@@ -11,7 +11,9 @@ Refused with a 403 and a short text body (and a ledger line: layer `guard`, type
   oracle/control ports, Chromium's background hosts ...);
 - reserved paths on any host: `/_oracle*`, `/_control*` and `/__webchaos/*`, except
   the client report and GUI-action endpoints `/__webchaos/report` and
-  `/__webchaos/actions` (answered by the recorder).
+  `/__webchaos/actions` (answered by the recorder); matched on the path normalised as a
+  server could read it (`normalized_path`: `/a/../_oracle`, `/%2e/_oracle`,
+  `/;x/_oracle` and `/_ORACLE;x` are all `/_oracle`).
 
 Refused with a 431 (same ledger line, the status in its detail): a request with more
 than `webchaos_max_request_headers` header fields, or more than
@@ -78,9 +80,31 @@ def positive(options: Any, name: str) -> int:
 
 
 def normalized_path(path: str) -> str:
-    """The path as a server router would see it: no query, percent-decoded, lower case, single slashes."""
-    path = unquote(path.split("?", 1)[0].split("#", 1)[0]).lower()
-    return re.sub(r"/{2,}", "/", path)
+    """The path as a server could route it, for matching reserved paths (never for forwarding).
+
+    No query or fragment; percent-decoded until nothing changes (so `%252e` counts as a
+    dot too); backslashes as slashes; `;params` cut from every segment (`/_oracle;x`,
+    `/;x/_oracle`, `/..;/_oracle`); `.` and `..` segments resolved as RFC 3986
+    remove_dot_segments does (never above the root); empty segments collapsed; lower case.
+    A trailing slash is kept.
+    """
+    path = path.split("?", 1)[0].split("#", 1)[0]
+    for _ in range(8):
+        decoded = unquote(path)
+        if decoded == path:
+            break
+        path = decoded
+    segments: list[str] = []
+    raw = path.replace("\\", "/").split("/")
+    for segment in raw:
+        segment = segment.split(";", 1)[0]
+        if segment == "..":
+            if segments:
+                segments.pop()
+        elif segment not in ("", "."):
+            segments.append(segment)
+    trailing = bool(segments) and raw[-1].split(";", 1)[0] in ("", ".", "..")
+    return ("/" + "/".join(segments) + ("/" if trailing else "")).lower()
 
 
 def reserved_path(path: str) -> bool:

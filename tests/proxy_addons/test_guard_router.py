@@ -165,3 +165,36 @@ def test_header_cap_options_are_validated() -> None:
                     tctx.configure(guard, **{key: value})
         tctx.configure(guard, webchaos_max_request_headers=50, webchaos_max_request_header_bytes=4096)
         assert (guard.max_headers, guard.max_header_bytes) == (50, 4096)
+
+
+RESERVED_SPELLINGS = [
+    "/a/../_oracle", "/./_oracle", "/%2e/_oracle", "/;x/_oracle", "/%2e%2e/_oracle", "/_oracle;x",
+    "/_oracle;jsessionid=1/state", "/a/b/../../_oracle/state", "/..;/_oracle", "/%2E%2E/_ORACLE",
+    "//./_oracle", "/a/%2e%2e/_control", "/./__webchaos/x", "/__webchaos/report/../anything",
+    "/__webchaos;x/x", "/x/..%2f_oracle", "/x/%2e%2e%2f_control", "/%252e%252e/_oracle", "/a%5c..%5c_oracle",
+    "/.%2e/_control/episodes", "/%5f%5fwebchaos/x", "/products/../../../_Oracle", "/_oracle/./", "/%3bx/_oracle",
+]
+
+
+@pytest.mark.parametrize("path", RESERVED_SPELLINGS)
+async def test_every_spelling_of_a_reserved_path_is_refused(chain: Chain, path: str) -> None:
+    ep = chain.open()
+    f = await chain.send(chain.flow(ep, "GET", f"http://shop.test{path}"))
+    assert f.request.path == path  # the test sends the path as spelled
+    assert f.response is not None and f.response.status_code == 403, path
+    assert b"reserved path" in (f.response.content or b"")
+    (line,) = ledger(ep)
+    assert (line["layer"], line["type"], line["detail"]) == ("guard", "refused", {"reason": "reserved path"})
+    assert reserved_path(path)
+
+
+@pytest.mark.parametrize("path", [
+    "/", "/products/p003", "/search?q=../_oracle", "/a/../products", "/products;color=red", "/.well-known/x",
+    "/oracle-tips", "/a/./b/", "/x/_oracle", "/%5foracles-guide/../cart", "/__webchaos/report",
+])
+async def test_legitimate_paths_still_pass(chain: Chain, path: str) -> None:
+    ep = chain.open()
+    f = await chain.send(chain.flow(ep, "GET" if "__webchaos" not in path else "POST", f"http://shop.test{path}"))
+    assert f.response is not None and f.response.status_code != 403, path
+    assert ledger(ep) == []
+    assert not reserved_path(path)

@@ -113,3 +113,16 @@ async def test_a_body_over_the_limit_gets_a_413(stack: Stack, tmp_path: Path) ->
         assert status == 200
     (line,) = ep.ledger()
     assert (line["layer"], line["detail"]["status"]) == ("guard", 413)
+
+
+async def test_dot_segment_and_parameter_spellings_of_reserved_paths_are_refused(stack: Stack,
+                                                                                 tmp_path: Path) -> None:
+    spellings = ["/a/../_oracle/state", "/%2e%2e/_oracle", "/;x/_oracle", "/..;/_control", "/./__webchaos/x"]
+    async with episode(stack, tmp_path) as ep:
+        for path in spellings:
+            status, body = await raw(ep.port, "GET", path)
+            assert status == 403 and b"reserved path" in body, path
+        status, _ = await raw(ep.port, "GET", "/a/../products")
+        assert status == 200
+    assert [(x["request"]["path"], x["detail"]["reason"]) for x in ep.ledger()] == [
+        (path, "reserved path") for path in spellings]
