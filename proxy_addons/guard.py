@@ -122,7 +122,7 @@ def content_encoding(message: http.Message) -> str | None:
 
 def declared_length(request: http.Request) -> int | None:
     """The largest Content-Length the request declares (None: none, or not a number)."""
-    lengths = [int(v) for v in request.headers.get_all("content-length") if v.strip().isdigit()]
+    lengths = [int(v) for v in request.headers.get_all("content-length") if v.strip().isdecimal()]
     return max(lengths) if lengths else None
 
 

@@ -187,3 +187,12 @@ async def test_an_encoded_response_body_is_left_out_of_the_har(chain: Chain, bom
     assert peak[0] < 8 << 20
     assert content["text"] == "" and content["_webchaos_truncated"] is True
     assert content["size"] == len(bombs["gzip"])
+
+
+async def test_a_content_length_that_is_not_a_number_does_not_break_the_guard(chain: Chain) -> None:
+    ep = chain.open()
+    for odd in ("²", "1e3", "-5", ""):
+        f = chain.flow(ep, "POST", "http://shop.test/api/cart", b"{}")
+        f.request.headers["content-length"] = odd
+        await chain.hook("requestheaders", f)  # mitmproxy rejects these itself; the guard must not raise on them
+        assert f.response is None
