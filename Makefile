@@ -34,6 +34,8 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/proxy_overhead.py
 	$(PY) benchmarks/latency_accuracy.py
 	$(PY) benchmarks/grading.py
+	$(PY) benchmarks/header_flood.py
+	$(PY) benchmarks/body_bomb.py
 
 clean:
 	rm -rf $(VENV) runs .webchaos .pytest_cache .mypy_cache .ruff_cache

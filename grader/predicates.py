@@ -52,8 +52,13 @@ EMPTY_CONTEXT = Context()
 def _num(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
-    if isinstance(value, int | float):
-        return float(value)
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:  # an int beyond float range still compares right as an infinity
+            return math.inf if value > 0 else -math.inf
+    if isinstance(value, float):
+        return value
     if isinstance(value, str):
         try:
             return float(value)
@@ -112,11 +117,11 @@ def _compare(key: str, value: Any, arg: Any) -> bool:
 
 
 def _between(value: Any, arg: Any) -> bool:
-    low, high = (arg.get("min"), arg.get("max")) if isinstance(arg, dict) else arg
-    n = _num(value)
-    if n is None:
+    bounds = (arg.get("min"), arg.get("max")) if isinstance(arg, dict) else arg
+    n, low, high = _num(value), _num(bounds[0]), _num(bounds[1])
+    if n is None or (low is None and bounds[0] is not None) or (high is None and bounds[1] is not None):
         return False
-    return (low is None or n >= float(low) - NUMBER_TOLERANCE) and (high is None or n <= float(high) + NUMBER_TOLERANCE)
+    return (low is None or n >= low - NUMBER_TOLERANCE) and (high is None or n <= high + NUMBER_TOLERANCE)
 
 
 def _approx(value: Any, arg: Any) -> bool:
@@ -125,11 +130,13 @@ def _approx(value: Any, arg: Any) -> bool:
         return False
     if not isinstance(arg, dict):
         arg = {"value": arg}
-    expected = float(arg["value"])
+    expected = _num(arg["value"])
+    if expected is None:
+        return False
     if "abs" not in arg and "rel" not in arg:
         return math.isclose(n, expected, rel_tol=APPROX_REL_DEFAULT, abs_tol=NUMBER_TOLERANCE)
-    return math.isclose(n, expected, abs_tol=float(arg.get("abs", 0.0)) + NUMBER_TOLERANCE,
-                        rel_tol=float(arg.get("rel", 0.0)))
+    return math.isclose(n, expected, abs_tol=(_num(arg.get("abs", 0.0)) or 0.0) + NUMBER_TOLERANCE,
+                        rel_tol=_num(arg.get("rel", 0.0)) or 0.0)
 
 
 def _semantic(value: Any, arg: Any) -> bool:
@@ -144,7 +151,10 @@ def _contains(value: Any, arg: Any) -> bool:
     if isinstance(value, list):
         return _member(arg, value)
     if isinstance(value, dict):
-        return arg in value
+        try:
+            return arg in value
+        except TypeError:  # an unhashable argument (a list, a mapping) is never a key
+            return False
     return False
 
 

@@ -11,7 +11,28 @@ Refused with a 403 and a short text body (and a ledger line: layer `guard`, type
   oracle/control ports, Chromium's background hosts ...);
 - reserved paths on any host: `/_oracle*`, `/_control*` and `/__webchaos/*`, except
   the client report and GUI-action endpoints `/__webchaos/report` and
-  `/__webchaos/actions` (answered by the recorder).
+  `/__webchaos/actions` (answered by the recorder); matched on the path normalised as a
+  server could read it (`normalized_path`: `/a/../_oracle`, `/%2e/_oracle`,
+  `/;x/_oracle` and `/_ORACLE;x` are all `/_oracle`).
+
+Refused with a 431 (same ledger line, the status in its detail): a request with more
+than `webchaos_max_request_headers` header fields, or more than
+`webchaos_max_request_header_bytes` of them in all (names, values and 4 bytes per
+field). Headers are only ever walked as the raw `headers.fields` tuple, in one pass:
+mitmproxy's `headers.keys()` costs O(n²) (5,000 headers stalled the whole proxy for
+seconds; benchmarks/header_flood.py).
+
+Refused with a 415: a request that declares a `Content-Encoding` other than identity,
+on any path (site paths and the recorder's endpoints alike). Browsers never compress
+request bodies and the sites do not decode them; decoding one with a cap is not an
+option either, since the `br` decoder mitmproxy ships (Brotli 1.1) cannot bound its
+output and 405 bytes of it decode to 256 MiB. So no request body is ever decoded: it
+is refused here, and the HAR keeps such a body out (see recorder.py).
+
+Refused with a 413: a request body larger than `webchaos_max_request_body`, judged by
+its Content-Length in `requestheaders` when it has one, else in `request` once it has
+arrived (chunked). mitmproxy still reads a refused body before it answers; its own
+`body_size_limit` is the cap for a client that never stops sending.
 
 Incoming `x-webchaos-*` request headers are stripped so an agent cannot name an
 episode itself; the router sets the real one.
@@ -21,6 +42,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 from urllib.parse import unquote
 
 from mitmproxy import ctx, exceptions, http
@@ -35,6 +57,10 @@ REPORT_PATH = "/__webchaos/report"
 ACTIONS_PATH = "/__webchaos/actions"
 RESERVED_PREFIXES = ("/_oracle", "/_control", "/__webchaos/")
 HEADER_PREFIX = "x-webchaos-"
+_HEADER_PREFIX_BYTES = HEADER_PREFIX.encode()
+MAX_REQUEST_HEADERS = 200
+MAX_REQUEST_HEADER_BYTES = 64 * 1024
+MAX_REQUEST_BODY = 1024 * 1024
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
 
@@ -46,10 +72,39 @@ def parse_site_hosts(value: str) -> frozenset[str]:
     return frozenset(hosts)
 
 
+def positive(options: Any, name: str) -> int:
+    value = getattr(options, name)
+    if value < 1:
+        raise exceptions.OptionsError(f"{name}: must be at least 1, got {value}")
+    return int(value)
+
+
 def normalized_path(path: str) -> str:
-    """The path as a server router would see it: no query, percent-decoded, lower case, single slashes."""
-    path = unquote(path.split("?", 1)[0].split("#", 1)[0]).lower()
-    return re.sub(r"/{2,}", "/", path)
+    """The path as a server could route it, for matching reserved paths (never for forwarding).
+
+    No query or fragment; percent-decoded until nothing changes (so `%252e` counts as a
+    dot too); backslashes as slashes; `;params` cut from every segment (`/_oracle;x`,
+    `/;x/_oracle`, `/..;/_oracle`); `.` and `..` segments resolved as RFC 3986
+    remove_dot_segments does (never above the root); empty segments collapsed; lower case.
+    A trailing slash is kept.
+    """
+    path = path.split("?", 1)[0].split("#", 1)[0]
+    for _ in range(8):
+        decoded = unquote(path)
+        if decoded == path:
+            break
+        path = decoded
+    segments: list[str] = []
+    raw = path.replace("\\", "/").split("/")
+    for segment in raw:
+        segment = segment.split(";", 1)[0]
+        if segment == "..":
+            if segments:
+                segments.pop()
+        elif segment not in ("", "."):
+            segments.append(segment)
+    trailing = bool(segments) and raw[-1].split(";", 1)[0] in ("", ".", "..")
+    return ("/" + "/".join(segments) + ("/" if trailing else "")).lower()
 
 
 def reserved_path(path: str) -> bool:
@@ -59,18 +114,33 @@ def reserved_path(path: str) -> bool:
     return p.startswith(RESERVED_PREFIXES) or p == "/__webchaos"
 
 
-def refuse(flow: http.HTTPFlow, episode: Episode | None, reason: str) -> None:
-    """Answer 403 locally and write the refusal to the episode's ledger (if any)."""
+def content_encoding(message: http.Message) -> str | None:
+    """The message's `Content-Encoding` codings other than identity, e.g. 'br' (None: a plain body)."""
+    codings = [c.strip().lower() for value in message.headers.get_all("content-encoding") for c in value.split(",")]
+    return ", ".join(c for c in codings if c and c != "identity") or None
+
+
+def declared_length(request: http.Request) -> int | None:
+    """The largest Content-Length the request declares (None: none, or not a number)."""
+    lengths = [int(v) for v in request.headers.get_all("content-length") if v.strip().isdecimal()]
+    return max(lengths) if lengths else None
+
+
+def refuse(flow: http.HTTPFlow, episode: Episode | None, reason: str, status: int = 403) -> None:
+    """Answer `status` (403 unless said) locally and write the refusal to the episode's ledger (if any)."""
     req = flow.request
     request = {"method": req.method, "host": req.pretty_host, "path": req.path.split("?", 1)[0]}
     flow.response = http.Response.make(
-        403, f"webchaos: refused ({reason})\n", {"content-type": "text/plain; charset=utf-8"}
+        status, f"webchaos: refused ({reason})\n", {"content-type": "text/plain; charset=utf-8"}
     )
     m = marks(flow)
     m["refused"] = reason
     m["local"] = True
     if episode is not None:
-        episode.ledger.write("guard", "refused", flow=flow, request=request, detail={"reason": reason})
+        detail: dict[str, object] = {"reason": reason}
+        if status != 403:
+            detail["status"] = status
+        episode.ledger.write("guard", "refused", flow=flow, request=request, detail=detail)
     else:
         logger.info(f"webchaos guard: refused {request['method']} {request['host']}{request['path']}: {reason}")
 
@@ -80,6 +150,9 @@ class Guard:
         self.episodes = episodes
         self.site_hosts: frozenset[str] = frozenset()
         self.https = False
+        self.max_headers = MAX_REQUEST_HEADERS
+        self.max_header_bytes = MAX_REQUEST_HEADER_BYTES
+        self.max_body = MAX_REQUEST_BODY
 
     def load(self, loader: Loader) -> None:
         loader.add_option(
@@ -92,12 +165,32 @@ class Guard:
             "Serve the sites over HTTPS too: allow CONNECT to site hosts on port 443 (intercepted with the "
             "CA in confdir; use connection_strategy=lazy). Other CONNECT targets are still refused.",
         )
+        loader.add_option(
+            "webchaos_max_request_headers", int, MAX_REQUEST_HEADERS,
+            "Most header fields a request may carry; a request with more is refused with a 431.",
+        )
+        loader.add_option(
+            "webchaos_max_request_header_bytes", int, MAX_REQUEST_HEADER_BYTES,
+            "Largest total size in bytes of a request's header fields (names + values + 4 per field); "
+            "a larger request is refused with a 431.",
+        )
+        loader.add_option(
+            "webchaos_max_request_body", int, MAX_REQUEST_BODY,
+            "Largest request body in bytes (as sent; encoded bodies are refused anyway); "
+            "a larger one is refused with a 413.",
+        )
 
     def configure(self, updated: set[str]) -> None:
         if "webchaos_site_hosts" in updated:
             self.site_hosts = parse_site_hosts(ctx.options.webchaos_site_hosts)
         if "webchaos_https" in updated:
             self.https = bool(ctx.options.webchaos_https)
+        if "webchaos_max_request_headers" in updated:
+            self.max_headers = positive(ctx.options, "webchaos_max_request_headers")
+        if "webchaos_max_request_header_bytes" in updated:
+            self.max_header_bytes = positive(ctx.options, "webchaos_max_request_header_bytes")
+        if "webchaos_max_request_body" in updated:
+            self.max_body = positive(ctx.options, "webchaos_max_request_body")
 
     def http_connect(self, flow: http.HTTPFlow) -> None:
         if flow.response:
@@ -110,15 +203,28 @@ class Guard:
         elif flow.request.host.lower().rstrip(".") not in self.site_hosts or flow.request.port != 443:
             refuse(flow, episode, "CONNECT only to site hosts on port 443")
 
+    def _scrub_headers(self, flow: http.HTTPFlow) -> str | None:
+        """Drop `x-webchaos-*` fields in one pass over the raw fields; say what is too large, if anything."""
+        fields = flow.request.headers.fields
+        kept = tuple(f for f in fields if not f[0].lower().startswith(_HEADER_PREFIX_BYTES))
+        if len(kept) != len(fields):
+            flow.request.headers.fields = kept
+        if len(fields) > self.max_headers:
+            return f"more than {self.max_headers} request headers"
+        if sum(len(name) + len(value) + 4 for name, value in fields) > self.max_header_bytes:
+            return f"request headers larger than {self.max_header_bytes} bytes"
+        return None
+
     def requestheaders(self, flow: http.HTTPFlow) -> None:
         if flow.response:
             return
-        for name in list(flow.request.headers.keys()):
-            if name.lower().startswith(HEADER_PREFIX):
-                del flow.request.headers[name]
+        too_large = self._scrub_headers(flow)
         episode = self.episodes.for_flow(flow)
         if episode is None:
             refuse(flow, None, "not an episode listener")
+            return
+        if too_large:
+            refuse(flow, episode, too_large, 431)
             return
         host = flow.request.host.lower().rstrip(".")
         header = (flow.request.host_header or host).lower()
@@ -129,5 +235,16 @@ class Guard:
             refuse(flow, episode, "Host header does not match the request target")
         elif reserved_path(flow.request.path):
             refuse(flow, episode, "reserved path")
+        elif encoding := content_encoding(flow.request):
+            refuse(flow, episode, f"request body in Content-Encoding {encoding!r}: only identity is accepted", 415)
+        elif (length := declared_length(flow.request)) is not None and length > self.max_body:
+            refuse(flow, episode, f"request body larger than {self.max_body} bytes", 413)
         else:
             marks(flow)["site"] = host
+
+    def request(self, flow: http.HTTPFlow) -> None:
+        if flow.response or "site" not in marks(flow):
+            return
+        raw = flow.request.raw_content
+        if raw is not None and len(raw) > self.max_body:
+            refuse(flow, self.episodes.for_flow(flow), f"request body larger than {self.max_body} bytes", 413)

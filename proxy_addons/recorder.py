@@ -7,11 +7,21 @@ injections, hook errors) gets a custom `_webchaos` list of
 `{fault_id, layer, type, detail}`. Closing an episode exports and then forgets its
 flows.
 
+Bodies in the HAR are bounded, and never decoded: `make_har` reads a copy of a message
+whose body is longer than `MAX_HAR_BODY_BYTES` (cut to it) or in a `Content-Encoding`
+(left out: a few hundred bytes of `br` can decode to hundreds of MiB, and mitmproxy's
+`br` decoder cannot stop early). The entry's `postData` (the `request` when it has none)
+or `response.content` then says so: `"_webchaos_truncated": true` and a `comment`;
+`bodySize` and `content.size` stay the real sizes as sent. The guard refuses encoded
+request bodies anyway; the kept flows are never changed.
+
 `POST /__webchaos/report` on any site host of an episode listener is answered
 here (204) and never forwarded: the injected browser script reports each client
 fault `fired` / `dismissed` (also `target_missing`) and the report becomes a
 ledger line (layer `client`, type = the armed fault's type); `touched` (the element:
 role, name, selector, tag) and a small flat `info` object are kept in the detail.
+A report (or action batch) in a `Content-Encoding` other than identity gets a 415 and is
+never decoded.
 
 `POST /__webchaos/actions` (same rules: answered here, never forwarded, 204) takes a
 batch `{"actions": [...]}` of GUI actions from the injected recorder script and
@@ -32,18 +42,19 @@ kept for the HAR: they are the recorder's traffic, not the agent's.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import time
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, TypeVar
 
 from mitmproxy import http
 from mitmproxy.addons.savehar import SaveHar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proxy_addons.episodes import Episode, Episodes
-from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, normalized_path
+from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 from scenarios.faults import Layer
 
@@ -54,12 +65,61 @@ REPORT_EVENTS = ("fired", "dismissed", "restored", "hit", "target_missing")
 MAX_REPORT_BYTES = 8192
 ACTIONS_FILE = "actions.jsonl"
 MAX_ACTIONS_BYTES = 256 * 1024
+MAX_HAR_BODY_BYTES = 256 * 1024
 _TEXT = {"content-type": "text/plain; charset=utf-8"}
+M = TypeVar("M", bound=http.Message)
+
+
+def _bounded(message: M) -> tuple[M, str | None]:
+    """The message as the HAR may read it, and why its body is not all there (None: it is all there)."""
+    raw = message.raw_content
+    encoding = content_encoding(message)
+    if raw is None or (encoding is None and len(raw) <= MAX_HAR_BODY_BYTES):
+        return message, None
+    view = copy.copy(message)
+    view.data = copy.copy(message.data)
+    view.data.headers = message.headers.copy()
+    if encoding is not None:
+        del view.data.headers["content-encoding"]
+        view.data.content = b""
+        return view, f"body not decoded (Content-Encoding: {encoding}): {len(raw)} bytes left out"
+    view.data.content = raw[:MAX_HAR_BODY_BYTES]
+    return view, f"body truncated to its first {MAX_HAR_BODY_BYTES} of {len(raw)} bytes"
+
+
+def _har_view(flow: http.HTTPFlow) -> tuple[http.HTTPFlow, str | None, str | None]:
+    """The flow, or a shallow copy with bounded bodies, and why each body (request, response) was bounded."""
+    request, request_note = _bounded(flow.request)
+    response, response_note = _bounded(flow.response) if flow.response is not None else (None, None)
+    if request_note is None and response_note is None:
+        return flow, None, None
+    view = copy.copy(flow)
+    view.request, view.response = request, response
+    return view, request_note, response_note
+
+
+def _mark_bounded(entry: dict[str, Any], flow: http.HTTPFlow, request_note: str | None,
+                  response_note: str | None) -> None:
+    if request_note is not None:
+        request = entry["request"]
+        request["headers"] = SaveHar().format_multidict(flow.request.headers)
+        request["bodySize"] = len(flow.request.raw_content or b"")
+        target = request.get("postData", request)
+        target["_webchaos_truncated"] = True
+        target["comment"] = request_note
+    if response_note is not None and flow.response is not None:
+        response = entry["response"]
+        response["headers"] = SaveHar().format_multidict(flow.response.headers)
+        size = len(flow.response.raw_content or b"")
+        response["bodySize"] = size
+        response["content"].update(size=size, compression=0, _webchaos_truncated=True, comment=response_note)
 
 
 def make_har(flows: list[http.HTTPFlow]) -> dict[str, Any]:
-    har = SaveHar().make_har(flows)
-    for flow, entry in zip(flows, har["log"]["entries"], strict=True):
+    views = [_har_view(flow) for flow in flows]
+    har = SaveHar().make_har([view for view, _, _ in views])
+    for flow, (_, request_note, response_note), entry in zip(flows, views, har["log"]["entries"], strict=True):
+        _mark_bounded(entry, flow, request_note, response_note)
         recorded = flow.metadata.get("webchaos", {}).get("faults")
         if recorded:
             entry["_webchaos"] = list(recorded)
@@ -227,6 +287,8 @@ class Recorder:
         if flow.request.method != "POST":
             flow.response = http.Response.make(405, "webchaos: POST only\n", {**_TEXT, "allow": "POST"})
             return
+        if self._encoded(flow):
+            return
         problem = self._record_report(episode, flow)
         if problem:
             flow.response = http.Response.make(400, f"webchaos: bad report ({problem})\n", _TEXT)
@@ -245,6 +307,8 @@ class Recorder:
         if flow.request.method != "POST":
             flow.response = http.Response.make(405, "webchaos: POST only\n", {**_TEXT, "allow": "POST"})
             return
+        if self._encoded(flow):
+            return
         raw = flow.request.raw_content or b""
         problem = None
         if len(raw) > MAX_ACTIONS_BYTES:
@@ -261,12 +325,21 @@ class Recorder:
         self.action_log(episode).add(batch.actions)
         flow.response = http.Response.make(204, b"", {"cache-control": "no-store"})
 
+    @staticmethod
+    def _encoded(flow: http.HTTPFlow) -> bool:
+        """Answer 415 to a body in a Content-Encoding (it is never decoded: see the guard)."""
+        encoding = content_encoding(flow.request)
+        if encoding is not None:
+            flow.response = http.Response.make(
+                415, f"webchaos: Content-Encoding {encoding!r} not accepted, send identity\n", _TEXT)
+        return encoding is not None
+
     def _record_report(self, episode: Episode, flow: http.HTTPFlow) -> str | None:
         raw = flow.request.raw_content or b""
         if len(raw) > MAX_REPORT_BYTES:
             return "too large"
         try:
-            report = json.loads(flow.request.get_text(strict=False) or "")
+            report = json.loads(raw)
         except ValueError:
             return "not JSON"
         if not isinstance(report, dict):

@@ -50,11 +50,25 @@ def _refuse(source: str, why: str) -> ExprError:
     return ExprError(f"expression {source!r} refused: {why}")
 
 
+MAX_DEPTH = 100  # AST levels; simpleeval evaluates recursively, so deeper would hit the recursion limit
+
+
+def _depth(tree: ast.AST) -> int:
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
 @lru_cache(maxsize=4096)
 def compile_expr(source: str) -> ast.expr:
     """Parse and check `source`; the result is the AST body simpleeval evaluates."""
     try:
         tree = ast.parse(source.strip(), mode="eval")
+    except (RecursionError, MemoryError):  # the parser's own limits, e.g. thousands of nested operators
+        raise _refuse(source, "nested too deeply") from None
     except SyntaxError as exc:
         try:
             module = ast.parse(source.strip(), mode="exec")
@@ -63,6 +77,8 @@ def compile_expr(source: str) -> ast.expr:
         if any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(module)):
             raise _refuse(source, "imports are not allowed") from None
         raise _refuse(source, "statements are not allowed, only one expression") from None
+    if _depth(tree) > MAX_DEPTH:
+        raise _refuse(source, f"nested more than {MAX_DEPTH} levels deep")
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED_NODES):
             raise _refuse(source, f"{type(node).__name__} is not allowed")

@@ -179,7 +179,7 @@ class FaultError(ValueError):
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(p) for p in loc) or "(root)"
+    return ".".join(str(p) or repr(p) for p in loc) or "(root)"
 
 
 def _parse_envelope(raw: Any, index: int) -> FaultSpec:
@@ -199,15 +199,21 @@ def _parse_params(spec: FaultSpec, index: int) -> tuple[FaultSpec, FaultType]:
                              f"not {spec.layer.value}")
         known = ", ".join(sorted({name for (_, name) in _REGISTRY}))
         raise FaultError(f"faults[{index}].type: unknown fault type {spec.type!r}; known: {known}")
+    allowed = ", ".join(f"{n}" for n in kind.model_fields)
     try:
         params = kind.model_validate(spec.params)
     except ValidationError as exc:
         first = exc.errors()[0]
-        allowed = ", ".join(f"{n}" for n in kind.model_fields)
         raise FaultError(
             f"faults[{index}].params.{_where(first['loc'])}: {first['msg']} (parameters of {spec.type!r}: {allowed})"
         ) from exc
-    problem = kind.check_match(spec.match)
+    except Exception as exc:  # a type's own validator tripped over a value (e.g. a list where a name goes)
+        raise FaultError(f"faults[{index}].params: not valid for {spec.type!r} ({type(exc).__name__}: {exc}; "
+                         f"parameters: {allowed})") from exc
+    try:
+        problem = kind.check_match(spec.match)
+    except Exception as exc:
+        raise FaultError(f"faults[{index}].match: not valid for {spec.type!r} ({type(exc).__name__}: {exc})") from exc
     if problem:
         raise FaultError(f"faults[{index}].match: {problem}")
     if spec.id is None:

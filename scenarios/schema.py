@@ -92,6 +92,8 @@ def check_predicate(predicate: Any, where: str) -> None:
                 raise ValueError(f"{here}: expected {{value: n, abs: tolerance}} or {{value: n, rel: fraction}}")
             if not all(_number_or_placeholder(arg[k]) for k in arg):
                 raise ValueError(f"{here}: value, abs and rel must be numbers")
+            if any(_is_number(arg.get(k)) and not arg[k] >= 0 for k in ("abs", "rel")):
+                raise ValueError(f"{here}: abs and rel are tolerances: at least 0")
         elif not _number_or_placeholder(arg):
             raise ValueError(f"{here}: expected a number or {{value, abs|rel}}")
     elif key == "matches_semantic":
@@ -105,7 +107,7 @@ def check_predicate(predicate: Any, where: str) -> None:
             raise ValueError(f"{here}: expected a regular expression string")
         try:
             re.compile(arg)
-        except re.error as exc:
+        except (re.error, RecursionError, OverflowError) as exc:  # too deep / too large a repeat: not re.error
             if not _PLACEHOLDER.search(arg):
                 raise ValueError(f"{here}: not a valid regular expression: {exc}") from None
     elif key == "expr":

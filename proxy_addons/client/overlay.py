@@ -49,8 +49,9 @@ class Overlay(ClientFault):
     @classmethod
     def _default_title(cls, data: Any) -> Any:
         if isinstance(data, dict) and not data.get("title"):
-            kind = data.get("kind", "cookie")
-            data = {**data, "title": DEFAULT_TITLES.get(kind, DEFAULT_TITLES["cookie"])}
+            kind = data.get("kind", "cookie")  # any value: the field's own validation judges it
+            data = {**data, "title": DEFAULT_TITLES.get(kind if isinstance(kind, str) else "cookie",
+                                                        DEFAULT_TITLES["cookie"])}
         return data
 
 

@@ -1,6 +1,10 @@
-from mitmproxy import exceptions
+import time
+
+import pytest
+from mitmproxy import ctx, exceptions, http
 from mitmproxy.test import taddons
 
+from proxy_addons.episodes import Episode
 from proxy_addons.guard import Guard, reserved_path
 from proxy_addons.router import Router
 from tests.proxy_addons.conftest import SITES, Chain, ledger
@@ -100,3 +104,97 @@ def test_episode_header_is_the_one_the_sites_read() -> None:
     from sites.kit.deps import EPISODE_HEADER as SITES_HEADER
 
     assert EPISODE_HEADER == SITES_HEADER
+
+
+def _flood(chain: Chain, ep: Episode, count: int, value: bytes = b"v") -> http.HTTPFlow:
+    f = chain.flow(ep, "GET", "http://shop.test/products")
+    f.request.headers.fields += tuple((f"x-flood-{i}".encode(), value) for i in range(count - len(f.request.headers)))
+    return f
+
+
+async def test_too_many_request_headers_get_a_431_and_a_ledger_line(chain: Chain) -> None:
+    ep = chain.open()
+    ok = await chain.send(_flood(chain, ep, 200))
+    assert ok.response is not None and ok.response.status_code == 200
+    f = await chain.send(_flood(chain, ep, 201))
+    assert f.response is not None and f.response.status_code == 431
+    assert b"more than 200 request headers" in (f.response.content or b"")
+    assert (f.request.host, f.request.port) != SITES  # not routed
+    (line,) = ledger(ep)
+    assert (line["layer"], line["type"]) == ("guard", "refused")
+    assert line["detail"] == {"reason": "more than 200 request headers", "status": 431}
+    assert line["request"] == {"method": "GET", "host": "shop.test", "path": "/products"}
+
+
+async def test_request_headers_over_the_byte_cap_get_a_431(chain: Chain) -> None:
+    ep = chain.open()
+    f = await chain.send(chain.flow(ep, headers={"cookie": "a=" + "x" * (64 * 1024)}))
+    assert f.response is not None and f.response.status_code == 431
+    assert ledger(ep)[0]["detail"] == {"reason": "request headers larger than 65536 bytes", "status": 431}
+    ctx.options.update(webchaos_max_request_header_bytes=200 * 1024)
+    f = await chain.send(chain.flow(ep, headers={"cookie": "a=" + "x" * (64 * 1024)}))
+    assert f.response is not None and f.response.status_code == 200
+
+
+async def test_a_header_flood_is_handled_in_linear_time(chain: Chain) -> None:
+    """10,000 headers took the guard ~9 s (headers.keys() is quadratic); every hook stalls the whole proxy."""
+    ep = chain.open()
+    for count, lifted in [(10_000, False), (10_000, True)]:
+        if lifted:
+            ctx.options.update(webchaos_max_request_headers=100_000, webchaos_max_request_header_bytes=10**8)
+        f = _flood(chain, ep, count)
+        f.request.headers["X-Webchaos-Episode"] = "someone-else"
+        started = time.perf_counter()
+        await chain.hook("requestheaders", f)
+        elapsed = time.perf_counter() - started
+        assert elapsed < 0.5, f"{count} headers took {elapsed:.2f}s"
+        assert (f.response is None) == lifted
+        if lifted:
+            assert f.request.headers.get_all("x-webchaos-episode") == ["ep1"]
+            assert len(f.request.headers.fields) == count + 1  # the spoofed one out, the router's in
+
+
+def test_header_cap_options_are_validated() -> None:
+    from proxy_addons.episodes import Episodes
+
+    guard = Guard(Episodes())
+    with taddons.context(guard) as tctx:
+        for key in ("webchaos_max_request_headers", "webchaos_max_request_header_bytes"):
+            for value in (0, -1):
+                with pytest.raises(exceptions.OptionsError, match=key):
+                    tctx.configure(guard, **{key: value})
+        tctx.configure(guard, webchaos_max_request_headers=50, webchaos_max_request_header_bytes=4096)
+        assert (guard.max_headers, guard.max_header_bytes) == (50, 4096)
+
+
+RESERVED_SPELLINGS = [
+    "/a/../_oracle", "/./_oracle", "/%2e/_oracle", "/;x/_oracle", "/%2e%2e/_oracle", "/_oracle;x",
+    "/_oracle;jsessionid=1/state", "/a/b/../../_oracle/state", "/..;/_oracle", "/%2E%2E/_ORACLE",
+    "//./_oracle", "/a/%2e%2e/_control", "/./__webchaos/x", "/__webchaos/report/../anything",
+    "/__webchaos;x/x", "/x/..%2f_oracle", "/x/%2e%2e%2f_control", "/%252e%252e/_oracle", "/a%5c..%5c_oracle",
+    "/.%2e/_control/episodes", "/%5f%5fwebchaos/x", "/products/../../../_Oracle", "/_oracle/./", "/%3bx/_oracle",
+]
+
+
+@pytest.mark.parametrize("path", RESERVED_SPELLINGS)
+async def test_every_spelling_of_a_reserved_path_is_refused(chain: Chain, path: str) -> None:
+    ep = chain.open()
+    f = await chain.send(chain.flow(ep, "GET", f"http://shop.test{path}"))
+    assert f.request.path == path  # the test sends the path as spelled
+    assert f.response is not None and f.response.status_code == 403, path
+    assert b"reserved path" in (f.response.content or b"")
+    (line,) = ledger(ep)
+    assert (line["layer"], line["type"], line["detail"]) == ("guard", "refused", {"reason": "reserved path"})
+    assert reserved_path(path)
+
+
+@pytest.mark.parametrize("path", [
+    "/", "/products/p003", "/search?q=../_oracle", "/a/../products", "/products;color=red", "/.well-known/x",
+    "/oracle-tips", "/a/./b/", "/x/_oracle", "/%5foracles-guide/../cart", "/__webchaos/report",
+])
+async def test_legitimate_paths_still_pass(chain: Chain, path: str) -> None:
+    ep = chain.open()
+    f = await chain.send(chain.flow(ep, "GET" if "__webchaos" not in path else "POST", f"http://shop.test{path}"))
+    assert f.response is not None and f.response.status_code != 403, path
+    assert ledger(ep) == []
+    assert not reserved_path(path)
