@@ -185,7 +185,7 @@ async def test_layout_shift_moves_the_target_so_a_precomputed_click_misses(env: 
         await add.click()  # grounding again works
         await p.page.get_by_text("Added to cart").wait_for()
 
-    p = await probe(env, tmp_path, [fault("layout_shift", "ls", ADD, delay_ms=300, height_px=160)], script)
+    p = await probe(env, tmp_path, [fault("layout_shift", "ls", ADD, delay_ms=1500, height_px=160)], script)
     info = p.detail("ls")["info"]
     assert info["height_px"] == 160 and info["moved_px"] >= 160
 

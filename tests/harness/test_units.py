@@ -33,8 +33,8 @@ def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
     labels = {s.label for s in specs}
     assert "shop_buy_by_seller/shop_checkout_overlay/s2" in labels
     assert "shop_change_default_address/shop_cart_latency/s1" not in labels
-    # per seed: 3 bases + one episode per (variant, task it applies to)
-    assert len(specs) == 2 * (3 + sum(len(v.tasks) for v in catalog.variants.values()))
+    # per seed: every base task + one episode per (variant, task it applies to)
+    assert len(specs) == 2 * (len(catalog.tasks) + sum(len(v.tasks) for v in catalog.variants.values()))
     assert all(s.variant for s in plan_matrix(catalog, None, None, [1], include_base=False))
     with pytest.raises(ValueError, match="unknown task 'nope'"):
         plan_matrix(catalog, ["nope"], None, [1])

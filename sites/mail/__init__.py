@@ -1,0 +1,1 @@
+"""Lark Mail (`mail.test`), the hermetic webmail: world generator, pages, JSON API, faults."""
