@@ -132,6 +132,8 @@ def test_ctrl_c_during_a_run_keeps_finished_results_and_leaves_no_orphans(tmp_pa
     assert not [pid for pid in family if _alive(pid)]
     summary = json.loads((runs / "interrupted" / "run.json").read_text())
     assert summary["interrupted"] is True
-    assert summary["episodes"] and all(e["success"] for e in summary["episodes"])
+    # Every finished episode is kept, graded (whether the agent won each variant is not the point here).
+    assert summary["episodes"] and all(e["verdict"] is not None for e in summary["episodes"])
+    assert any(e["success"] for e in summary["episodes"])
     for episode in summary["episodes"]:
         assert (runs / "interrupted" / "episodes" / episode["episode_id"] / "result.json").is_file()
