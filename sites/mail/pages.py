@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.paging import page_number
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 from sites.mail.models import (
@@ -33,7 +34,6 @@ FOLDER_NAMES: dict[str, str] = {"inbox": "Inbox", "sent": "Sent", "drafts": "Dra
                                 "spam": "Spam", "trash": "Trash"}
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_WHOLE = re.compile(r"^\d{1,6}$", re.ASCII)
 _QUOTE_HEADER = re.compile(r"^On .+ wrote:$")
 ISO = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -152,12 +152,6 @@ def _notice(request: Request) -> str | None:
     return NOTICES.get(request.query_params.get("notice", ""))
 
 
-def _page_number(raw: str | None) -> int:
-    if raw is None or raw == "":
-        return 1
-    if not _WHOLE.fullmatch(raw) or int(raw) < 1:
-        raise HTTPException(400, "The page number must be a whole number of 1 or more.")
-    return int(raw)
 
 
 def _display_name(state: MailState, email: str) -> str:
@@ -210,7 +204,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     def list_page(episode: Episode, request: Request, messages: list[Message], *, heading: str, active: str,
                   folder: Folder | None, what: str, **extra: Any) -> tuple[Listing, HTMLResponse]:
         state = state_of(episode)
-        page = _page_number(request.query_params.get("page"))
+        page = page_number(request.query_params.get("page"))
         listing = Listing(messages, page, state.settings.page_size, what)
         now = episode.clock.now().replace(tzinfo=None)
         rows = [_row(state, m, now) for m in listing.shown]

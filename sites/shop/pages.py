@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.paging import page_number
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages, format_cents
 from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, ShopState, state_of
@@ -24,7 +25,6 @@ NOTICES = {
 }
 
 _DOLLARS = re.compile(r"^\$?\s*(\d{1,7})(?:\.(\d{1,2}))?$", re.ASCII)
-_WHOLE = re.compile(r"^\d{1,6}$", re.ASCII)
 
 
 def _rating_text(product: Product) -> str:
@@ -53,12 +53,6 @@ def _notice(request: Request) -> str | None:
     return NOTICES.get(request.query_params.get("notice", ""))
 
 
-def _page_number(raw: str | None) -> int:
-    if raw is None or raw == "":
-        return 1
-    if not _WHOLE.fullmatch(raw) or int(raw) < 1:
-        raise HTTPException(400, "The page number must be a whole number of 1 or more.")
-    return int(raw)
 
 
 def parse_dollars(raw: str | None, label: str) -> int | None:
@@ -81,7 +75,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         pages = max(1, math.ceil(len(state.products) / PAGE_SIZE))
-        page = _page_number(request.query_params.get("page"))
+        page = page_number(request.query_params.get("page"))
         if page > pages:
             raise HTTPException(404, f"There is no page {page}; the catalogue has {pages}.")
         shown = state.products[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
@@ -107,7 +101,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
             if needle in p.name.casefold() or needle in names.get(p.category, "").casefold()
         ]
         pages = max(1, math.ceil(len(matches) / SEARCH_PAGE_SIZE))
-        page = _page_number(request.query_params.get("page"))
+        page = page_number(request.query_params.get("page"))
         if page > pages:
             raise HTTPException(404, f"There is no page {page}; this search has {pages}.")
         shown = matches[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
