@@ -2,6 +2,11 @@
 
 The command runs with the episode in its environment and is graded when it
 exits. It reaches the sites only through WEBCHAOS_PROXY.
+
+`HTTP_PROXY`/`http_proxy` point at the episode's proxy so that plain HTTP clients
+reach the `*.test` sites; loopback is exempt (`NO_PROXY`/`no_proxy`), so a client
+that talks to something on this machine (Selenium to its chromedriver, an agent to a
+local model server) is not sent into the proxy, which would refuse it.
 """
 
 import asyncio
@@ -10,6 +15,11 @@ import os
 import signal
 
 from harness.agents.base import AgentOutcome, EpisodeContext
+
+# Names and addresses, since clients differ: Python's urllib and Selenium match names and
+# addresses literally, requests, curl and Go also take the CIDR block. Not "[::1]": httpx
+# refuses to start with it.
+LOOPBACK_NO_PROXY = "localhost,127.0.0.1,::1,127.0.0.0/8"
 
 
 class CommandAgent:
@@ -32,8 +42,8 @@ class CommandAgent:
             # Common clients honour these, so plain `requests`/`curl` go through the proxy too.
             "HTTP_PROXY": ctx.proxy_url,
             "http_proxy": ctx.proxy_url,
-            "NO_PROXY": "",
-            "no_proxy": "",
+            "NO_PROXY": LOOPBACK_NO_PROXY,
+            "no_proxy": LOOPBACK_NO_PROXY,
         })
         return env
 
