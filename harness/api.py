@@ -22,10 +22,10 @@ server state and (with `cdp=True`, the default) its own Chromium with a fresh pr
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from grader.oracle_client import OracleClient
 from harness.agents.base import AgentOutcome
@@ -39,6 +39,8 @@ from scenarios.loader import Catalog
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog
 
+T = TypeVar("T")
+
 
 class WebchaosError(RuntimeError):
     """A usage error of the API: unknown task or variant, a stack not started, no browser."""
@@ -48,8 +50,28 @@ class Episode:
     """One open episode. Give the agent `proxy_url` or `cdp_url`, `start_url` and `instruction`;
     then `await grade()`. Leaving the `async with` block closes it (graded or not)."""
 
-    def __init__(self, live: LiveEpisode) -> None:
+    def __init__(self, live: LiveEpisode, loop: asyncio.AbstractEventLoop | None = None) -> None:
         self._live = live
+        self._loop = loop  # the stack's event loop: its clients live there
+
+    async def _on_stack_loop(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run on the stack's loop, awaited from any loop (a pytest-asyncio test, anyio, a thread's loop)."""
+        if self._loop is None or self._loop is asyncio.get_running_loop():
+            return await work
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self._loop))
+
+    def _sync(self, work: Coroutine[Any, Any, T]) -> T:
+        if self._loop is None or not self._loop.is_running():
+            work.close()
+            raise WebchaosError("the *_sync methods need a stack running on another thread (the pytest plugin's)")
+        try:
+            current: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            current = None
+        if current is self._loop:
+            work.close()
+            raise WebchaosError("called a *_sync method on the stack's own event loop: await the async one")
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
 
     @property
     def id(self) -> str:
@@ -102,11 +124,15 @@ class Episode:
 
     async def grade(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
         """Close the browser and the proxy port, read the final server state and grade it (once)."""
-        return await self._live.grade(outcome)
+        return await self._on_stack_loop(self._live.grade(outcome))
+
+    def grade_sync(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
+        """`grade` for synchronous code (a Selenium test), with the stack on another thread."""
+        return self._sync(self._live.grade(outcome))
 
     async def screenshots(self, prefix: str = "final") -> list[Path]:
         """Save a PNG of every tab of the episode's browser under screenshots/ (before `grade`)."""
-        return await self._live.screenshots(prefix)
+        return await self._on_stack_loop(self._live.screenshots(prefix))
 
     def ledger(self) -> list[dict[str, Any]]:
         """The fault ledger (faults.jsonl): one dict per firing or refusal, all four layers. Complete
@@ -200,11 +226,11 @@ class Stack:
                 break
         live = await LiveEpisode.open(self.manager, spec, episode_id, out_dir, agent=agent, cdp=cdp,
                                       spki_pins=self.spki_pins, headless=self.headless)
-        return Episode(live)
+        return Episode(live, asyncio.get_running_loop())
 
     async def close(self, episode: Episode) -> None:
         """Close an episode without grading it (its files are kept). Nothing happens if already closed."""
-        await episode._live.finish()
+        await episode._on_stack_loop(episode._live.finish())
 
     @contextlib.asynccontextmanager
     async def episode(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
