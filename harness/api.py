@@ -22,6 +22,7 @@ server state and (with `cdp=True`, the default) its own Chromium with a fresh pr
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -130,6 +131,10 @@ class Episode:
         """`grade` for synchronous code (a Selenium test), with the stack on another thread."""
         return self._sync(self._live.grade(outcome))
 
+    async def close(self) -> None:
+        """Close without grading (browser, proxy port; files kept). Nothing happens if already closed."""
+        await self._on_stack_loop(self._live.finish())
+
     async def screenshots(self, prefix: str = "final") -> list[Path]:
         """Save a PNG of every tab of the episode's browser under screenshots/ (before `grade`)."""
         return await self._on_stack_loop(self._live.screenshots(prefix))
@@ -230,7 +235,7 @@ class Stack:
 
     async def close(self, episode: Episode) -> None:
         """Close an episode without grading it (its files are kept). Nothing happens if already closed."""
-        await episode._on_stack_loop(episode._live.finish())
+        await episode.close()
 
     @contextlib.asynccontextmanager
     async def episode(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
@@ -241,6 +246,45 @@ class Stack:
             yield opened
         finally:
             await asyncio.shield(self.close(opened))
+
+
+class StackThread:
+    """A `Stack` on an event loop of its own thread, so that code on any loop (pytest-asyncio, anyio,
+    Inspect's per-sample loops) or on none can use its episodes: `Episode` methods hop to this loop.
+
+        runner = StackThread(Stack()).start()
+        ep = await runner.run(runner.stack.open("shop_add_to_cart"))   # from any loop
+        ep = runner.call(runner.stack.open("shop_add_to_cart"))        # from synchronous code
+        runner.stop()
+    """
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="webchaos-stack", daemon=True)
+
+    def call(self, work: Coroutine[Any, Any, T], timeout_s: float = 120.0) -> T:
+        """Run on the stack's loop and wait (from synchronous code, never from that loop)."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout_s)
+
+    async def run(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run on the stack's loop, awaited from the caller's loop."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self.loop))
+
+    def start(self) -> "StackThread":
+        self._thread.start()
+        self.call(self.stack.start())
+        return self
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        try:
+            self.call(self.stack.stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(10)
+            self.loop.close()
 
 
 @contextlib.asynccontextmanager

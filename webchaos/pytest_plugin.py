@@ -19,45 +19,16 @@ names its episode folder (HAR, fault ledger, screenshots, result.json).
 Options: `--webchaos-run-dir DIR` (default runs/pytest-<time>), `--webchaos-https`.
 """
 
-import asyncio
-import threading
-from collections.abc import Coroutine, Generator, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 
-from harness.api import Episode, Stack
+from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
 from harness.runner import new_run_id
 
-T = TypeVar("T")
 _EPISODE_KEY = pytest.StashKey[Episode]()
-
-
-class _StackThread:
-    """A Stack on an event loop of its own thread, for tests on any loop (or none)."""
-
-    def __init__(self, stack: Stack) -> None:
-        self.stack = stack
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="webchaos-stack", daemon=True)
-
-    def call(self, work: Coroutine[Any, Any, T], timeout_s: float = 120.0) -> T:
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout_s)
-
-    def start(self) -> "_StackThread":
-        self._thread.start()
-        self.call(self.stack.start())
-        return self
-
-    def stop(self) -> None:
-        try:
-            self.call(self.stack.stop())
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self._thread.join(10)
-            self.loop.close()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -104,7 +75,7 @@ def webchaos_stack(pytestconfig: pytest.Config) -> Iterator[Stack]:
     run_dir = pytestconfig.getoption("webchaos_run_dir")
     stack = Stack(https=bool(pytestconfig.getoption("webchaos_https")),
                   run_dir=Path(run_dir) if run_dir else RUNS_DIR / f"pytest-{new_run_id()}")
-    runner = _StackThread(stack).start()
+    runner = StackThread(stack).start()
     pytestconfig.stash[_RUNNER_KEY] = runner
     try:
         yield stack
@@ -112,7 +83,7 @@ def webchaos_stack(pytestconfig: pytest.Config) -> Iterator[Stack]:
         runner.stop()
 
 
-_RUNNER_KEY = pytest.StashKey[_StackThread]()
+_RUNNER_KEY = pytest.StashKey[StackThread]()
 
 
 @pytest.fixture
