@@ -10,6 +10,8 @@ PYTEST_ARGS ?=
 MCP_VENV := .venv-mcp
 MCP_STAMP := $(MCP_VENV)/.installed-stamp
 MCP_NODE := examples/playwright_mcp/node_modules/.installed-stamp
+BU_VENV := .venv-browser-use
+BU_STAMP := $(BU_VENV)/.installed-stamp
 
 .PHONY: demo test lint bench chromium install frameworks clean
 
@@ -28,7 +30,13 @@ $(MCP_STAMP): examples/requirements-mcp.txt
 	$(MCP_VENV)/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-mcp.txt
 	@touch $@
 
-frameworks: $(MCP_NODE) $(MCP_STAMP)
+# browser-use (attaches by CDP to the episode's Chromium; downloads nothing at run time).
+$(BU_STAMP): examples/requirements-browser-use.txt
+	@test -x $(BU_VENV)/bin/python || $(PYTHON) -m venv $(BU_VENV)
+	$(BU_VENV)/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-browser-use.txt
+	@touch $@
+
+frameworks: $(MCP_NODE) $(MCP_STAMP) $(BU_STAMP)
 
 install: $(STAMP)
 
@@ -52,4 +60,4 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/grading.py
 
 clean:
-	rm -rf $(VENV) $(MCP_VENV) examples/playwright_mcp/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache

@@ -70,3 +70,16 @@ async def test_playwright_mcp_over_cdp(stack: Stack, tmp_path: Path) -> None:
     # confirmation: the fault fires and the agent's outcome is graded a success.
     assert fired(ledger, "network") == ["latency"]
     assert faulted.success and faulted.firings == 1, faulted.verdict
+
+
+async def test_browser_use_over_cdp(stack: Stack, tmp_path: Path) -> None:
+    python = ROOT / ".venv-browser-use" / "bin" / "python"
+    needs(python, "run `make frameworks`")
+    agent = f"cmd:{python} {ROOT / 'examples' / 'browser_use' / 'browser_use_agent.py'}"
+    base, faulted, ledger = await run_example(stack, tmp_path, agent, "shop_cart_503_then_success", browser="cdp")
+    assert base.agent == "browser_use_agent"
+    assert base.success and base.score == 1.0 and base.outcome.status == "done", base.verdict
+    # The first cart write answers 503; the scripted model clicks once and waits for a confirmation
+    # that never comes: the fault fired, nothing is in the cart, the grade says so.
+    assert fired(ledger, "network") == ["error_then_success"]
+    assert not faulted.success and faulted.firings == 1 and faulted.outcome.status == "error"
