@@ -17,7 +17,7 @@ BU_STAMP := $(BU_VENV)/.installed-stamp
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,inspect]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect]'
 	@touch $@
 
 # Playwright MCP (npm, no browser download: it attaches to the episode's Chromium) and the MCP SDK.

@@ -219,7 +219,7 @@ class Stack:
         return EpisodeSpec(task_obj, variant_obj, int(seed))
 
     async def open(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
-                   cdp: bool = True, agent: str = "api") -> Episode:
+                   cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()) -> Episode:
         """Open an episode; the caller must `await ep.grade()` or `await stack.close(ep)`.
         Prefer `async with stack.episode(...)`, which closes it for you."""
         spec = self.spec(task, variant, seed)
@@ -230,7 +230,8 @@ class Stack:
             if not out_dir.exists():
                 break
         live = await LiveEpisode.open(self.manager, spec, episode_id, out_dir, agent=agent, cdp=cdp,
-                                      spki_pins=self.spki_pins, headless=self.headless)
+                                      spki_pins=self.spki_pins, headless=self.headless,
+                                      chromium_args=chromium_args)
         return Episode(live, asyncio.get_running_loop())
 
     async def close(self, episode: Episode) -> None:
@@ -239,9 +240,11 @@ class Stack:
 
     @contextlib.asynccontextmanager
     async def episode(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
-                      cdp: bool = True, agent: str = "api") -> AsyncIterator[Episode]:
-        """`async with stack.episode(task=…, variant=…, seed=…) as ep:` — see `Episode`."""
-        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent)
+                      cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()
+                      ) -> AsyncIterator[Episode]:
+        """`async with stack.episode(task=…, variant=…, seed=…) as ep:` — see `Episode`.
+        `chromium_args`: extra flags for the episode's Chromium."""
+        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent, chromium_args=chromium_args)
         try:
             yield opened
         finally:

@@ -34,13 +34,14 @@ class CdpBrowser:
 
     def __init__(self, proxy_url: str, *, start_url: str = "about:blank", spki_pins: Sequence[str] = (),
                  headless: bool = True, log_path: Path | None = None,
-                 window_size: tuple[int, int] = (1280, 900)) -> None:
+                 window_size: tuple[int, int] = (1280, 900), extra_args: Sequence[str] = ()) -> None:
         self.proxy_url = proxy_url
         self.start_url = start_url
         self.spki_pins = list(spki_pins)
         self.headless = headless
         self.log_path = log_path
         self.window_size = window_size
+        self.extra_args = list(extra_args)
         self.port = 0
         self.ws_path = ""
         self.profile_dir: Path | None = None
@@ -77,7 +78,7 @@ class CdpBrowser:
             args.append("--headless=new")
         if self.spki_pins:
             args.append(f"--ignore-certificate-errors-spki-list={','.join(self.spki_pins)}")
-        return [*args, self.start_url]
+        return [*args, *self.extra_args, self.start_url]
 
     async def start(self, timeout_s: float = 20.0) -> "CdpBrowser":
         self.profile_dir = Path(tempfile.mkdtemp(prefix="webchaos-cdp-"))

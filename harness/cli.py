@@ -47,11 +47,11 @@ def _seeds(text: str) -> list[int]:
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
-             browser: str = "proxy") -> int:
+             browser: str = "proxy", chromium_args: list[str] | None = None) -> int:
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                             one_per_primitive=one_per_primitive)
-        agent_objs = agents_from_specs(agents, browser)
+        agent_objs = agents_from_specs(agents, browser, chromium_args or [])
     except ValueError as exc:
         console.print(f"[red]error[/] {exc}")
         return 2
@@ -102,6 +102,9 @@ def run(
     browser: Annotated[str, typer.Option(
         "--browser", help="for cmd: agents: 'proxy' (WEBCHAOS_PROXY only) or 'cdp' (webchaos launches the "
         "episode's Chromium on the proxy and gives WEBCHAOS_CDP_URL)")] = "proxy",
+    chromium_arg: Annotated[list[str] | None, typer.Option(
+        "--chromium-arg", help="with --browser cdp: an extra flag for the episode's Chromium (repeatable), e.g. "
+        "--chromium-arg=--enable-unsafe-extension-debugging for Stagehand")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="episodes at once")] = 2,
     no_base: Annotated[bool, typer.Option("--no-base", help="skip the unperturbed base episodes")] = False,
     run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
@@ -115,7 +118,7 @@ def run(
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
-                    browser=browser)
+                    browser=browser, chromium_args=chromium_arg)
     raise typer.Exit(code)
 
 

@@ -165,13 +165,13 @@ class LiveEpisode:
     @classmethod
     async def open(cls, manager: EpisodeManager, spec: EpisodeSpec, episode_id: str, out_dir: Path, *,
                    agent: str = "api", cdp: bool = False, spki_pins: Sequence[str] = (),
-                   headless: bool = True) -> "LiveEpisode":
+                   headless: bool = True, chromium_args: Sequence[str] = ()) -> "LiveEpisode":
         started = time.perf_counter()
         opened = await manager.open(spec, episode_id, out_dir)
         browser: CdpBrowser | None = None
         if cdp:
             browser = CdpBrowser(opened.proxy_url, start_url=opened.start_url, spki_pins=spki_pins,
-                                 headless=headless, log_path=out_dir / "chromium.log")
+                                 headless=headless, log_path=out_dir / "chromium.log", extra_args=chromium_args)
             try:
                 await browser.start()
             except BaseException:
@@ -245,7 +245,7 @@ async def run_episode(
     """Open, run the agent, finish (even when cancelled), grade. A CDP agent gets its own Chromium."""
     cdp = bool(getattr(agent, "needs_cdp", False))
     episode = await LiveEpisode.open(manager, spec, episode_id, out_dir, agent=agent.name, cdp=cdp,
-                                     spki_pins=spki_pins)
+                                     spki_pins=spki_pins, chromium_args=getattr(agent, "chromium_args", ()))
     outcome: AgentOutcome
     try:
         try:

@@ -13,7 +13,7 @@ __all__ = ["Agent", "AgentOutcome", "CommandAgent", "EpisodeContext", "Reference
 _NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,39})=(.+)$", re.S)
 
 
-def agent_from_spec(spec: str, browser: str = "proxy") -> Agent:
+def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[str] = ()) -> Agent:
     """'reference', 'reference-no-recovery' or 'cmd:<shell command>', optionally 'NAME=' first.
 
     `browser`: 'proxy' (the command gets a proxy URL) or 'cdp' (it also gets WEBCHAOS_CDP_URL, the
@@ -30,7 +30,7 @@ def agent_from_spec(spec: str, browser: str = "proxy") -> Agent:
     elif spec in ("reference-no-recovery", "reference:norecovery"):
         agent = ReferenceAgent(recovery=False)
     elif spec.startswith("cmd:"):
-        agent = CommandAgent(spec[4:], name=name, cdp=browser == "cdp")
+        agent = CommandAgent(spec[4:], name=name, cdp=browser == "cdp", chromium_args=chromium_args)
     else:
         raise ValueError(f"unknown agent {spec!r}; use 'reference', 'reference-no-recovery' or 'cmd:<command>', "
                          f"optionally named: NAME=cmd:<command>")
@@ -39,10 +39,10 @@ def agent_from_spec(spec: str, browser: str = "proxy") -> Agent:
     return agent
 
 
-def agents_from_specs(specs: Sequence[str], browser: str = "proxy") -> list[Agent]:
+def agents_from_specs(specs: Sequence[str], browser: str = "proxy", chromium_args: Sequence[str] = ()) -> list[Agent]:
     """Every agent of a run, each with a name of its own: two agents may not share an explicit name,
     and a name derived from a command gets -2, -3 … when it is taken."""
-    agents = [agent_from_spec(s, browser) for s in specs]
+    agents = [agent_from_spec(s, browser, chromium_args) for s in specs]
     explicit = [a.name for s, a in zip(specs, agents, strict=True) if _NAMED.match(s) and not s.startswith("cmd:")]
     clash = sorted({n for n in explicit if explicit.count(n) > 1})
     if clash:

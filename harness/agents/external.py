@@ -16,6 +16,7 @@ import re
 import shlex
 import signal
 import sys
+from collections.abc import Sequence
 
 from harness.agents.base import AgentOutcome, EpisodeContext
 
@@ -31,12 +32,14 @@ class CommandAgent:
 
     needs_browser = False
 
-    def __init__(self, command: str, name: str | None = None, cdp: bool = False) -> None:
+    def __init__(self, command: str, name: str | None = None, cdp: bool = False,
+                 chromium_args: Sequence[str] = ()) -> None:
         if not command.strip():
             raise ValueError("cmd agent: the command is empty")
         self.command = command
         self.name = name or name_from_command(command)
         self.needs_cdp = cdp
+        self.chromium_args = list(chromium_args)  # extra flags for the episode's Chromium (with cdp)
 
     def environment(self, ctx: EpisodeContext) -> dict[str, str]:
         env = dict(os.environ)

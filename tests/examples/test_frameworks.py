@@ -83,3 +83,26 @@ async def test_browser_use_over_cdp(stack: Stack, tmp_path: Path) -> None:
     # that never comes: the fault fired, nothing is in the cart, the grade says so.
     assert fired(ledger, "network") == ["error_then_success"]
     assert not faulted.success and faulted.firings == 1 and faulted.outcome.status == "error"
+
+
+async def test_stagehand_over_cdp(stack: Stack, tmp_path: Path) -> None:
+    pytest.importorskip("stagehand")
+    specs = [_spec(None, 1), _spec("shop_product_click_swallow", 1)]
+    agents = agents_from_specs([f"cmd:{sys.executable} {ROOT / 'examples' / 'stagehand_agent.py'}"], "cdp",
+                               STAGEHAND_CHROMIUM_ARGS)
+    summary, run_dir = await run_matrix(specs, agents, runs_dir=tmp_path, stack=stack, concurrency=2,
+                                        time_budget_s=90)
+    base, faulted = sorted(summary.episodes, key=lambda r: r.variant_id or "")
+    for result in (base, faulted):
+        print((run_dir / "episodes" / result.episode_id / "agent.log").read_text())
+    assert base.agent == "stagehand_agent"
+    assert base.success and base.score == 1.0 and base.outcome.status == "done", base.verdict
+    # Stagehand clicks Add to cart once; the click is swallowed: nothing in the cart, graded a failure.
+    ledger = [json.loads(line) for line in
+              (run_dir / "episodes" / faulted.episode_id / "faults.jsonl").read_text().splitlines()]
+    assert fired(ledger, "client") == ["click_swallow"]
+    assert not faulted.success and faulted.firings >= 1
+
+
+# Stagehand loads its worker extension over CDP (Extensions.loadUnpacked), which the extension then dials.
+STAGEHAND_CHROMIUM_ARGS = ["--enable-unsafe-extension-debugging", "--remote-allow-origins=*"]
