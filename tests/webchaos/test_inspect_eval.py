@@ -53,9 +53,19 @@ def scripted_model(messages: list[ChatMessage], tools: Any, tool_choice: Any, co
         return call("browser_click", ref=_ref(seen, "link", product))
     if clicks == 1 or (clicks == 2 and "Could not add" in seen):
         return call("browser_click", ref=_ref(seen, "button", "Add to cart"))
-    if "Added to cart" not in seen and calls.count("browser_observe") < 6:
-        return call("browser_observe")
-    return call("submit", answer="Added to cart" if "Added to cart" in seen else "gave up")
+    if "Added to cart" not in seen and "browser_scroll" not in calls:
+        if calls.count("browser_observe") < 6:
+            return call("browser_observe")
+        return call("submit", answer="gave up")
+    # Then check where the write shows, as a careful model would, with the other tools.
+    if "browser_scroll" not in calls:
+        return call("browser_scroll", direction="down")
+    if "browser_goto" not in calls:
+        return call("browser_goto", url="/cart")
+    if "browser_switch_tab" not in calls:
+        return call("browser_switch_tab", index=0)
+    in_cart = _ref(seen, "link", product) is not None and "/cart" in seen
+    return call("submit", answer="Added to cart" if in_cart else "not in the cart")
 
 
 async def test_inspect_eval_of_a_base_task_and_a_variant_through_the_proxy(tmp_path: Path,
@@ -87,5 +97,7 @@ async def test_inspect_eval_of_a_base_task_and_a_variant_through_the_proxy(tmp_p
     # The model saw the fault (the shop's error after the first click) and clicked again.
     tool_calls = [m.function for m in variant.messages if isinstance(m, ChatMessageTool)]
     assert tool_calls.count("browser_click") == 3
+    assert tool_calls[-3:] == ["browser_scroll", "browser_goto", "browser_switch_tab"]
+    assert variant.output.completion.endswith("Added to cart"), variant.output.completion  # the cart showed it
     ledger = (Path(meta["episode_dir"]) / "faults.jsonl").read_text()
     assert '"type":"error_then_success"' in ledger
