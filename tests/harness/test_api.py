@@ -170,3 +170,16 @@ async def test_up_cdp_prints_a_cdp_url_an_agent_can_drive(tmp_path: Path) -> Non
             await process.wait()
     assert process.returncode == 0, rest
     assert "success score 1.00" in rest
+
+
+async def test_cdp_browser_trusts_the_https_proxy_ca(tmp_path: Path) -> None:
+    """With https, the episode's Chromium is pinned to the proxy's CA: https://<site> loads, no warning."""
+    async with webchaos.Stack(https=True, state_dir=tmp_path / "state", run_dir=tmp_path / "run") as stack, \
+            stack.episode("shop_add_to_cart", seed=1) as ep, async_playwright() as playwright:
+        assert ep.start_url.startswith("https://") and stack.spki_pins
+        page = (await playwright.chromium.connect_over_cdp(ep.cdp_url)).contexts[0].pages[0]
+        assert page.url == ep.start_url
+        # A certificate error would show Chromium's interstitial instead of the shop.
+        assert await page.get_by_role("searchbox", name="Search products").count() == 1
+        response = await page.goto(ep.start_url + "cart")
+        assert response is not None and response.ok
