@@ -2,11 +2,12 @@
 scripted (no key, no network): it answers Stagehand's structured "Act" requests by finding the
 element the instruction names in the accessibility tree Stagehand sends, as a model would.
 
-Stagehand runs its worker as a browser extension that it loads over CDP, so the episode's
-Chromium needs two more flags:
+Stagehand runs its worker as a browser extension that it loads over CDP and that then dials
+DevTools itself, so the episode's Chromium needs two more flags (`python examples/stagehand_agent.py
+--chromium-args` prints them, with DevTools opened to that extension's origin only):
 
     webchaos run --task shop_add_to_cart --browser cdp \\
-        --chromium-arg=--enable-unsafe-extension-debugging --chromium-arg=--remote-allow-origins=* \\
+        $(python examples/stagehand_agent.py --chromium-args | sed 's/^/--chromium-arg=/') \\
         --agent "cmd:python examples/stagehand_agent.py"
 
 The one line that points Stagehand at webchaos:
@@ -17,6 +18,7 @@ Swap `scripted_model` for a model name (`model="openai/gpt-4.1"`) or your own ca
 """
 
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -28,6 +30,16 @@ from stagehand._generated.models import LLMStructuredGenerateParams, LLMStructur
 
 # What the agent asks Stagehand to do; the scripted model understands exactly this phrasing.
 STEP = re.compile(r"action: (click|fill|press) the (\w+) '(.+?)'(?: with '(.+?)')?\s*\.?\s")
+
+
+def chromium_args() -> list[str]:
+    """Flags for a Chromium that Stagehand attaches to: extension loading over CDP, and DevTools open to
+    the origin of Stagehand's unpacked extension (Chromium derives its id from the folder's path)."""
+    from stagehand.extension_assets import extension_directory
+
+    digest = hashlib.sha256(str(extension_directory()).encode()).hexdigest()[:32]
+    extension_id = "".join(chr(ord("a") + int(c, 16)) for c in digest)
+    return ["--enable-unsafe-extension-debugging", f"--remote-allow-origins=chrome-extension://{extension_id}"]
 
 
 def tree_element(tree: str, role: str, name: str) -> str | None:
@@ -88,4 +100,7 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--chromium-args"]:
+        print("\n".join(chromium_args()))
+        sys.exit(0)
     sys.exit(asyncio.run(main()))

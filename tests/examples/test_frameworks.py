@@ -1,7 +1,9 @@
 """Each framework example against a base task and one variant: the grade and the fault ledger, not only
 the exit status. Every agent is scripted (fixed actions), so no model, key or network is needed."""
 
+import asyncio
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -88,8 +90,13 @@ async def test_browser_use_over_cdp(stack: Stack, tmp_path: Path) -> None:
 async def test_stagehand_over_cdp(stack: Stack, tmp_path: Path) -> None:
     pytest.importorskip("stagehand")
     specs = [_spec(None, 1), _spec("shop_product_click_swallow", 1)]
-    agents = agents_from_specs([f"cmd:{sys.executable} {ROOT / 'examples' / 'stagehand_agent.py'}"], "cdp",
-                               STAGEHAND_CHROMIUM_ARGS)
+    script = ROOT / "examples" / "stagehand_agent.py"
+    printer = await asyncio.create_subprocess_exec(sys.executable, str(script), "--chromium-args",
+                                                   stdout=asyncio.subprocess.PIPE)
+    flags = (await printer.communicate())[0].decode().split()
+    assert flags[0] == "--enable-unsafe-extension-debugging"
+    assert re.fullmatch(r"--remote-allow-origins=chrome-extension://[a-p]{32}", flags[1])
+    agents = agents_from_specs([f"cmd:{sys.executable} {script}"], "cdp", flags)
     summary, run_dir = await run_matrix(specs, agents, runs_dir=tmp_path, stack=stack, concurrency=2,
                                         time_budget_s=90)
     base, faulted = sorted(summary.episodes, key=lambda r: r.variant_id or "")
@@ -103,6 +110,3 @@ async def test_stagehand_over_cdp(stack: Stack, tmp_path: Path) -> None:
     assert fired(ledger, "client") == ["click_swallow"]
     assert not faulted.success and faulted.firings >= 1
 
-
-# Stagehand loads its worker extension over CDP (Extensions.loadUnpacked), which the extension then dials.
-STAGEHAND_CHROMIUM_ARGS = ["--enable-unsafe-extension-debugging", "--remote-allow-origins=*"]
