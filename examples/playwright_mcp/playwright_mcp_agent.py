@@ -86,7 +86,10 @@ async def main() -> int:
     if not wanted:
         print("cannot understand the instruction", file=sys.stderr)
         return 2
-    server = StdioServerParameters(command="node", args=[str(SERVER), "--cdp-endpoint", os.environ["WEBCHAOS_CDP_URL"]])
+    # The server's own files (console logs, snapshots) go into the episode's folder, not the working directory.
+    output = Path(os.environ.get("WEBCHAOS_OUT_DIR", ".")) / "playwright-mcp"
+    server = StdioServerParameters(command="node", args=[
+        str(SERVER), "--cdp-endpoint", os.environ["WEBCHAOS_CDP_URL"], "--output-dir", str(output)])
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
