@@ -6,13 +6,37 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+# Frameworks whose pins conflict with mitmproxy's (h11) get a venv of their own.
+MCP_VENV := .venv-mcp
+MCP_STAMP := $(MCP_VENV)/.installed-stamp
+MCP_NODE := examples/playwright_mcp/node_modules/.installed-stamp
+BU_VENV := .venv-browser-use
+BU_STAMP := $(BU_VENV)/.installed-stamp
 
-.PHONY: demo test lint bench chromium install clean
+.PHONY: demo test lint bench chromium install frameworks clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect]'
 	@touch $@
+
+# Playwright MCP (npm, no browser download: it attaches to the episode's Chromium) and the MCP SDK.
+$(MCP_NODE): examples/playwright_mcp/package.json examples/playwright_mcp/package-lock.json
+	cd examples/playwright_mcp && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(MCP_STAMP): examples/requirements-mcp.txt
+	@test -x $(MCP_VENV)/bin/python || $(PYTHON) -m venv $(MCP_VENV)
+	$(MCP_VENV)/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-mcp.txt
+	@touch $@
+
+# browser-use (attaches by CDP to the episode's Chromium; downloads nothing at run time).
+$(BU_STAMP): examples/requirements-browser-use.txt
+	@test -x $(BU_VENV)/bin/python || $(PYTHON) -m venv $(BU_VENV)
+	$(BU_VENV)/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-browser-use.txt
+	@touch $@
+
+frameworks: $(MCP_NODE) $(MCP_STAMP) $(BU_STAMP)
 
 install: $(STAMP)
 
@@ -22,7 +46,7 @@ chromium:
 demo: $(STAMP) chromium
 	$(VENV)/bin/webchaos demo
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium frameworks
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -38,4 +62,4 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/body_bomb.py
 
 clean:
-	rm -rf $(VENV) runs .webchaos .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.verdict import Verdict
-from harness.agents import agent_from_spec
+from harness.agents import agents_from_specs
 from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.episode import grade_episode_dir
 from harness.report import print_summary
@@ -47,11 +47,12 @@ def _seeds(text: str) -> list[int]:
 
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
-             time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False) -> int:
+             time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
+             browser: str = "proxy", chromium_args: list[str] | None = None) -> int:
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                             one_per_primitive=one_per_primitive)
-        agent_objs = [agent_from_spec(a) for a in agents]
+        agent_objs = agents_from_specs(agents, browser, chromium_args or [])
     except ValueError as exc:
         console.print(f"[red]error[/] {exc}")
         return 2
@@ -96,8 +97,15 @@ def run(
     seeds: Annotated[str, typer.Option(help="seeds: '1', '1,2,5' or '1-10'")] = "1",
     agent: Annotated[
         list[str] | None,
-        typer.Option("--agent", "-a", help="reference | reference-no-recovery | cmd:'<command>' (repeatable)"),
+        typer.Option("--agent", "-a", help="reference | reference-no-recovery | cmd:'<command>', optionally "
+                     "NAME=cmd:'<command>' (repeatable; the name shows in every table)"),
     ] = None,
+    browser: Annotated[str, typer.Option(
+        "--browser", help="for cmd: agents: 'proxy' (WEBCHAOS_PROXY only) or 'cdp' (webchaos launches the "
+        "episode's Chromium on the proxy and gives WEBCHAOS_CDP_URL)")] = "proxy",
+    chromium_arg: Annotated[list[str] | None, typer.Option(
+        "--chromium-arg", help="with --browser cdp: an extra flag for the episode's Chromium (repeatable), e.g. "
+        "--chromium-arg=--enable-unsafe-extension-debugging for Stagehand")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="episodes at once")] = 2,
     no_base: Annotated[bool, typer.Option("--no-base", help="skip the unperturbed base episodes")] = False,
     run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
@@ -110,7 +118,8 @@ def run(
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
-                    run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https)
+                    run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
+                    browser=browser, chromium_args=chromium_arg)
     raise typer.Exit(code)
 
 
@@ -221,13 +230,15 @@ def up(
     seed: Annotated[int, typer.Option()] = 1,
     runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
+    cdp: Annotated[bool, typer.Option(
+        "--cdp", help="also launch the episode's Chromium on the proxy and print its CDP URL")] = False,
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
     from harness.interactive import serve_one
 
     cat = _catalog(None)
     task = task or sorted(cat.tasks)[0]
-    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https))
+    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp))
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ import gc
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import Verdict, grade
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
 from harness.browser import BrowserPool
+from harness.cdp import CdpBrowser
 from harness.control_client import ControlClient
 from harness.results import EpisodeResult, EpisodeTimings, write_json_atomic
 from scenarios.ledger import count_firings
@@ -139,40 +141,119 @@ def grade_episode_dir(task: Task, episode_dir: Path, attempts: int | None = None
                          (episode_dir / "state_final.json").read_bytes(), load_trace(episode_dir, attempts))
 
 
+class LiveEpisode:
+    """An open episode: its proxy port, its optional CDP browser, its folder; graded once, on demand.
+
+    `open` creates the site state and the proxy listener (and launches the episode's own
+    Chromium when `cdp` is set); `finish` closes the browser, then the proxy port (HAR and
+    ledger written) and saves the final state and events; `grade` finishes if needed and
+    grades from server state, writing result.json. Both are idempotent."""
+
+    def __init__(self, manager: EpisodeManager, opened: OpenEpisode, agent: str,
+                 browser: CdpBrowser | None) -> None:
+        self.manager = manager
+        self.opened = opened
+        self.agent = agent
+        self.browser = browser
+        self.timings = EpisodeTimings()
+        self.final_state: bytes | None = None
+        self.firings = 0
+        self.result: EpisodeResult | None = None
+        self._started = time.perf_counter()
+        self._agent_started = self._started
+
+    @classmethod
+    async def open(cls, manager: EpisodeManager, spec: EpisodeSpec, episode_id: str, out_dir: Path, *,
+                   agent: str = "api", cdp: bool = False, spki_pins: Sequence[str] = (),
+                   headless: bool = True, chromium_args: Sequence[str] = ()) -> "LiveEpisode":
+        started = time.perf_counter()
+        opened = await manager.open(spec, episode_id, out_dir)
+        browser: CdpBrowser | None = None
+        if cdp:
+            browser = CdpBrowser(opened.proxy_url, start_url=opened.start_url, spki_pins=spki_pins,
+                                 headless=headless, log_path=out_dir / "chromium.log", extra_args=chromium_args)
+            try:
+                await browser.start()
+            except BaseException:
+                await manager.close(opened)
+                raise
+        live = cls(manager, opened, agent, browser)
+        live._started = started
+        live._agent_started = time.perf_counter()
+        live.timings.open_ms = (live._agent_started - started) * 1000
+        return live
+
+    @property
+    def cdp_url(self) -> str | None:
+        return self.browser.cdp_url if self.browser is not None else None
+
+    def context(self, plan_browser: BrowserPool | None, time_budget_s: float) -> EpisodeContext:
+        """What an agent is given (never the oracle)."""
+        spec, opened = self.opened.spec, self.opened
+        return EpisodeContext(
+            episode_id=opened.episode_id, task=spec.task, variant=spec.variant, seed=spec.seed,
+            instruction=opened.instruction, start_url=opened.start_url, proxy_url=opened.proxy_url,
+            plan=opened.plan, out_dir=opened.out_dir, browser=plan_browser, time_budget_s=time_budget_s,
+            cdp_url=self.cdp_url,
+        )
+
+    async def screenshots(self, prefix: str) -> list[Path]:
+        """Every open tab of the episode's CDP browser, into screenshots/ (nothing without one)."""
+        if self.browser is None or self.final_state is not None:
+            return []
+        return await self.browser.screenshots(self.opened.out_dir / "screenshots", prefix)
+
+    async def finish(self) -> None:
+        """Close the browser, then the proxy port; save the final state. Safe to call twice."""
+        if self.final_state is not None:
+            return
+        self.timings.agent_ms = (time.perf_counter() - self._agent_started) * 1000
+        t0 = time.perf_counter()
+        if self.browser is not None:  # the browser first: a removed port does not close open connections
+            await self.browser.stop()
+        self.final_state, self.firings = await self.manager.close(self.opened)
+        self.timings.close_ms = (time.perf_counter() - t0) * 1000
+
+    async def grade(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
+        """Finish (if not yet) and grade from server state; writes result.json. Graded once."""
+        if self.result is not None:
+            return self.result
+        await self.finish()
+        assert self.final_state is not None
+        outcome = outcome or AgentOutcome(status="done")
+        spec, opened = self.opened.spec, self.opened
+        t0 = time.perf_counter()
+        verdict = grade_episode(spec.task, opened.bindings, opened.initial_state, self.final_state,
+                                load_trace(opened.out_dir, attempts=outcome.attempts))
+        self.timings.grade_ms = (time.perf_counter() - t0) * 1000
+        self.timings.total_ms = (time.perf_counter() - self._started) * 1000
+        self.result = EpisodeResult(
+            episode_id=opened.episode_id, task_id=spec.task.id,
+            variant_id=spec.variant.id if spec.variant else None,
+            target_primitive=spec.variant.target_primitive.value if spec.variant else None, seed=spec.seed,
+            site=spec.task.site, agent=self.agent, instruction=opened.instruction, success=verdict.success,
+            score=verdict.score, verdict=verdict, outcome=outcome, firings=self.firings, timings=self.timings,
+        )
+        write_json_atomic(opened.out_dir / "result.json", self.result)
+        return self.result
+
+
 async def run_episode(
     manager: EpisodeManager, spec: EpisodeSpec, agent: Agent, episode_id: str, out_dir: Path,
-    browser: BrowserPool | None, time_budget_s: float = 120.0,
+    browser: BrowserPool | None, time_budget_s: float = 120.0, spki_pins: Sequence[str] = (),
 ) -> EpisodeResult:
-    timings = EpisodeTimings()
-    t0 = time.perf_counter()
-    episode = await manager.open(spec, episode_id, out_dir)
-    timings.open_ms = (time.perf_counter() - t0) * 1000
+    """Open, run the agent, finish (even when cancelled), grade. A CDP agent gets its own Chromium."""
+    cdp = bool(getattr(agent, "needs_cdp", False))
+    episode = await LiveEpisode.open(manager, spec, episode_id, out_dir, agent=agent.name, cdp=cdp,
+                                     spki_pins=spki_pins, chromium_args=getattr(agent, "chromium_args", ()))
     outcome: AgentOutcome
-    t1 = time.perf_counter()
     try:
-        outcome = await agent.run(EpisodeContext(
-            episode_id=episode_id, task=spec.task, variant=spec.variant, seed=spec.seed,
-            instruction=episode.instruction, start_url=episode.start_url, proxy_url=episode.proxy_url,
-            plan=episode.plan, out_dir=out_dir, browser=browser, time_budget_s=time_budget_s,
-        ))
-    except Exception as exc:  # an agent crash is a result, not a harness failure
-        outcome = AgentOutcome(status="error", error=f"{type(exc).__name__}: {exc}")
+        try:
+            outcome = await agent.run(episode.context(browser, time_budget_s))
+        except Exception as exc:  # an agent crash is a result, not a harness failure
+            outcome = AgentOutcome(status="error", error=f"{type(exc).__name__}: {exc}")
+        # As the reference agent does: the page(s) as the agent left them, named for how it ended.
+        await episode.screenshots("final" if outcome.status == "done" else "failed")
     finally:
-        timings.agent_ms = (time.perf_counter() - t1) * 1000
-        t2 = time.perf_counter()
-        final, firings = await manager.close(episode)
-        timings.close_ms = (time.perf_counter() - t2) * 1000
-    t3 = time.perf_counter()
-    verdict = grade_episode(spec.task, episode.bindings, episode.initial_state, final,
-                            load_trace(out_dir, attempts=outcome.attempts))
-    timings.grade_ms = (time.perf_counter() - t3) * 1000
-    timings.total_ms = (time.perf_counter() - t0) * 1000
-    result = EpisodeResult(
-        episode_id=episode_id, task_id=spec.task.id, variant_id=spec.variant.id if spec.variant else None,
-        target_primitive=spec.variant.target_primitive.value if spec.variant else None, seed=spec.seed,
-        site=spec.task.site,
-        agent=agent.name, instruction=episode.instruction, success=verdict.success, score=verdict.score,
-        verdict=verdict, outcome=outcome, firings=firings, timings=timings,
-    )
-    write_json_atomic(out_dir / "result.json", result)
-    return result
+        await episode.finish()
+    return await episode.grade(outcome)

@@ -102,8 +102,10 @@ def _agents(summary: RunSummary, agg: dict[str, Any]) -> list[str]:
 
 def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> list[dict[str, Any]]:
     cards = []
+    info = {a.name: a for a in summary.agents}
     for agent in agents:
         rs = [r for r in summary.episodes if r.agent == agent]
+        about = info.get(agent)
         ran = [r for r in rs if not r.error]
         base = [r for r in ran if not r.variant_id]
         variants = [r for r in ran if r.variant_id]
@@ -117,6 +119,8 @@ def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> l
             "errors": len(rs) - len(ran),
             "recoveries": sum(r.outcome.recoveries for r in ran),
             "mean_s": sum(r.timings.total_ms for r in ran) / len(ran) / 1000 if ran else None,
+            "command": about.command if about else None,
+            "browser": about.browser if about else None,
         })
     return cards
 

@@ -37,12 +37,22 @@ class EpisodeResult(BaseModel):
     error: str | None = Field(default=None, description="harness error, if the episode could not run")
 
 
+class AgentInfo(BaseModel):
+    """An agent of a run, by the name its episodes carry."""
+
+    name: str
+    kind: str = Field(description="reference | command")
+    command: str | None = None
+    browser: str = Field(default="proxy", description="proxy | cdp (its own Chromium, WEBCHAOS_CDP_URL)")
+
+
 class RunSummary(BaseModel):
     run_id: str
     started_at: str
     finished_at: str | None = None
     interrupted: bool = False
     planned: int
+    agents: list[AgentInfo] = Field(default_factory=list)
     episodes: list[EpisodeResult] = Field(default_factory=list)
     aggregates: dict[str, Any] | None = Field(
         default=None, description="run-level statistics (grader/aggregate.py), written when the run ends"

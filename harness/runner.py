@@ -14,7 +14,7 @@ from harness.config import RUNS_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for, run_episode
 from harness.html_report import write_report
-from harness.results import EpisodeResult, RunSummary, write_json_atomic
+from harness.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
 from harness.stack import Stack
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
@@ -52,6 +52,12 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     return specs
 
 
+def agent_info(agent: Agent) -> AgentInfo:
+    command = getattr(agent, "command", None)
+    return AgentInfo(name=agent.name, kind="command" if command is not None else "reference",
+                     command=command, browser="cdp" if getattr(agent, "needs_cdp", False) else "proxy")
+
+
 def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
 
@@ -64,8 +70,11 @@ async def run_matrix(
     run_id = run_id or new_run_id()
     run_dir = runs_dir / run_id
     jobs = [(spec, agent) for spec in specs for agent in agents]
+    names = [agent.name for agent in agents]
+    if len(set(names)) != len(names):
+        raise ValueError(f"agents must have distinct names, got {names}")
     summary = RunSummary(run_id=run_id, started_at=datetime.now(UTC).isoformat(timespec="seconds"),
-                         planned=len(jobs))
+                         planned=len(jobs), agents=[agent_info(agent) for agent in agents])
     write_json_atomic(run_dir / "run.json", summary)
     own_stack = stack is None
     stack = stack or Stack(https=https)
@@ -83,7 +92,8 @@ async def run_matrix(
             episode_id = episode_id_for(spec, agent.name, index)
             out_dir = run_dir / "episodes" / episode_id
             try:
-                result = await run_episode(manager, spec, agent, episode_id, out_dir, browser, time_budget_s)
+                result = await run_episode(manager, spec, agent, episode_id, out_dir, browser, time_budget_s,
+                                           spki_pins=stack.spki_pins)
             except Exception as exc:  # the harness could not run it: record, keep going
                 result = EpisodeResult(
                     episode_id=episode_id, task_id=spec.task.id,

@@ -14,8 +14,26 @@ find_chromium() {
     return 1
 }
 
+# Selenium's examples and tests drive Chromium through Debian's chromedriver (same version as chromium).
+ensure_chromedriver() {
+    if command -v chromedriver >/dev/null 2>&1 || [ -x "${CHROMEDRIVER:-}" ]; then
+        return 0
+    fi
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+        echo "chromedriver: not found; installing Debian's chromium-driver package"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq chromium-driver >/dev/null
+        command -v chromedriver >/dev/null 2>&1 || { echo "chromedriver: apt-get ran but none was found" >&2; exit 1; }
+        return 0
+    fi
+    echo "chromedriver: not found (sudo apt-get install -y chromium-driver, or set CHROMEDRIVER=/path)" >&2
+    exit 1
+}
+
 if path=$(find_chromium); then
     echo "chromium: $path"
+    ensure_chromedriver
     exit 0
 fi
 
@@ -23,9 +41,10 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "chromium: not found; installing Debian's chromium package"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq chromium >/dev/null
+    apt-get install -y -qq chromium chromium-driver >/dev/null
     path=$(find_chromium) || { echo "chromium: apt-get ran but no chromium binary was found" >&2; exit 1; }
     echo "chromium: $path"
+    ensure_chromedriver
     exit 0
 fi
 

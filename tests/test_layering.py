@@ -10,7 +10,7 @@ import pytest
 from sites.registry import all_sites
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("scenarios", "injectors", "sites", "proxy_addons", "grader", "harness")
+PACKAGES = ("scenarios", "injectors", "sites", "proxy_addons", "grader", "harness", "webchaos")
 GENERIC = ("proxy_addons", "grader", "injectors", "harness")
 
 
@@ -66,6 +66,13 @@ def test_no_cycle_among_top_level_packages() -> None:
         for path in (ROOT / package).rglob("*.py"):
             edges[package] |= {m.split(".")[0] for m in _imports(path)} & set(PACKAGES) - {package}
     assert _cycles(edges) == []
+
+
+def test_nothing_imports_the_public_webchaos_package() -> None:
+    """`webchaos` re-exports the API from the other packages; importing it back would tie them in a knot."""
+    users = [str(path.relative_to(ROOT)) for package in PACKAGES if package != "webchaos"
+             for path in (ROOT / package).rglob("*.py") if any(m.split(".")[0] == "webchaos" for m in _imports(path))]
+    assert users == []
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -27,6 +27,8 @@ class EpisodeContext:
     out_dir: Path
     browser: "BrowserPool | None"
     time_budget_s: float
+    # The DevTools endpoint of the episode's own Chromium, for an agent that declares `needs_cdp`.
+    cdp_url: str | None = None
 
 
 class AgentOutcome(BaseModel):
@@ -40,6 +42,9 @@ class AgentOutcome(BaseModel):
 
 
 class Agent(Protocol):
+    """`needs_browser`: give it the run's BrowserPool (a Playwright context per episode). An agent may
+    also set `needs_cdp = True`: the episode then launches its own Chromium and `ctx.cdp_url` is set."""
+
     name: str
     needs_browser: bool
 

@@ -12,7 +12,11 @@ local model server) is not sent into the proxy, which would refuse it.
 import asyncio
 import contextlib
 import os
+import re
+import shlex
 import signal
+import sys
+from collections.abc import Sequence
 
 from harness.agents.base import AgentOutcome, EpisodeContext
 
@@ -23,13 +27,19 @@ LOOPBACK_NO_PROXY = "localhost,127.0.0.1,::1,127.0.0.0/8"
 
 
 class CommandAgent:
+    """With `cdp`, the episode launches its own Chromium (on the episode's proxy, start URL open)
+    and the command gets its DevTools endpoint as WEBCHAOS_CDP_URL."""
+
     needs_browser = False
 
-    def __init__(self, command: str, name: str = "cmd") -> None:
+    def __init__(self, command: str, name: str | None = None, cdp: bool = False,
+                 chromium_args: Sequence[str] = ()) -> None:
         if not command.strip():
             raise ValueError("cmd agent: the command is empty")
         self.command = command
-        self.name = name
+        self.name = name or name_from_command(command)
+        self.needs_cdp = cdp
+        self.chromium_args = list(chromium_args)  # extra flags for the episode's Chromium (with cdp)
 
     def environment(self, ctx: EpisodeContext) -> dict[str, str]:
         env = dict(os.environ)
@@ -45,6 +55,11 @@ class CommandAgent:
             "NO_PROXY": LOOPBACK_NO_PROXY,
             "no_proxy": LOOPBACK_NO_PROXY,
         })
+        if ctx.cdp_url:
+            env["WEBCHAOS_CDP_URL"] = ctx.cdp_url
+        # `python` in the command is the interpreter webchaos runs in (its venv has Playwright), as a user
+        # expects after `source .venv/bin/activate`; an explicit path still picks another one.
+        env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", os.defpath)])
         return env
 
     async def run(self, ctx: EpisodeContext) -> AgentOutcome:
@@ -66,6 +81,34 @@ class CommandAgent:
         if code != 0:
             return AgentOutcome(status="error", error=f"command exited with status {code}")
         return AgentOutcome(status="done")
+
+
+_RUNNERS = {"python", "python3", "node", "npx", "uv", "uvx", "run", "bash", "sh", "env", "exec", "poetry",
+            "pipenv", "deno", "bun", "ruby", "perl", "timeout"}
+
+
+def name_from_command(command: str) -> str:
+    """A short agent name from its command: the script or module it runs, not the interpreter.
+
+    'python examples/selenium_agent.py' -> 'selenium_agent'; '.venv/bin/python -m my.agent' -> 'my.agent';
+    'FOO=1 node agent.mjs --fast' -> 'agent'."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for word in words:
+        if "=" in word.split("/")[0] or word.startswith("-"):
+            continue  # VAR=value, or an option of the runner
+        if word.startswith("@"):  # an npm package: @scope/name[@version]
+            word = word[1:].split("@")[0].replace("/", "_")
+        base = word.rstrip("/").rsplit("/", 1)[-1]
+        if base in _RUNNERS or re.fullmatch(r"(python|pypy)[0-9.]*", base) or base.isdigit():
+            continue
+        stem = re.sub(r"\.(py|mjs|cjs|js|ts|sh|rb)$", "", base)
+        clean = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._-")
+        if clean:
+            return clean[:40]
+    return "cmd"
 
 
 def _kill_group(pid: int) -> None:

@@ -1,0 +1,308 @@
+"""The public Python API, exported as the `webchaos` package.
+
+    import webchaos
+
+    async with webchaos.episode(task="shop_add_to_cart", variant="shop_cart_503_then_success", seed=3) as ep:
+        run_my_agent(ep.instruction, ep.start_url, cdp_url=ep.cdp_url)   # or proxy=ep.proxy_url
+        result = await ep.grade()
+    print(result.success, result.score, ep.ledger())
+
+`episode()` without a stack starts one (sites server + proxy, about a second) and stops it
+on exit; to run many episodes, share one:
+
+    async with webchaos.Stack() as stack:
+        for seed in (1, 2, 3):
+            async with stack.episode(task="shop_add_to_cart", seed=seed) as ep:
+                ...
+
+Episodes on one stack may run concurrently; each has its own proxy port, its own
+server state and (with `cdp=True`, the default) its own Chromium with a fresh profile.
+"""
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from grader.oracle_client import OracleClient
+from harness.agents.base import AgentOutcome
+from harness.config import RUNS_DIR, STATE_DIR
+from harness.control_client import ControlClient
+from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
+from harness.results import EpisodeResult
+from harness.runner import new_run_id
+from harness.stack import Stack as Services
+from scenarios.loader import Catalog
+from scenarios.schema import Task, Variant
+from sites.registry import load_site_catalog
+
+T = TypeVar("T")
+
+
+class WebchaosError(RuntimeError):
+    """A usage error of the API: unknown task or variant, a stack not started, no browser."""
+
+
+class Episode:
+    """One open episode. Give the agent `proxy_url` or `cdp_url`, `start_url` and `instruction`;
+    then `await grade()`. Leaving the `async with` block closes it (graded or not)."""
+
+    def __init__(self, live: LiveEpisode, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._live = live
+        self._loop = loop  # the stack's event loop: its clients live there
+
+    async def _on_stack_loop(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run on the stack's loop, awaited from any loop (a pytest-asyncio test, anyio, a thread's loop)."""
+        if self._loop is None or self._loop is asyncio.get_running_loop():
+            return await work
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self._loop))
+
+    def _sync(self, work: Coroutine[Any, Any, T]) -> T:
+        if self._loop is None or not self._loop.is_running():
+            work.close()
+            raise WebchaosError("the *_sync methods need a stack running on another thread (the pytest plugin's)")
+        try:
+            current: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            current = None
+        if current is self._loop:
+            work.close()
+            raise WebchaosError("called a *_sync method on the stack's own event loop: await the async one")
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    @property
+    def id(self) -> str:
+        return self._live.opened.episode_id
+
+    @property
+    def task(self) -> Task:
+        return self._live.opened.spec.task
+
+    @property
+    def variant(self) -> Variant | None:
+        return self._live.opened.spec.variant
+
+    @property
+    def seed(self) -> int:
+        return self._live.opened.spec.seed
+
+    @property
+    def instruction(self) -> str:
+        """What the user asks the agent to do, with the seeded world's names filled in."""
+        return self._live.opened.instruction
+
+    @property
+    def start_url(self) -> str:
+        return self._live.opened.start_url
+
+    @property
+    def proxy_url(self) -> str:
+        """This episode's own HTTP proxy (http://127.0.0.1:<port>): the sites exist only behind it."""
+        return self._live.opened.proxy_url
+
+    @property
+    def cdp_url(self) -> str:
+        """The DevTools endpoint (http://127.0.0.1:<port>) of this episode's Chromium, already on the
+        proxy and showing `start_url`. Raises `WebchaosError` for an episode opened with `cdp=False`."""
+        url = self._live.cdp_url
+        if url is None:
+            raise WebchaosError(f"episode {self.id} has no browser: open it with cdp=True")
+        return url
+
+    @property
+    def out_dir(self) -> Path:
+        """The episode folder: episode.json, then trace.har, faults.jsonl, events.jsonl, result.json …"""
+        return self._live.opened.out_dir
+
+    @property
+    def result(self) -> EpisodeResult | None:
+        """The graded result once `grade()` has run."""
+        return self._live.result
+
+    async def grade(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
+        """Close the browser and the proxy port, read the final server state and grade it (once)."""
+        return await self._on_stack_loop(self._live.grade(outcome))
+
+    def grade_sync(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
+        """`grade` for synchronous code (a Selenium test), with the stack on another thread."""
+        return self._sync(self._live.grade(outcome))
+
+    async def close(self) -> None:
+        """Close without grading (browser, proxy port; files kept). Nothing happens if already closed."""
+        await self._on_stack_loop(self._live.finish())
+
+    async def screenshots(self, prefix: str = "final") -> list[Path]:
+        """Save a PNG of every tab of the episode's browser under screenshots/ (before `grade`)."""
+        return await self._on_stack_loop(self._live.screenshots(prefix))
+
+    def ledger(self) -> list[dict[str, Any]]:
+        """The fault ledger (faults.jsonl): one dict per firing or refusal, all four layers. Complete
+        after `grade()`; before it, the seed/server layers' lines are not in yet."""
+        path = self.out_dir / "faults.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+    def __repr__(self) -> str:
+        return f"<webchaos.Episode {self.id} proxy={self.proxy_url} start={self.start_url}>"
+
+
+class Stack:
+    """The sites server and the fault proxy, shared by any number of episodes.
+
+    `https=True` serves the sites over HTTPS with the proxy's own CA (the episodes' Chromium
+    trusts that CA alone). `catalog` adds scenario YAML files or folders to the built-in ones.
+    Episode folders go under `run_dir` (default: runs/<timestamp>)."""
+
+    def __init__(self, *, https: bool = False, catalog: Catalog | Sequence[Path] = (), run_dir: Path | None = None,
+                 state_dir: Path | None = None, headless: bool = True) -> None:
+        self.catalog: Catalog = catalog if isinstance(catalog, Catalog) else load_site_catalog(*catalog)
+        self.services = Services(state_dir=state_dir or STATE_DIR, https=https)
+        self.run_dir = run_dir or RUNS_DIR / new_run_id()
+        self.headless = headless
+        self._manager: EpisodeManager | None = None
+        self._clients: tuple[OracleClient, ControlClient] | None = None
+        self._count = 0
+
+    @property
+    def https(self) -> bool:
+        return self.services.https
+
+    @property
+    def spki_pins(self) -> list[str]:
+        """With https: the proxy CA's SPKI hash, for `--ignore-certificate-errors-spki-list`."""
+        return self.services.spki_pins
+
+    @property
+    def manager(self) -> EpisodeManager:
+        if self._manager is None:
+            raise WebchaosError("the stack is not started: use `async with webchaos.Stack() as stack`")
+        return self._manager
+
+    async def start(self) -> "Stack":
+        await self.services.start()
+        oracle, control = OracleClient(self.services.oracle_url), ControlClient(self.services.control_url)
+        self._clients = (oracle, control)
+        self._manager = EpisodeManager(oracle, control)
+        return self
+
+    async def stop(self) -> None:
+        self._manager = None
+        if self._clients is not None:
+            for client in self._clients:
+                await client.close()
+            self._clients = None
+        await self.services.stop()
+
+    async def __aenter__(self) -> "Stack":
+        return await self.start()
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await asyncio.shield(self.stop())
+
+    def spec(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1) -> EpisodeSpec:
+        """Resolve ids against the catalog; a variant must apply to the task."""
+        task_obj = task if isinstance(task, Task) else self.catalog.tasks.get(task)
+        if task_obj is None:
+            raise WebchaosError(f"unknown task {task!r}; known: {', '.join(sorted(self.catalog.tasks))}")
+        variant_obj = variant if isinstance(variant, Variant) or variant is None else self.catalog.variants.get(variant)
+        if variant is not None and variant_obj is None:
+            raise WebchaosError(f"unknown variant {variant!r}; known: {', '.join(sorted(self.catalog.variants))}")
+        if variant_obj is not None and task_obj.id not in variant_obj.tasks:
+            raise WebchaosError(f"variant {variant_obj.id!r} does not apply to task {task_obj.id!r} "
+                                f"(it applies to {', '.join(variant_obj.tasks)})")
+        return EpisodeSpec(task_obj, variant_obj, int(seed))
+
+    async def open(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
+                   cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()) -> Episode:
+        """Open an episode; the caller must `await ep.grade()` or `await stack.close(ep)`.
+        Prefer `async with stack.episode(...)`, which closes it for you."""
+        spec = self.spec(task, variant, seed)
+        while True:
+            self._count += 1
+            episode_id = episode_id_for(spec, agent, self._count)
+            out_dir = self.run_dir / "episodes" / episode_id
+            if not out_dir.exists():
+                break
+        live = await LiveEpisode.open(self.manager, spec, episode_id, out_dir, agent=agent, cdp=cdp,
+                                      spki_pins=self.spki_pins, headless=self.headless,
+                                      chromium_args=chromium_args)
+        return Episode(live, asyncio.get_running_loop())
+
+    async def close(self, episode: Episode) -> None:
+        """Close an episode without grading it (its files are kept). Nothing happens if already closed."""
+        await episode.close()
+
+    @contextlib.asynccontextmanager
+    async def episode(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
+                      cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()
+                      ) -> AsyncIterator[Episode]:
+        """`async with stack.episode(task=…, variant=…, seed=…) as ep:` — see `Episode`.
+        `chromium_args`: extra flags for the episode's Chromium."""
+        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent, chromium_args=chromium_args)
+        try:
+            yield opened
+        finally:
+            await asyncio.shield(self.close(opened))
+
+
+class StackThread:
+    """A `Stack` on an event loop of its own thread, so that code on any loop (pytest-asyncio, anyio,
+    Inspect's per-sample loops) or on none can use its episodes: `Episode` methods hop to this loop.
+
+        runner = StackThread(Stack()).start()
+        ep = await runner.run(runner.stack.open("shop_add_to_cart"))   # from any loop
+        ep = runner.call(runner.stack.open("shop_add_to_cart"))        # from synchronous code
+        runner.stop()
+    """
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="webchaos-stack", daemon=True)
+
+    def call(self, work: Coroutine[Any, Any, T], timeout_s: float = 120.0) -> T:
+        """Run on the stack's loop and wait (from synchronous code, never from that loop)."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout_s)
+
+    async def run(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run on the stack's loop, awaited from the caller's loop."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self.loop))
+
+    def start(self) -> "StackThread":
+        self._thread.start()
+        self.call(self.stack.start())
+        return self
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        try:
+            self.call(self.stack.stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(10)
+            self.loop.close()
+
+
+@contextlib.asynccontextmanager
+async def episode(task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
+                  stack: Stack | None = None, cdp: bool = True, https: bool = False,
+                  agent: str = "api", run_dir: Path | None = None,
+                  state_dir: Path | None = None) -> AsyncIterator[Episode]:
+    """One episode: `async with webchaos.episode(task=…, variant=…, seed=…) as ep:`.
+
+    On `stack` if given; otherwise on a stack of its own, started here and stopped on exit
+    (`https`, `run_dir` and `state_dir` are for that one)."""
+    if stack is not None:
+        async with stack.episode(task, variant, seed, cdp=cdp, agent=agent) as opened:
+            yield opened
+        return
+    own = Stack(https=https, run_dir=run_dir, state_dir=state_dir)
+    async with own, own.episode(task, variant, seed, cdp=cdp, agent=agent) as opened:
+        yield opened

@@ -1,0 +1,19 @@
+"""webchaos: fault injection for evaluating web agents — the Python API.
+
+    import webchaos
+
+    async with webchaos.episode(task="shop_add_to_cart", variant="shop_cart_503_then_success", seed=1) as ep:
+        ...  # drive ep.cdp_url (a Chromium on the episode's proxy) or use ep.proxy_url yourself
+        result = await ep.grade()       # graded from the sites' server state
+        assert result.success, result.verdict.failures
+
+Share one `webchaos.Stack()` across many episodes (`stack.episode(...)`); see `harness.api`.
+This package only re-exports: nothing inside webchaos's own packages imports it.
+"""
+
+from grader.verdict import Verdict
+from harness.agents.base import AgentOutcome
+from harness.api import Episode, Stack, StackThread, WebchaosError, episode
+from harness.results import EpisodeResult
+
+__all__ = ["AgentOutcome", "Episode", "EpisodeResult", "Stack", "StackThread", "Verdict", "WebchaosError", "episode"]
