@@ -5,11 +5,9 @@ docs/screens/)."""
 import os
 import re
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from grader.oracle_client import OracleClient
 from harness.browser import BrowserPool
@@ -25,13 +23,6 @@ _UNNAMED = re.compile(r"^\s*- (" + "|".join(NAMED) + r")(?:\s*\[[^\]]*\])?\s*(?:
 
 pytestmark = pytest.mark.e2e
 
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
-    await running.start()
-    yield running
-    await running.stop()
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -1,4 +1,4 @@
-"""Shared by the end-to-end tests: one real stack per module."""
+"""Shared by every test that needs the running services: one real stack per module that asks."""
 
 from collections.abc import AsyncIterator
 
