@@ -57,6 +57,7 @@ from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 from scenarios.faults import Layer
+from scenarios.secret import SECRET_HEADER
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +121,9 @@ def make_har(flows: list[http.HTTPFlow]) -> dict[str, Any]:
     har = SaveHar().make_har([view for view, _, _ in views])
     for flow, (_, request_note, response_note), entry in zip(flows, views, har["log"]["entries"], strict=True):
         _mark_bounded(entry, flow, request_note, response_note)
+        # A flow still in flight has the stack's secret on it (router.py): never into a HAR.
+        entry["request"]["headers"] = [h for h in entry["request"]["headers"]
+                                       if str(h.get("name", "")).lower() != SECRET_HEADER]
         recorded = flow.metadata.get("webchaos", {}).get("faults")
         if recorded:
             entry["_webchaos"] = list(recorded)

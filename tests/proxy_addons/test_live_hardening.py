@@ -39,7 +39,7 @@ class Ep:
 @asynccontextmanager
 async def episode(stack: Stack, tmp_path: Path) -> AsyncIterator[Ep]:
     name = f"hard-{next(_COUNTER)}"
-    async with aiohttp.ClientSession() as control:
+    async with aiohttp.ClientSession(headers=stack.auth) as control:
         async with control.post(f"{stack.control}/episodes", json={
                 "episode_id": name, "seed": 1, "out_dir": str(tmp_path / name), "record_actions": False}) as r:
             assert r.status == 201, await r.text()
