@@ -1,11 +1,14 @@
 """Keep each episode's flows for its HAR, and answer the client report endpoint.
 
 Flows are kept per episode from their first hook on (so a HAR taken mid-episode
-also lists requests still in flight) and exported with mitmproxy's own savehar
-`make_har`; every entry whose flow has webchaos marks (fault firings, refusals,
+also lists requests still in flight) and turned into HAR entries with mitmproxy's own
+savehar `flow_entry`; every entry whose flow has webchaos marks (fault firings, refusals,
 injections, hook errors) gets a custom `_webchaos` list of
-`{fault_id, layer, type, detail}`. Closing an episode exports and then forgets its
-flows.
+`{fault_id, layer, type, detail}`. A flow is kept whole only while it is in flight: once
+it is answered or has failed (`RecorderTail`, last in the chain, after every addon that
+changes it), its HAR entry, with bounded bodies (below), is made and kept instead, and
+the flow is let go, so an episode's memory grows by at most `MAX_HAR_BODY_BYTES` per body
+however large the bodies it moved. Closing an episode exports and then forgets its entries.
 
 Bodies in the HAR are bounded, and never decoded: `make_har` reads a copy of a message
 whose body is longer than `MAX_HAR_BODY_BYTES` (cut to it) or in a `Content-Encoding`
@@ -46,6 +49,7 @@ import copy
 import json
 import logging
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar
 
@@ -116,17 +120,26 @@ def _mark_bounded(entry: dict[str, Any], flow: http.HTTPFlow, request_note: str 
         response["content"].update(size=size, compression=0, _webchaos_truncated=True, comment=response_note)
 
 
-def make_har(flows: list[http.HTTPFlow]) -> dict[str, Any]:
-    views = [_har_view(flow) for flow in flows]
-    har = SaveHar().make_har([view for view, _, _ in views])
-    for flow, (_, request_note, response_note), entry in zip(flows, views, har["log"]["entries"], strict=True):
-        _mark_bounded(entry, flow, request_note, response_note)
-        # A flow still in flight has the stack's secret on it (router.py): never into a HAR.
-        entry["request"]["headers"] = [h for h in entry["request"]["headers"]
-                                       if str(h.get("name", "")).lower() != SECRET_HEADER]
-        recorded = flow.metadata.get("webchaos", {}).get("faults")
-        if recorded:
-            entry["_webchaos"] = list(recorded)
+def har_entry(flow: http.HTTPFlow, servers_seen: set[Any]) -> dict[str, Any]:
+    """The flow's HAR entry: bounded bodies, no secret, its webchaos marks."""
+    view, request_note, response_note = _har_view(flow)
+    entry: dict[str, Any] = SaveHar().flow_entry(view, servers_seen)
+    _mark_bounded(entry, flow, request_note, response_note)
+    # A flow still in flight has the stack's secret on it (router.py): never into a HAR.
+    entry["request"]["headers"] = [h for h in entry["request"]["headers"]
+                                   if str(h.get("name", "")).lower() != SECRET_HEADER]
+    recorded = flow.metadata.get("webchaos", {}).get("faults")
+    if recorded:
+        entry["_webchaos"] = list(recorded)
+    return entry
+
+
+def make_har(items: Iterable[http.HTTPFlow | dict[str, Any]], servers_seen: set[Any] | None = None
+             ) -> dict[str, Any]:
+    """A HAR of flows and already made entries, in the order given."""
+    seen = set(servers_seen or ())
+    har = SaveHar().make_har([])
+    har["log"]["entries"] = [item if isinstance(item, dict) else har_entry(item, seen) for item in items]
     return har
 
 
@@ -230,6 +243,8 @@ class Recorder:
     def __init__(self, episodes: Episodes) -> None:
         self.episodes = episodes
         self.action_logs: dict[str, ActionLog] = {}
+        self.servers_seen: dict[str, set[Any]] = {}  # per episode, for HAR connect timings
+        self.tail = RecorderTail(self)
 
     def action_log(self, episode: Episode) -> ActionLog:
         log = self.action_logs.get(episode.id)
@@ -251,13 +266,20 @@ class Recorder:
     def requestheaders(self, flow: http.HTTPFlow) -> None:
         self._keep(flow)
 
+    def finish(self, flow: http.HTTPFlow) -> None:
+        """Keep the answered (or failed) flow's bounded HAR entry instead of the flow itself."""
+        episode = self.episodes.for_flow(flow)
+        if episode is None or not isinstance(episode.flows.get(flow.id), http.HTTPFlow):
+            return
+        episode.flows[flow.id] = har_entry(flow, self.servers_seen.setdefault(episode.id, set()))
+
     def har(self, episode: Episode) -> dict[str, Any]:
-        return make_har(list(episode.flows.values()))
+        return make_har(list(episode.flows.values()), self.servers_seen.get(episode.id))
 
     async def export(self, episode: Episode) -> tuple[Path, int]:
         """Write `<out_dir>/trace.har`, then forget the episode's flows."""
         flows = list(episode.flows.values())
-        har = make_har(flows)
+        har = make_har(flows, self.servers_seen.pop(episode.id, None))
         path = episode.out_dir / HAR_FILE
         data = json.dumps(har, indent=1)
         await asyncio.to_thread(path.write_text, data, "utf-8")
@@ -378,3 +400,16 @@ class Recorder:
         rest = referer.split("://", 1)[1]
         path = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
         return path.split("?", 1)[0].split("#", 1)[0]
+
+
+class RecorderTail:
+    """Last in the chain: a flow that is answered or has failed is done changing; keep its entry only."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def response(self, flow: http.HTTPFlow) -> None:
+        self.recorder.finish(flow)
+
+    def error(self, flow: http.HTTPFlow) -> None:
+        self.recorder.finish(flow)

@@ -22,7 +22,8 @@ Chain: secret (read from its fd at start) -> guard (refuse, strip `x-webchaos-*`
 (keep flows, answer `/__webchaos/report`) -> router (to the sites server, Host kept, episode
 and secret headers)
 -> network faults -> client-script injection -> client view (the URL the client asked
-for is put back, and the secret taken off, on answered flows); control serves the API.
+for is put back, and the secret taken off, on answered flows) -> recorder tail (a finished
+flow is kept as its bounded HAR entry, not whole); control serves the API.
 HTTPS: off by default (CONNECT is refused with a 403; sites are plain `http://*.test`).
 With `webchaos_https=true` the guard lets CONNECT to a site host on port 443 through;
 mitmproxy intercepts it with the CA it keeps in `confdir` (`mitmproxy-ca-cert.pem`;
@@ -68,5 +69,6 @@ addons = [
     NetworkFaults(episodes),
     ClientInject(episodes),
     ClientView(),
+    recorder.tail,  # last: a finished flow is kept as its bounded HAR entry only
     Control(episodes, recorder, secret),
 ]

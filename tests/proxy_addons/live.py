@@ -55,6 +55,8 @@ def stack_command(sites_port: int, control_port: int, state_dir: Path) -> list[s
 async def _echo(request: web.Request) -> web.StreamResponse:
     if request.path == "/page":
         return web.Response(text=PAGE, content_type="text/html")
+    if request.path == "/huge":  # ?mib=N: a response body of N MiB
+        return web.Response(body=b"x" * (int(request.query.get("mib", "1")) << 20), content_type="text/plain")
     await request.read()
     return web.json_response({
         "host": request.headers.get("Host"),
