@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import json
 import logging
 import time
@@ -71,6 +72,7 @@ MAX_REPORT_BYTES = 8192
 ACTIONS_FILE = "actions.jsonl"
 MAX_ACTIONS_BYTES = 256 * 1024
 MAX_HAR_BODY_BYTES = 256 * 1024
+RECLAIM_BYTES = 16 * 1024 * 1024
 _TEXT = {"content-type": "text/plain; charset=utf-8"}
 M = TypeVar("M", bound=http.Message)
 
@@ -244,6 +246,7 @@ class Recorder:
         self.episodes = episodes
         self.action_logs: dict[str, ActionLog] = {}
         self.servers_seen: dict[str, set[Any]] = {}  # per episode, for HAR connect timings
+        self.unreclaimed = 0  # body bytes of finished flows since the last collection
         self.tail = RecorderTail(self)
 
     def action_log(self, episode: Episode) -> ActionLog:
@@ -272,6 +275,15 @@ class Recorder:
         if episode is None or not isinstance(episode.flows.get(flow.id), http.HTTPFlow):
             return
         episode.flows[flow.id] = har_entry(flow, self.servers_seen.setdefault(episode.id, set()))
+        # A finished flow sits in reference cycles (mitmproxy's own), so only the cyclic collector frees it,
+        # and stack.py makes that rare (gc.set_threshold(50_000, …)): 120 MiB of bodies stayed alive in one
+        # episode (benchmarks/episode_memory.py). Collect the young generations once every
+        # RECLAIM_BYTES of finished bodies: a few ms per that many bytes moved, nothing for small pages.
+        sizes = [len(m.raw_content or b"") for m in (flow.request, flow.response) if m is not None]
+        self.unreclaimed += sum(sizes)
+        if self.unreclaimed >= RECLAIM_BYTES:
+            self.unreclaimed = 0
+            gc.collect(1)
 
     def har(self, episode: Episode) -> dict[str, Any]:
         return make_har(list(episode.flows.values()), self.servers_seen.get(episode.id))
