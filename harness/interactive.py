@@ -1,6 +1,7 @@
 """`webchaos up`: one episode left open for an agent you run yourself."""
 
 import asyncio
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -71,7 +72,7 @@ async def _serve(
             lines += ["Point your agent's browser at the proxy, e.g.",
                       f"  chromium --proxy-server={episode.proxy_url}{trust} {episode.start_url}"]
         if isolate:
-            prefix = " ".join(relay.command("YOUR AGENT COMMAND")[:-2])
+            prefix = shlex.join(relay.command("YOUR AGENT COMMAND")[:-3])  # up to and with "--"
             lines += ["Run your agent isolated (only this episode's ports exist on 127.0.0.1 there):",
                       f"  {prefix} sh -c 'YOUR AGENT COMMAND'"]
         lines.append("Press Enter (or Ctrl-C) when the agent is done to grade the episode.")

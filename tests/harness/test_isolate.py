@@ -1,7 +1,13 @@
 """`--isolate` (issue 10): a `cmd:` agent in its own namespaces reaches its proxy port and nothing else."""
 
 import json
+import os
+import re
+import shlex
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +67,50 @@ async def test_an_isolated_http_agent_completes_a_task(stack: Stack, tmp_path: P
     (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=4)
     assert result.outcome.status == "done", (episode_dir(tmp_path, result) / "agent.log").read_text()
     assert result.success, result.verdict
+
+
+WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+
+
+def test_cli_run_isolate_completes_a_task(tmp_path: Path) -> None:
+    agent = f"cmd:{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}"
+    env = {**os.environ, "WEBCHAOS_STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
+    # One episode: a client-layer variant (the injected script does nothing to a browserless agent).
+    out = subprocess.run([*WEBCHAOS, "run", "-t", "shop_add_to_cart", "-v", "shop_product_overlay_returns",
+                          "--no-base", "--isolate", "-a", agent,
+                          "--runs-dir", str(tmp_path / "runs"), "--run-id", "iso"],
+                         capture_output=True, text=True, cwd=PROJECT_ROOT, env=env, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (result,) = json.loads((tmp_path / "runs" / "iso" / "run.json").read_text())["episodes"]
+    assert result["success"], result
+
+
+def test_cli_up_isolate_prints_a_command_that_runs_an_agent_isolated(tmp_path: Path) -> None:
+    env = {**os.environ, "WEBCHAOS_STATE_DIR": str(tmp_path / "state"), "COLUMNS": "400"}
+    process = subprocess.Popen([*WEBCHAOS, "up", "-t", "shop_add_to_cart", "--isolate", "--runs-dir",
+                                str(tmp_path / "runs")], cwd=PROJECT_ROOT, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any("Press Enter" in line for line in lines):
+        lines.append(process.stdout.readline().strip("│ \n"))
+    try:
+        fields = {m.group(1): m.group(2) for line in lines if (m := re.match(r"^(proxy|start URL|instruction)\s+(.+)$",
+                                                                             line))}
+        (prefix,) = [line.split(" sh -c ")[0] for line in lines if "harness.isolate --forward" in line]
+        agent_env = {**os.environ, "WEBCHAOS_PROXY": fields["proxy"], "HTTP_PROXY": fields["proxy"],
+                     "WEBCHAOS_START_URL": fields["start URL"], "WEBCHAOS_INSTRUCTION": fields["instruction"]}
+        probe = "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)"
+        oracle_port = 1  # any port but the proxy's: nothing else listens in there
+        ran = subprocess.run([*shlex.split(prefix), "sh", "-c",
+                              f"{sys.executable} -c \"{probe}\" {oracle_port} 2>&1 | tail -1; "
+                              f"{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}"],
+                             env=agent_env, capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert "ConnectionRefusedError" in ran.stdout
+    finally:
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=60)
+    assert process.returncode == 0, rest
+    assert "success" in rest, rest

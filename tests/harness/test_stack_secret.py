@@ -3,6 +3,8 @@ stack's secret. A plain HTTP client on loopback (what a `cmd:` agent that ran `s
 the agent's own path, its episode's proxy port, still works, and so does grading."""
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,10 +14,10 @@ import pytest
 from grader.oracle_client import OracleClient
 from harness.agents import CommandAgent
 from harness.agents.base import EpisodeContext
-from harness.config import PROJECT_ROOT
+from harness.config import PROJECT_ROOT, free_port
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
-from harness.stack import Stack
+from harness.stack import Stack, proxy_command
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, run
 
@@ -108,3 +110,21 @@ async def test_a_command_agent_completes_and_is_graded_with_the_secret_on(stack:
     assert result.outcome.status == "done", (folder / "agent.log").read_text()
     assert result.success, result.verdict
     assert stack.secret not in (folder / "trace.har").read_text()
+
+
+def test_services_refuse_to_start_without_a_secret(tmp_path: Path) -> None:
+    sites = subprocess.run([sys.executable, "-m", "sites.server", "--port", "1", "--oracle-port", "2"],
+                           capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
+    assert sites.returncode == 2 and "--secret-fd" in sites.stderr
+    short = os.pipe()
+    os.write(short[1], b"short\n")
+    os.close(short[1])
+    sites = subprocess.run([sys.executable, "-m", "sites.server", "--secret-fd", str(short[0])],
+                           capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60, pass_fds=(short[0],))
+    os.close(short[0])
+    assert sites.returncode == 2 and "16 to 1024 characters" in sites.stderr
+    command = proxy_command(Path(sys.executable).with_name("mitmdump"), 1, free_port(), tmp_path)
+    at = command.index("webchaos_secret_fd={secret_fd}")
+    del command[at - 1:at + 1]  # the stack command without its secret
+    proxy = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
+    assert proxy.returncode != 0 and "needs the stack's secret" in proxy.stdout + proxy.stderr
