@@ -18,7 +18,8 @@ from harness.isolate import check
 from harness.stack import Stack
 from tests.harness.episodes import episode_dir, run
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e]
+ON_STACK_LOOP = pytest.mark.asyncio(loop_scope="module")  # the module-scoped `stack` fixture's loop
 
 # What a hostile agent tries from inside: every port of the stack it can name, and a look at /proc.
 PROBE = r"""
@@ -38,6 +39,7 @@ json.dump(out, open(os.path.join(os.environ["WEBCHAOS_OUT_DIR"], "probe.json"), 
 """
 
 
+@ON_STACK_LOOP
 async def test_an_isolated_agent_reaches_only_its_proxy(stack: Stack, tmp_path: Path) -> None:
     check()
     script = tmp_path / "probe.py"
@@ -60,6 +62,7 @@ async def test_an_isolated_agent_reaches_only_its_proxy(stack: Stack, tmp_path: 
         assert not probe["service_visible"] and max(probe["pids"]) < 100, probe
 
 
+@ON_STACK_LOOP
 async def test_an_isolated_http_agent_completes_a_task(stack: Stack, tmp_path: Path) -> None:
     (agent,) = agents_from_specs([f"cmd:{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}"],
                                  isolate=True)

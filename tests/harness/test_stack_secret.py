@@ -21,7 +21,8 @@ from harness.stack import Stack, proxy_command
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, run
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.e2e]
+ON_STACK_LOOP = pytest.mark.asyncio(loop_scope="module")  # the module-scoped `stack` fixture's loop
 
 
 def _probes(stack: Stack, episode_id: str) -> list[tuple[str, str, dict[str, str], object]]:
@@ -43,6 +44,7 @@ def _probes(stack: Stack, episode_id: str) -> list[tuple[str, str, dict[str, str
     ]
 
 
+@ON_STACK_LOOP
 async def test_loopback_clients_without_the_secret_are_refused_everywhere(stack: Stack, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], None, 1)
     oracle = OracleClient(stack.oracle_url, stack.secret)
@@ -81,6 +83,7 @@ async def test_loopback_clients_without_the_secret_are_refused_everywhere(stack:
             assert stack.secret.encode() not in path.read_bytes(), path
 
 
+@ON_STACK_LOOP
 async def test_the_secret_is_in_no_argv_environment_or_state_file(stack: Stack, tmp_path: Path) -> None:
     secret = stack.secret.encode()
     assert len(stack.secret) >= 40
@@ -103,6 +106,7 @@ async def test_the_secret_is_in_no_argv_environment_or_state_file(stack: Stack, 
     assert not [k for k, v in agent.environment(ctx).items() if stack.secret in v]
 
 
+@ON_STACK_LOOP
 async def test_a_command_agent_completes_and_is_graded_with_the_secret_on(stack: Stack, tmp_path: Path) -> None:
     agent = CommandAgent(f"{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}")
     (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=2)
