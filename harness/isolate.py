@@ -103,7 +103,8 @@ class PortRelay:
                 except OSError:
                     writer.close()
                     return
-                await _splice((reader, writer), upstream)
+                with contextlib.suppress(asyncio.CancelledError):  # open when the harness's loop ends
+                    await _splice((reader, writer), upstream)
 
             self._servers.append(await asyncio.start_unix_server(accept, path=str(path)))
         return self
@@ -199,7 +200,8 @@ async def serve(forwards: dict[int, str], argv: Sequence[str]) -> int:
     servers = []
     for port, path in forwards.items():
         async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str = path) -> None:
-            await relay(path, reader, writer)
+            with contextlib.suppress(asyncio.CancelledError):  # still open when the command exits: just end
+                await relay(path, reader, writer)
 
         servers.append(await asyncio.start_server(accept, "127.0.0.1", port))
     # Popen and a pidfd, not asyncio's subprocess: after unshare(CLONE_NEWPID) this process may not start

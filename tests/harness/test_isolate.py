@@ -117,3 +117,13 @@ def test_cli_up_isolate_prints_a_command_that_runs_an_agent_isolated(tmp_path: P
         rest, _ = process.communicate(timeout=60)
     assert process.returncode == 0, rest
     assert "success" in rest, rest
+
+
+@ON_STACK_LOOP
+async def test_an_isolated_cdp_agent_drives_its_episodes_chromium(stack: Stack, tmp_path: Path) -> None:
+    """With --browser cdp the DevTools port is relayed too (same number), so Playwright attaches as usual."""
+    agent = CommandAgent(f"{sys.executable} {PROJECT_ROOT / 'examples' / 'playwright_cdp_agent.py'}", cdp=True,
+                         isolate=True)
+    (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=6)
+    assert result.outcome.status == "done", (episode_dir(tmp_path, result) / "agent.log").read_text()
+    assert result.success, result.verdict
