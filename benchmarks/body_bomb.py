@@ -30,6 +30,10 @@ from pathlib import Path
 import brotli
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from proxy_overhead import SECRET, SECRET_HEADER, start_stack  # noqa: E402
+
 BIN = Path(sys.executable).parent
 
 UPSTREAM = """
@@ -63,7 +67,8 @@ def free_port() -> int:
 
 def control(method: str, url: str, body: dict | None = None) -> dict:
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"content-type": "application/json", SECRET_HEADER: SECRET})
     with urllib.request.urlopen(req, timeout=120) as r:
         return dict(json.loads(r.read()))
 
@@ -92,7 +97,7 @@ def run_case(up_port: int, state: Path, path: str, body: bytes,
              encoding: str | None) -> tuple[int, float, float, int]:
     """(status, peak RSS growth in MiB after the request and after the HAR, HAR bytes): one POST, fresh stack."""
     control_port = free_port()
-    proc = subprocess.Popen([
+    proc = start_stack([
         str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
         "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
         "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",

@@ -32,7 +32,7 @@ from pathlib import Path
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from proxy_overhead import BIN, REPO, control, free_port, pct, stop_all, wait_http
+from proxy_overhead import BIN, REPO, SECRET, SECRET_HEADER, control, free_port, pct, start_stack, stop_all, wait_http
 
 DELAYS_MS = (50, 200, 800, 2000)
 BURSTS = (1, 8, 32)
@@ -86,14 +86,14 @@ def main() -> None:
     procs = [subprocess.Popen([sys.executable, "-c", STAMPING_UPSTREAM, str(up_port)])]
     rows = []
     try:
-        procs.append(subprocess.Popen([
+        procs.append(start_stack([
             str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
             "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
             "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
             "--set", f"confdir={state / 'stack'}"], cwd=REPO))
         wait_http(f"http://127.0.0.1:{up_port}/")
         base = f"http://127.0.0.1:{control_port}"
-        wait_http(f"{base}/health")
+        wait_http(f"{base}/health", headers={SECRET_HEADER: SECRET})
 
         for size in BURSTS:
             for delay in DELAYS_MS:

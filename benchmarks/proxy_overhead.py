@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -26,6 +27,10 @@ from pathlib import Path
 import aiohttp
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe  # noqa: E402
+
 BIN = Path(sys.executable).parent
 
 UPSTREAM = """
@@ -39,19 +44,31 @@ web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log
 """
 
 
+SECRET = make_secret()  # the stack's secret for this benchmark's proxies (scenarios/secret.py)
+
+
+def start_stack(argv: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+    """mitmdump with the webchaos stack, handed SECRET through an inherited pipe."""
+    fd = secret_pipe(SECRET)
+    try:
+        return subprocess.Popen([*argv, "--set", f"webchaos_secret_fd={fd}"], pass_fds=(fd,), **kwargs)  # type: ignore[call-overload]
+    finally:
+        os.close(fd)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def wait_http(url: str, proxy: str | None = None, timeout: float = 30) -> None:
+def wait_http(url: str, proxy: str | None = None, timeout: float = 30, headers: dict[str, str] | None = None) -> None:
     handlers = [urllib.request.ProxyHandler({"http": proxy} if proxy else {})]
     opener = urllib.request.build_opener(*handlers)
     deadline = time.monotonic() + timeout
     while True:
         try:
-            with opener.open(url, timeout=1) as r:
+            with opener.open(urllib.request.Request(url, headers=headers or {}), timeout=1) as r:
                 if r.status < 500:
                     return
         except OSError:
@@ -62,7 +79,8 @@ def wait_http(url: str, proxy: str | None = None, timeout: float = 30) -> None:
 
 def control(method: str, url: str, body: dict | None = None) -> dict:
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"content-type": "application/json", SECRET_HEADER: SECRET})
     with urllib.request.urlopen(req, timeout=10) as r:
         return dict(json.loads(r.read()))
 
@@ -122,14 +140,14 @@ def main() -> None:
         procs.append(subprocess.Popen([
             str(BIN / "mitmdump"), "-q", "--mode", f"regular@127.0.0.1:{bare_port}",
             "--set", "connection_strategy=lazy", "--set", f"confdir={state / 'bare'}"]))
-        procs.append(subprocess.Popen([
+        procs.append(start_stack([
             str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
             "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
             "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
             "--set", f"confdir={state / 'stack'}"], cwd=REPO))
         direct_url = f"http://127.0.0.1:{up_port}/api/products"
         wait_http(direct_url)
-        wait_http(f"http://127.0.0.1:{control_port}/health")
+        wait_http(f"http://127.0.0.1:{control_port}/health", headers={SECRET_HEADER: SECRET})
         wait_http(direct_url, proxy=f"http://127.0.0.1:{bare_port}")
         base = f"http://127.0.0.1:{control_port}"
         episode = control("POST", f"{base}/episodes", {

@@ -5,6 +5,7 @@ from typing import Any
 
 import aiohttp
 
+from scenarios.secret import SECRET_HEADER
 from sites.kit.events import SemanticEvent
 
 
@@ -13,13 +14,16 @@ class OracleError(RuntimeError):
 
 
 class OracleClient:
-    def __init__(self, base_url: str, timeout_s: float = 30.0) -> None:
+    """`secret`: the stack's secret (harness.stack.Stack.secret); the oracle answers 401 without it."""
+
+    def __init__(self, base_url: str, secret: str | None = None, timeout_s: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")
         self._timeout = aiohttp.ClientTimeout(total=timeout_s)
+        self._headers = {SECRET_HEADER: secret} if secret else {}
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> "OracleClient":
-        self._session = aiohttp.ClientSession(timeout=self._timeout)
+        self._session = aiohttp.ClientSession(timeout=self._timeout, headers=self._headers)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -33,7 +37,7 @@ class OracleClient:
     @property
     def session(self) -> aiohttp.ClientSession:
         if self._session is None:
-            self._session = aiohttp.ClientSession(timeout=self._timeout)
+            self._session = aiohttp.ClientSession(timeout=self._timeout, headers=self._headers)
         return self._session
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> bytes:

@@ -185,7 +185,8 @@ class Stack:
 
     async def start(self) -> "Stack":
         await self.services.start()
-        oracle, control = OracleClient(self.services.oracle_url), ControlClient(self.services.control_url)
+        oracle = OracleClient(self.services.oracle_url, self.services.secret)
+        control = ControlClient(self.services.control_url, self.services.secret)
         self._clients = (oracle, control)
         self._manager = EpisodeManager(oracle, control)
         return self

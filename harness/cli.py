@@ -48,13 +48,15 @@ def _seeds(text: str) -> list[int]:
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
-             browser: str = "proxy", chromium_args: list[str] | None = None) -> int:
+             browser: str = "proxy", chromium_args: list[str] | None = None, isolate: bool = False) -> int:
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                             one_per_primitive=one_per_primitive)
-        agent_objs = agents_from_specs(agents, browser, chromium_args or [])
+        agent_objs = agents_from_specs(agents, browser, chromium_args or [], isolate=isolate)
     except ValueError as exc:
         console.print(f"[red]error[/] {exc}")
+        return 2
+    if isolate and not _isolation_ok():
         return 2
     if not specs:
         console.print("[yellow]nothing to run[/]: no task/variant matched")
@@ -88,6 +90,23 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
     return 0
 
 
+ISOLATE_HELP = ("run each cmd: agent in its own user, network and PID namespaces where 127.0.0.1 has only its "
+                "episode's proxy port (and CDP port): the oracle, control API and sites server are unreachable")
+
+
+def _isolation_ok() -> bool:
+    from rich.markup import escape
+
+    from harness.isolate import IsolationError, check
+
+    try:
+        check()
+    except IsolationError as exc:
+        console.print(f"[red]error[/] --isolate is not possible here: {escape(str(exc))}")
+        return False
+    return True
+
+
 @app.command()
 def run(
     task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
@@ -115,11 +134,12 @@ def run(
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
     one_per_primitive: Annotated[bool, typer.Option(
         "--one-per-primitive", help="per task, only the first variant of each target primitive")] = False,
+    isolate: Annotated[bool, typer.Option("--isolate", help=ISOLATE_HELP)] = False,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
-                    browser=browser, chromium_args=chromium_arg)
+                    browser=browser, chromium_args=chromium_arg, isolate=isolate)
     raise typer.Exit(code)
 
 
@@ -232,13 +252,18 @@ def up(
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
     cdp: Annotated[bool, typer.Option(
         "--cdp", help="also launch the episode's Chromium on the proxy and print its CDP URL")] = False,
+    isolate: Annotated[bool, typer.Option(
+        "--isolate", help="also print a command line that runs your agent in its own namespaces, where only "
+        "the episode's proxy (and CDP) port is reachable")] = False,
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
     from harness.interactive import serve_one
 
+    if isolate and not _isolation_ok():
+        raise typer.Exit(2)
     cat = _catalog(None)
     task = task or sorted(cat.tasks)[0]
-    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp))
+    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp, isolate=isolate))
 
 
 def main() -> None:

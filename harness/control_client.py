@@ -6,15 +6,20 @@ from typing import Any
 
 import aiohttp
 
+from scenarios.secret import SECRET_HEADER
+
 
 class ControlError(RuntimeError):
     pass
 
 
 class ControlClient:
-    def __init__(self, base_url: str, timeout_s: float = 30.0) -> None:
+    """`secret`: the stack's secret (harness.stack.Stack.secret); the control API answers 401 without it."""
+
+    def __init__(self, base_url: str, secret: str | None = None, timeout_s: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")
-        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout_s))
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout_s),
+                                              headers={SECRET_HEADER: secret} if secret else {})
 
     async def close(self) -> None:
         await self._session.close()

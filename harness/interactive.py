@@ -1,6 +1,7 @@
 """`webchaos up`: one episode left open for an agent you run yourself."""
 
 import asyncio
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from rich.console import Console
 from rich.panel import Panel
 
 from harness.api import Stack
+from harness.isolate import PortRelay, port_of
 from harness.runner import new_run_id
 from scenarios.loader import Catalog
 
@@ -48,10 +50,11 @@ async def _until_enter_or_interrupt() -> None:
 
 async def _serve(
     catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console,
-    https: bool, cdp: bool,
+    https: bool, cdp: bool, isolate: bool = False,
 ) -> int:
     async with Stack(https=https, catalog=catalog, run_dir=runs_dir / new_run_id()) as stack, \
-            stack.episode(task_id, variant_id, seed, cdp=cdp, agent="external") as episode:
+            stack.episode(task_id, variant_id, seed, cdp=cdp, agent="external") as episode, \
+            PortRelay([port_of(episode.proxy_url)] + ([port_of(episode.cdp_url)] if cdp else [])) as relay:
         trust = f" --ignore-certificate-errors-spki-list={','.join(stack.spki_pins)}" if https else ""
         lines = [f"[bold]proxy[/]        {episode.proxy_url}"]
         if cdp:
@@ -68,6 +71,10 @@ async def _serve(
         else:
             lines += ["Point your agent's browser at the proxy, e.g.",
                       f"  chromium --proxy-server={episode.proxy_url}{trust} {episode.start_url}"]
+        if isolate:
+            prefix = shlex.join(relay.command("YOUR AGENT COMMAND")[:-3])  # up to and with "--"
+            lines += ["Run your agent isolated (only this episode's ports exist on 127.0.0.1 there):",
+                      f"  {prefix} sh -c 'YOUR AGENT COMMAND'"]
         lines.append("Press Enter (or Ctrl-C) when the agent is done to grade the episode.")
         console.print(Panel.fit("\n".join(lines), title=f"webchaos episode {episode.id}"))
         await _until_enter_or_interrupt()
@@ -85,7 +92,7 @@ async def _serve(
 
 def serve_one(
     catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console,
-    https: bool = False, cdp: bool = False,
+    https: bool = False, cdp: bool = False, isolate: bool = False,
 ) -> int:
     if task_id not in catalog.tasks:
         console.print(f"[red]error[/] unknown task {task_id!r}; known: {', '.join(sorted(catalog.tasks))}")
@@ -94,6 +101,6 @@ def serve_one(
         console.print(f"[red]error[/] unknown variant {variant_id!r}; known: {', '.join(sorted(catalog.variants))}")
         return 2
     try:
-        return asyncio.run(_serve(catalog, task_id, variant_id, seed, runs_dir, console, https, cdp))
+        return asyncio.run(_serve(catalog, task_id, variant_id, seed, runs_dir, console, https, cdp, isolate))
     except KeyboardInterrupt:
         return 130

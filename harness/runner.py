@@ -81,8 +81,8 @@ async def run_matrix(
     browser: BrowserPool | None = None
     if own_stack:
         await stack.start()
-    oracle = OracleClient(stack.oracle_url)
-    control = ControlClient(stack.control_url)
+    oracle = OracleClient(stack.oracle_url, stack.secret)
+    control = ControlClient(stack.control_url, stack.secret)
     manager = EpisodeManager(oracle, control)
     gate = asyncio.Semaphore(max(1, concurrency))
     lock = asyncio.Lock()

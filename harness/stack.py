@@ -2,6 +2,10 @@
 
 Each runs in its own process group and dies with the harness (PR_SET_PDEATHSIG),
 so neither Ctrl-C nor a killed harness leaves orphans behind.
+
+The stack's secret (scenarios/secret.py) is made here, kept in this process's memory
+(`Stack.secret`, given to the oracle and control clients) and handed to each service through
+a pipe it inherits (`--secret-fd` / `webchaos_secret_fd`): never argv, environment or file.
 """
 
 import asyncio
@@ -19,6 +23,7 @@ import aiohttp
 
 from harness.browser import spki_hash
 from harness.config import PROJECT_ROOT, STATE_DIR, free_port
+from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 from sites.registry import site_hosts
 
 _PR_SET_PDEATHSIG = 1
@@ -40,21 +45,29 @@ class Service:
     health_url: str
     log_path: Path
     process: asyncio.subprocess.Process | None = None
+    # The stack's secret: written into a pipe whose read end is the child's fd `{secret_fd}` in argv.
+    secret: str | None = field(default=None, repr=False)
 
     async def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("wb")
+        secret_fd = secret_pipe(self.secret) if self.secret is not None else None
+        argv = [a.replace("{secret_fd}", str(secret_fd)) for a in self.argv]
         try:
             self.process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
+                *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True, preexec_fn=_die_with_parent, cwd=PROJECT_ROOT,
+                pass_fds=() if secret_fd is None else (secret_fd,),
             )
         finally:
             log.close()
+            if secret_fd is not None:
+                os.close(secret_fd)
 
     async def wait_healthy(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2)) as session:
+        headers = {SECRET_HEADER: self.secret} if self.secret is not None else {}
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2), headers=headers) as session:
             while time.monotonic() < deadline:
                 if self.process is not None and self.process.returncode is not None:
                     raise StackError(f"{self.name} exited with {self.process.returncode}:\n{self.log_tail()}")
@@ -99,6 +112,8 @@ class Stack:
     services: list[Service] = field(default_factory=list)
     # With https, the SPKI hash of the proxy's CA, for browsers to trust it alone (set by start()).
     spki_pins: list[str] = field(default_factory=list)
+    # What the oracle, the control API and the sites server ask of every caller; made by start().
+    secret: str = field(default="", repr=False)
 
     @property
     def oracle_url(self) -> str:
@@ -119,13 +134,13 @@ class Stack:
         sites = Service(
             "sites server",
             [sys.executable, "-m", "sites.server", "--port", str(self.sites_port),
-             "--oracle-port", str(self.oracle_port)],
-            f"{self.oracle_url}/health", logs / f"sites-{self.oracle_port}.log",
+             "--oracle-port", str(self.oracle_port), "--secret-fd", "{secret_fd}"],
+            f"{self.oracle_url}/health", logs / f"sites-{self.oracle_port}.log", secret=self.secret,
         )
         proxy = Service(
             "proxy",
             proxy_command(bin_dir / "mitmdump", self.sites_port, self.control_port, self.state_dir, self.https),
-            f"{self.control_url}/health", logs / f"proxy-{self.control_port}.log",
+            f"{self.control_url}/health", logs / f"proxy-{self.control_port}.log", secret=self.secret,
         )
         return [sites, proxy]
 
@@ -133,6 +148,7 @@ class Stack:
         self.sites_port = self.sites_port or free_port()
         self.oracle_port = self.oracle_port or free_port()
         self.control_port = self.control_port or free_port()
+        self.secret = self.secret or make_secret()
         self.services = self._commands()
         try:
             for service in self.services:
@@ -169,5 +185,6 @@ def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir:
         "--set", f"webchaos_control_port={control_port}",
         "--set", "connection_strategy=lazy",
         "--set", f"confdir={state_dir / 'mitmproxy'}",
+        "--set", "webchaos_secret_fd={secret_fd}",  # filled in by Service.start: a pipe, never the secret
         *extra,
     ]

@@ -4,6 +4,10 @@ Started in `running()` on `webchaos_control_port` (0 = no control server), stopp
 in `done()`. It is never reachable through the proxy (the guard refuses every
 non-site host). JSON in and out; 404 for unknown episode ids everywhere.
 
+Every request (`/health` included) must carry the stack's secret in `x-webchaos-secret`
+(`webchaos_secret_fd`, see proxy_addons/secret.py); without it the answer is a 401 and
+nothing else. A control port without a secret is refused at start.
+
 - `GET /health` -> 200 `{"ok": true, "episodes": n}`
 - `POST /episodes` `{"episode_id", "seed", "faults": [envelopes], "out_dir", "port": int|null,
   "record_actions": bool (default true: GUI actions to `<out_dir>/actions.jsonl`)}`
@@ -35,7 +39,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
 from proxy_addons.recorder import Recorder
+from proxy_addons.secret import StackSecret
 from scenarios.faults import FaultError
+from scenarios.secret import SECRET_HEADER, refusal, secret_matches
 
 logger = logging.getLogger(__name__)
 
@@ -64,9 +70,10 @@ def free_port() -> int:
 
 
 class Control:
-    def __init__(self, episodes: Episodes, recorder: Recorder) -> None:
+    def __init__(self, episodes: Episodes, recorder: Recorder, secret: StackSecret) -> None:
         self.episodes = episodes
         self.recorder = recorder
+        self.secret = secret
         self.runner: web.AppRunner | None = None
         self.lock = asyncio.Lock()
 
@@ -81,9 +88,12 @@ class Control:
             port = ctx.options.webchaos_control_port
             if not 0 <= port <= 65535:
                 raise exceptions.OptionsError(f"webchaos_control_port: not a port: {port}")
+        if ctx.options.webchaos_control_port and self.secret.value is None:
+            raise exceptions.OptionsError("webchaos_control_port: the control API needs the stack's secret "
+                                          "(webchaos_secret_fd)")
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=4 * 1024 * 1024)
+        app = web.Application(client_max_size=4 * 1024 * 1024, middlewares=[self.require_secret])
         app.add_routes([
             web.get("/health", self.health),
             web.post("/episodes", self.open_episode),
@@ -107,6 +117,15 @@ class Control:
             self.runner = None
         for episode in list(self.episodes.by_id.values()):
             episode.ledger.close()
+
+    @web.middleware
+    async def require_secret(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        expected = self.secret.value
+        if expected is None or not secret_matches(request.headers.get(SECRET_HEADER), expected):
+            return web.Response(status=401, text=refusal("the control API"),
+                                headers={"www-authenticate": SECRET_HEADER})
+        response: web.StreamResponse = await handler(request)
+        return response
 
     # -- listeners ------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 An episode owns one listener (`regular@127.0.0.1:<port>`); a flow belongs to the
 episode whose listener it arrived on (`flow.client_conn.proxy_mode.full_spec`).
 The registry holds, per episode: its armed network and client faults, its ledger,
-and the flows seen so far (for the HAR). `stack.py` creates one registry and hands
+and the flows seen so far (for the HAR; finished ones as their HAR entries). `stack.py` creates one registry and hands
 it to every addon.
 """
 
@@ -55,7 +55,8 @@ class Episode:
     port: int
     faults: list[ArmedFault] = field(default_factory=list)
     opened_at: float = field(default_factory=time.monotonic)
-    flows: dict[str, http.HTTPFlow] = field(default_factory=dict)
+    # By flow id, in arrival order: the flow while in flight, its bounded HAR entry once done (recorder.py).
+    flows: dict[str, http.HTTPFlow | dict[str, Any]] = field(default_factory=dict)
     record_actions: bool = True  # inject the GUI-action recorder into every HTML page
     ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
     ledger: Ledger = field(init=False)

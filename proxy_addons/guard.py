@@ -34,6 +34,14 @@ its Content-Length in `requestheaders` when it has one, else in `request` once i
 arrived (chunked). mitmproxy still reads a refused body before it answers; its own
 `body_size_limit` is the cap for a client that never stops sending.
 
+`body_size_limit`: the stack sets it to `BODY_SIZE_LIMIT` (8 MiB) at start unless it was
+set, so no body, request or response, is ever buffered beyond it. A request body that
+passes it (chunked, so no Content-Length to refuse it by) gets mitmproxy's own 413, a
+response body (the sites never send one that large) a 502; both with a ledger line
+(`guard` `refused`, the status in the detail), written from the `error` hook. Refusing
+rather than streaming keeps the HAR and the network faults whole: a streamed body could
+be neither recorded nor patched.
+
 Incoming `x-webchaos-*` request headers are stripped so an agent cannot name an
 episode itself; the router sets the real one.
 """
@@ -61,6 +69,7 @@ _HEADER_PREFIX_BYTES = HEADER_PREFIX.encode()
 MAX_REQUEST_HEADERS = 200
 MAX_REQUEST_HEADER_BYTES = 64 * 1024
 MAX_REQUEST_BODY = 1024 * 1024
+BODY_SIZE_LIMIT = "8m"  # mitmproxy's body_size_limit, if not set otherwise
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
 
@@ -191,6 +200,25 @@ class Guard:
             self.max_header_bytes = positive(ctx.options, "webchaos_max_request_header_bytes")
         if "webchaos_max_request_body" in updated:
             self.max_body = positive(ctx.options, "webchaos_max_request_body")
+
+    def running(self) -> None:
+        if not ctx.options.body_size_limit:
+            ctx.options.update(body_size_limit=BODY_SIZE_LIMIT)
+
+    def error(self, flow: http.HTTPFlow) -> None:
+        """mitmproxy's own refusal of a body over `body_size_limit`: a ledger line like the guard's."""
+        if flow.error is None or "body_size_limit" not in flow.error.msg:
+            return
+        episode = self.episodes.for_flow(flow)
+        response = flow.response is not None
+        what = "response" if response else "request"
+        reason = f"{what} body larger than body_size_limit ({ctx.options.body_size_limit})"
+        marks(flow)["refused"] = reason
+        if episode is not None:
+            req = flow.request
+            request = {"method": req.method, "host": req.pretty_host, "path": req.path.split("?", 1)[0]}
+            episode.ledger.write("guard", "refused", flow=flow, request=request,
+                                 detail={"reason": reason, "status": 502 if response else 413})
 
     def http_connect(self, flow: http.HTTPFlow) -> None:
         if flow.response:

@@ -1,11 +1,14 @@
 """Keep each episode's flows for its HAR, and answer the client report endpoint.
 
 Flows are kept per episode from their first hook on (so a HAR taken mid-episode
-also lists requests still in flight) and exported with mitmproxy's own savehar
-`make_har`; every entry whose flow has webchaos marks (fault firings, refusals,
+also lists requests still in flight) and turned into HAR entries with mitmproxy's own
+savehar `flow_entry`; every entry whose flow has webchaos marks (fault firings, refusals,
 injections, hook errors) gets a custom `_webchaos` list of
-`{fault_id, layer, type, detail}`. Closing an episode exports and then forgets its
-flows.
+`{fault_id, layer, type, detail}`. A flow is kept whole only while it is in flight: once
+it is answered or has failed (`RecorderTail`, last in the chain, after every addon that
+changes it), its HAR entry, with bounded bodies (below), is made and kept instead, and
+the flow is let go, so an episode's memory grows by at most `MAX_HAR_BODY_BYTES` per body
+however large the bodies it moved. Closing an episode exports and then forgets its entries.
 
 Bodies in the HAR are bounded, and never decoded: `make_har` reads a copy of a message
 whose body is longer than `MAX_HAR_BODY_BYTES` (cut to it) or in a `Content-Encoding`
@@ -43,9 +46,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import json
 import logging
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar
 
@@ -57,6 +62,7 @@ from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 from scenarios.faults import Layer
+from scenarios.secret import SECRET_HEADER
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +72,7 @@ MAX_REPORT_BYTES = 8192
 ACTIONS_FILE = "actions.jsonl"
 MAX_ACTIONS_BYTES = 256 * 1024
 MAX_HAR_BODY_BYTES = 256 * 1024
+RECLAIM_BYTES = 16 * 1024 * 1024
 _TEXT = {"content-type": "text/plain; charset=utf-8"}
 M = TypeVar("M", bound=http.Message)
 
@@ -115,14 +122,26 @@ def _mark_bounded(entry: dict[str, Any], flow: http.HTTPFlow, request_note: str 
         response["content"].update(size=size, compression=0, _webchaos_truncated=True, comment=response_note)
 
 
-def make_har(flows: list[http.HTTPFlow]) -> dict[str, Any]:
-    views = [_har_view(flow) for flow in flows]
-    har = SaveHar().make_har([view for view, _, _ in views])
-    for flow, (_, request_note, response_note), entry in zip(flows, views, har["log"]["entries"], strict=True):
-        _mark_bounded(entry, flow, request_note, response_note)
-        recorded = flow.metadata.get("webchaos", {}).get("faults")
-        if recorded:
-            entry["_webchaos"] = list(recorded)
+def har_entry(flow: http.HTTPFlow, servers_seen: set[Any]) -> dict[str, Any]:
+    """The flow's HAR entry: bounded bodies, no secret, its webchaos marks."""
+    view, request_note, response_note = _har_view(flow)
+    entry: dict[str, Any] = SaveHar().flow_entry(view, servers_seen)
+    _mark_bounded(entry, flow, request_note, response_note)
+    # A flow still in flight has the stack's secret on it (router.py): never into a HAR.
+    entry["request"]["headers"] = [h for h in entry["request"]["headers"]
+                                   if str(h.get("name", "")).lower() != SECRET_HEADER]
+    recorded = flow.metadata.get("webchaos", {}).get("faults")
+    if recorded:
+        entry["_webchaos"] = list(recorded)
+    return entry
+
+
+def make_har(items: Iterable[http.HTTPFlow | dict[str, Any]], servers_seen: set[Any] | None = None
+             ) -> dict[str, Any]:
+    """A HAR of flows and already made entries, in the order given."""
+    seen = set(servers_seen or ())
+    har = SaveHar().make_har([])
+    har["log"]["entries"] = [item if isinstance(item, dict) else har_entry(item, seen) for item in items]
     return har
 
 
@@ -226,6 +245,9 @@ class Recorder:
     def __init__(self, episodes: Episodes) -> None:
         self.episodes = episodes
         self.action_logs: dict[str, ActionLog] = {}
+        self.servers_seen: dict[str, set[Any]] = {}  # per episode, for HAR connect timings
+        self.unreclaimed = 0  # body bytes of finished flows since the last collection
+        self.tail = RecorderTail(self)
 
     def action_log(self, episode: Episode) -> ActionLog:
         log = self.action_logs.get(episode.id)
@@ -247,13 +269,29 @@ class Recorder:
     def requestheaders(self, flow: http.HTTPFlow) -> None:
         self._keep(flow)
 
+    def finish(self, flow: http.HTTPFlow) -> None:
+        """Keep the answered (or failed) flow's bounded HAR entry instead of the flow itself."""
+        episode = self.episodes.for_flow(flow)
+        if episode is None or not isinstance(episode.flows.get(flow.id), http.HTTPFlow):
+            return
+        episode.flows[flow.id] = har_entry(flow, self.servers_seen.setdefault(episode.id, set()))
+        # A finished flow sits in reference cycles (mitmproxy's own), so only the cyclic collector frees it,
+        # and stack.py makes that rare (gc.set_threshold(50_000, …)): 120 MiB of bodies stayed alive in one
+        # episode (benchmarks/episode_memory.py). Collect the young generations once every
+        # RECLAIM_BYTES of finished bodies: a few ms per that many bytes moved, nothing for small pages.
+        sizes = [len(m.raw_content or b"") for m in (flow.request, flow.response) if m is not None]
+        self.unreclaimed += sum(sizes)
+        if self.unreclaimed >= RECLAIM_BYTES:
+            self.unreclaimed = 0
+            gc.collect(1)
+
     def har(self, episode: Episode) -> dict[str, Any]:
-        return make_har(list(episode.flows.values()))
+        return make_har(list(episode.flows.values()), self.servers_seen.get(episode.id))
 
     async def export(self, episode: Episode) -> tuple[Path, int]:
         """Write `<out_dir>/trace.har`, then forget the episode's flows."""
         flows = list(episode.flows.values())
-        har = make_har(flows)
+        har = make_har(flows, self.servers_seen.pop(episode.id, None))
         path = episode.out_dir / HAR_FILE
         data = json.dumps(har, indent=1)
         await asyncio.to_thread(path.write_text, data, "utf-8")
@@ -374,3 +412,16 @@ class Recorder:
         rest = referer.split("://", 1)[1]
         path = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
         return path.split("?", 1)[0].split("#", 1)[0]
+
+
+class RecorderTail:
+    """Last in the chain: a flow that is answered or has failed is done changing; keep its entry only."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def response(self, flow: http.HTTPFlow) -> None:
+        self.recorder.finish(flow)
+
+    def error(self, flow: http.HTTPFlow) -> None:
+        self.recorder.finish(flow)

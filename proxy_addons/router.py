@@ -3,11 +3,12 @@
 The sites server serves all sites on one port and picks the site by the `Host`
 header, so the router points the connection at `webchaos_sites` (plain HTTP) and
 puts the original `Host` back (setting `flow.request.host` rewrites it). It also
-names the episode in `x-webchaos-episode` (the guard has already stripped any
-copy the agent sent).
+names the episode in `x-webchaos-episode` and adds the stack's secret in
+`x-webchaos-secret`, without which the sites server answers 401 (the guard has already
+stripped any copy of either the agent sent).
 
 `ClientView` (last in the chain) puts the URL the client asked for back on the flow
-once it is answered, so the HAR shows `https://<site>.test/...` in HTTPS mode rather
+once it is answered (and takes the secret off it again), so the HAR shows `https://<site>.test/...` in HTTPS mode rather
 than the sites server's plain-HTTP address (or the pacing relay's).
 """
 
@@ -18,6 +19,8 @@ from mitmproxy.addonmanager import Loader
 
 from proxy_addons.episodes import EPISODE_HEADER, Episodes
 from proxy_addons.ledger import marks
+from proxy_addons.secret import StackSecret, strip
+from scenarios.secret import SECRET_HEADER
 
 
 def parse_upstream(value: str) -> tuple[str, int] | None:
@@ -30,8 +33,9 @@ def parse_upstream(value: str) -> tuple[str, int] | None:
 
 
 class Router:
-    def __init__(self, episodes: Episodes) -> None:
+    def __init__(self, episodes: Episodes, secret: StackSecret | None = None) -> None:
         self.episodes = episodes
+        self.secret = secret
         self.upstream: tuple[str, int] | None = None
 
     def load(self, loader: Loader) -> None:
@@ -65,6 +69,8 @@ class Router:
         flow.request.host, flow.request.port = self.upstream
         flow.request.host_header = host_header
         flow.request.headers[EPISODE_HEADER] = episode.id
+        if self.secret is not None and self.secret.value is not None:
+            flow.request.headers[SECRET_HEADER] = self.secret.value
 
 
 class ClientView:
@@ -72,6 +78,7 @@ class ClientView:
 
     @staticmethod
     def _restore(flow: http.HTTPFlow) -> None:
+        strip(flow)
         target = marks(flow).pop("client_target", None)
         if target is None:
             return

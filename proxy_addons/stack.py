@@ -11,14 +11,19 @@ runtime through the control API)::
         --set webchaos_control_port=<control port> \\
         --set connection_strategy=lazy \\
         --set confdir=<state dir>/mitmproxy \\
+        --set webchaos_secret_fd=3 3<secret-file \\
         [--set webchaos_https=true]
 
-Ready when `GET http://127.0.0.1:<control port>/health` answers 200.
+Ready when `GET http://127.0.0.1:<control port>/health` answers 200 (with the secret in
+`x-webchaos-secret`; every control call needs it, see scenarios/secret.py: the harness
+passes it through an inherited pipe, never argv or the environment).
 
-Chain: guard (refuse, strip `x-webchaos-*`) -> recorder (keep flows, answer
-`/__webchaos/report`) -> router (to the sites server, Host kept, episode header)
+Chain: secret (read from its fd at start) -> guard (refuse, strip `x-webchaos-*`) -> recorder
+(keep flows, answer `/__webchaos/report`) -> router (to the sites server, Host kept, episode
+and secret headers)
 -> network faults -> client-script injection -> client view (the URL the client asked
-for is put back on answered flows); control serves the API.
+for is put back, and the secret taken off, on answered flows) -> recorder tail (a finished
+flow is kept as its bounded HAR entry, not whole); control serves the API.
 HTTPS: off by default (CONNECT is refused with a 403; sites are plain `http://*.test`).
 With `webchaos_https=true` the guard lets CONNECT to a site host on port 443 through;
 mitmproxy intercepts it with the CA it keeps in `confdir` (`mitmproxy-ca-cert.pem`;
@@ -44,6 +49,7 @@ from proxy_addons.guard import Guard  # noqa: E402
 from proxy_addons.network import NetworkFaults  # noqa: E402
 from proxy_addons.recorder import Recorder  # noqa: E402
 from proxy_addons.router import ClientView, Router  # noqa: E402
+from proxy_addons.secret import StackSecret  # noqa: E402
 
 # Episodes keep their flows for the HAR, so the heap holds many long-lived objects and the
 # default collector pauses show up in the tail: with these settings, p99 at 16 concurrent
@@ -53,13 +59,16 @@ gc.set_threshold(50_000, 20, 100)
 
 episodes = Episodes()
 recorder = Recorder(episodes)
+secret = StackSecret()
 
 addons = [
+    secret,
     Guard(episodes),
     recorder,
-    Router(episodes),
+    Router(episodes, secret),
     NetworkFaults(episodes),
     ClientInject(episodes),
     ClientView(),
-    Control(episodes, recorder),
+    recorder.tail,  # last: a finished flow is kept as its bounded HAR entry only
+    Control(episodes, recorder, secret),
 ]

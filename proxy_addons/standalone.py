@@ -21,6 +21,11 @@ start_ms is measured from then) and all draws come from `webchaos_seed`. Each
 firing is logged, written to `webchaos_ledger` if set (one JSON line each, as in
 an episode's `faults.jsonl`) and kept in `flow.metadata["webchaos"]["faults"]`.
 A bad file stops mitmdump at start with the fault's index, field and allowed values.
+
+No stack secret (scenarios/secret.py) is involved: this addon set has no control API and
+never talks to the webchaos sites server; it forwards wherever your mitmproxy mode says. To
+apply it in front of the webchaos sites, make an episode's proxy port its upstream
+(`--mode upstream:http://127.0.0.1:<episode port>`): that proxy adds the secret.
 """
 
 import logging

@@ -1,6 +1,10 @@
 """The sites server process: every site on one port (by Host), the oracle on another.
 
-    python -m sites.server --port 8101 --oracle-port 8102
+    python -m sites.server --port 8101 --oracle-port 8102 --secret-fd 3 3<secret-file
+
+Both ports answer 401 to any request without the stack's secret in `x-webchaos-secret`
+(see scenarios/secret.py: the harness hands it over through an inherited pipe; the proxy
+adds it to what it forwards).
 """
 
 import argparse
@@ -9,23 +13,30 @@ import asyncio
 import uvicorn
 from starlette.types import ASGIApp
 
+from scenarios.secret import SecretError, forbid_dumps, read_secret_fd
 from sites.kit.app import site_app
-from sites.kit.hosting import HostDispatch
+from sites.kit.hosting import HostDispatch, RequireSecret
 from sites.kit.oracle import oracle_app
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
 
-def build(store: EpisodeStore | None = None) -> tuple[ASGIApp, ASGIApp, EpisodeStore]:
-    """The public (sites) app, the oracle app, and the store they share."""
+def build(store: EpisodeStore | None = None, secret: str | None = None
+          ) -> tuple[ASGIApp, ASGIApp, EpisodeStore]:
+    """The public (sites) app, the oracle app, and the store they share. With `secret`, both
+    apps refuse (401) any request without it (the served process always has one)."""
     sites = all_sites()
     store = store or EpisodeStore(sites)
-    public = HostDispatch({site.host: site_app(site, store) for site in sites.values()})
-    return public, oracle_app(store), store
+    public: ASGIApp = HostDispatch({site.host: site_app(site, store) for site in sites.values()})
+    oracle: ASGIApp = oracle_app(store)
+    if secret is not None:
+        public = RequireSecret(public, secret, "the sites server")
+        oracle = RequireSecret(oracle, secret, "the oracle")
+    return public, oracle, store
 
 
-async def serve(host: str, port: int, oracle_port: int) -> None:
-    public, oracle, _ = build()
+async def serve(host: str, port: int, oracle_port: int, secret: str) -> None:
+    public, oracle, _ = build(secret=secret)
     servers = [
         uvicorn.Server(uvicorn.Config(app, host=host, port=p, log_level="warning", access_log=False,
                                       lifespan="off"))
@@ -39,9 +50,16 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8101, help="public port, reached only via the proxy")
     parser.add_argument("--oracle-port", type=int, default=8102, help="oracle API port (loopback only)")
+    parser.add_argument("--secret-fd", type=int, required=True,
+                        help="inherited file descriptor to read the stack's secret from (a pipe or a 0600 file)")
     args = parser.parse_args()
     try:
-        asyncio.run(serve(args.host, args.port, args.oracle_port))
+        secret = read_secret_fd(args.secret_fd)
+    except SecretError as exc:
+        parser.error(str(exc))
+    forbid_dumps()
+    try:
+        asyncio.run(serve(args.host, args.port, args.oracle_port, secret))
     except KeyboardInterrupt:
         pass
 

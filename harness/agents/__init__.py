@@ -13,11 +13,13 @@ __all__ = ["Agent", "AgentOutcome", "CommandAgent", "EpisodeContext", "Reference
 _NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,39})=(.+)$", re.S)
 
 
-def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[str] = ()) -> Agent:
+def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[str] = (),
+                    isolate: bool = False) -> Agent:
     """'reference', 'reference-no-recovery' or 'cmd:<shell command>', optionally 'NAME=' first.
 
     `browser`: 'proxy' (the command gets a proxy URL) or 'cdp' (it also gets WEBCHAOS_CDP_URL, the
-    DevTools endpoint of a Chromium webchaos launches on the episode's proxy)."""
+    DevTools endpoint of a Chromium webchaos launches on the episode's proxy). `isolate`: a command
+    runs in its own network namespace (harness/isolate.py); the reference agent runs in-process."""
     if browser not in ("proxy", "cdp"):
         raise ValueError(f"unknown browser mode {browser!r}; use 'proxy' or 'cdp'")
     name: str | None = None
@@ -30,7 +32,8 @@ def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[s
     elif spec in ("reference-no-recovery", "reference:norecovery"):
         agent = ReferenceAgent(recovery=False)
     elif spec.startswith("cmd:"):
-        agent = CommandAgent(spec[4:], name=name, cdp=browser == "cdp", chromium_args=chromium_args)
+        agent = CommandAgent(spec[4:], name=name, cdp=browser == "cdp", chromium_args=chromium_args,
+                             isolate=isolate)
     else:
         raise ValueError(f"unknown agent {spec!r}; use 'reference', 'reference-no-recovery' or 'cmd:<command>', "
                          f"optionally named: NAME=cmd:<command>")
@@ -39,10 +42,11 @@ def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[s
     return agent
 
 
-def agents_from_specs(specs: Sequence[str], browser: str = "proxy", chromium_args: Sequence[str] = ()) -> list[Agent]:
+def agents_from_specs(specs: Sequence[str], browser: str = "proxy", chromium_args: Sequence[str] = (),
+                      isolate: bool = False) -> list[Agent]:
     """Every agent of a run, each with a name of its own: two agents may not share an explicit name,
     and a name derived from a command gets -2, -3 … when it is taken."""
-    agents = [agent_from_spec(s, browser, chromium_args) for s in specs]
+    agents = [agent_from_spec(s, browser, chromium_args, isolate) for s in specs]
     explicit = [a.name for s, a in zip(specs, agents, strict=True) if _NAMED.match(s) and not s.startswith("cmd:")]
     clash = sorted({n for n in explicit if explicit.count(n) > 1})
     if clash:

@@ -7,6 +7,11 @@ exits. It reaches the sites only through WEBCHAOS_PROXY.
 reach the `*.test` sites; loopback is exempt (`NO_PROXY`/`no_proxy`), so a client
 that talks to something on this machine (Selenium to its chromedriver, an agent to a
 local model server) is not sent into the proxy, which would refuse it.
+
+With `isolate`, the command runs in namespaces of its own (harness/isolate.py) where
+127.0.0.1 has only its episode's proxy port (and, with `cdp`, its Chromium's DevTools
+port), relayed from outside: the oracle, the control API, the sites server and other
+episodes' ports cannot be reached at all. The environment is the same.
 """
 
 import asyncio
@@ -17,8 +22,10 @@ import shlex
 import signal
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from harness.agents.base import AgentOutcome, EpisodeContext
+from harness.isolate import SETUP_FAILED, PortRelay, port_of
 
 # Names and addresses, since clients differ: Python's urllib and Selenium match names and
 # addresses literally, requests, curl and Go also take the CIDR block. Not "[::1]": httpx
@@ -33,13 +40,14 @@ class CommandAgent:
     needs_browser = False
 
     def __init__(self, command: str, name: str | None = None, cdp: bool = False,
-                 chromium_args: Sequence[str] = ()) -> None:
+                 chromium_args: Sequence[str] = (), isolate: bool = False) -> None:
         if not command.strip():
             raise ValueError("cmd agent: the command is empty")
         self.command = command
         self.name = name or name_from_command(command)
         self.needs_cdp = cdp
         self.chromium_args = list(chromium_args)  # extra flags for the episode's Chromium (with cdp)
+        self.isolate = isolate  # own network namespace: only the episode's ports reachable
 
     def environment(self, ctx: EpisodeContext) -> dict[str, str]:
         env = dict(os.environ)
@@ -63,12 +71,22 @@ class CommandAgent:
         return env
 
     async def run(self, ctx: EpisodeContext) -> AgentOutcome:
+        if not self.isolate:
+            return await self._run(ctx, None)
+        ports = [port_of(ctx.proxy_url)] + ([port_of(ctx.cdp_url)] if ctx.cdp_url else [])
+        async with PortRelay(ports) as relay:
+            return await self._run(ctx, relay)
+
+    async def _run(self, ctx: EpisodeContext, relay: PortRelay | None) -> AgentOutcome:
         ctx.out_dir.mkdir(parents=True, exist_ok=True)
         with (ctx.out_dir / "agent.log").open("wb") as log:
-            process = await asyncio.create_subprocess_shell(
-                self.command, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
-                env=self.environment(ctx), start_new_session=True,
-            )
+            options: dict[str, Any] = dict(stdin=asyncio.subprocess.DEVNULL, stdout=log,
+                                           stderr=asyncio.subprocess.STDOUT, env=self.environment(ctx),
+                                           start_new_session=True)
+            if relay is None:
+                process = await asyncio.create_subprocess_shell(self.command, **options)
+            else:
+                process = await asyncio.create_subprocess_exec(*relay.command(self.command), **options)
             try:
                 code = await asyncio.wait_for(process.wait(), ctx.time_budget_s)
             except TimeoutError:
@@ -78,6 +96,8 @@ class CommandAgent:
             finally:
                 if process.returncode is None:  # cancelled (Ctrl-C): leave no orphan
                     _kill_group(process.pid)
+        if relay is not None and code == SETUP_FAILED:
+            return AgentOutcome(status="error", error="--isolate: could not make the agent's namespaces (agent.log)")
         if code != 0:
             return AgentOutcome(status="error", error=f"command exited with status {code}")
         return AgentOutcome(status="done")

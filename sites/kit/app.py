@@ -5,6 +5,7 @@ Errors: JSON calls (`/api/…`) and requests outside any episode keep FastAPI's 
 """
 
 import mimetypes
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -43,6 +44,37 @@ def _static_files(site: Site) -> dict[str, tuple[bytes, str]]:
         files.update({p.name: p for p in sorted(static_dir.iterdir()) if p.is_file()})
     return {name: (path.read_bytes(), _TEXT_TYPES.get(path.suffix) or mimetypes.guess_type(name)[0]
                    or "application/octet-stream") for name, path in files.items()}
+
+
+_ERROR_DETAIL = {
+    "title": "ErrorDetail", "type": "object", "required": ["detail"],
+    "properties": {"detail": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}},
+}
+
+
+def document_errors(app: FastAPI) -> None:
+    """Make the app's OpenAPI description say what it answers: every operation may refuse with a 4xx,
+    a JSON `{"detail": …}` (JSON calls, and any request outside an episode) or, on pages, the site's
+    HTML error page. FastAPI documents only the success and the 422 of a handler."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = build()
+        schema.setdefault("components", {}).setdefault("schemas", {})["ErrorDetail"] = _ERROR_DETAIL
+        for path, operations in schema.get("paths", {}).items():
+            for operation in operations.values():
+                error = {"$ref": "#/components/schemas/ErrorDetail"}
+                content: dict[str, Any] = {"application/json": {"schema": error}}
+                if not (path == "/api" or path.startswith("/api/")):
+                    content["text/html"] = {"schema": {"type": "string"}}
+                operation.setdefault("responses", {}).setdefault(
+                    "4XX", {"description": "Refused: malformed, or names nothing here", "content": content})
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def site_app(site: Site, store: EpisodeStore) -> FastAPI:
@@ -92,4 +124,5 @@ def site_app(site: Site, store: EpisodeStore) -> FastAPI:
     for router in site.routers(pages, store):
         app.include_router(router)
     app.include_router(auth_router(site, pages, store))
+    document_errors(app)
     return app

@@ -32,7 +32,8 @@ def auth_router(site: Site, pages: Pages, store: EpisodeStore) -> APIRouter:
             notice=EXPIRED_MESSAGE if expired else None,
         )
 
-    @router.post(LOGIN_PATH)
+    @router.post(LOGIN_PATH, status_code=303, response_class=RedirectResponse,
+                 responses={303: {"description": "Signed in: back to the safe `next` path (the form field)"}})
     @hook_point("sign_in", "login")
     async def sign_in(request: Request, episode: Episode = episode_dep) -> Response:
         form = parse_qs((await request.body()).decode("utf-8", errors="replace"))

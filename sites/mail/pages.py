@@ -272,7 +272,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
                             message_ids=[m.id for m in listing.shown], total=listing.total)
         return html
 
-    @router.get("/search", response_class=HTMLResponse)
+    @router.get("/search", response_class=HTMLResponse,
+                responses={303: {"description": "An empty query goes back to the home page"}})
     @hook_point("search", "page")
     async def search_page(request: Request, episode: Episode = episode_dep) -> Response:
         state = state_of(episode)

@@ -87,7 +87,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
             total=len(state.products), title="All products",
         )
 
-    @router.get("/search", response_class=HTMLResponse)
+    @router.get("/search", response_class=HTMLResponse,
+                responses={303: {"description": "An empty query goes back to the home page"}})
     @hook_point("search", "page")
     async def search(request: Request, episode: Episode = episode_dep) -> Response:
         state = state_of(episode)

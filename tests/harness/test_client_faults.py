@@ -24,6 +24,7 @@ from harness.stack import Stack
 from scenarios.faults import lookup
 from scenarios.loader import load_catalog
 from scenarios.schema import Variant
+from scenarios.secret import SECRET_HEADER
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 CATALOG = load_catalog()
@@ -44,7 +45,8 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Env]:
     stack = Stack(state_dir=tmp_path_factory.mktemp("state"))
     await stack.start()
     pool = await BrowserPool().start()
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle = OracleClient(stack.oracle_url, stack.secret)
+    control = ControlClient(stack.control_url, stack.secret)
     yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
     await pool.stop()
     await oracle.close()
@@ -538,7 +540,7 @@ async def _open_raw(env: Env, episode_id: str, out: Path, record: bool) -> str:
     task = CATALOG.tasks["shop_add_to_cart"]
     await env.oracle.create_episode(site=task.site, task_id=task.id, seed=3, variant_id=None, episode_id=episode_id,
                                     setup={"params": task.setup.params}, faults=[])
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(headers={SECRET_HEADER: env.stack.secret}) as session:
         async with session.post(f"{env.stack.control_url}/episodes", json={
                 "episode_id": episode_id, "seed": 3, "faults": [], "out_dir": str(out),
                 "record_actions": record}) as r:

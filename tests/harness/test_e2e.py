@@ -16,6 +16,7 @@ from harness.config import PROJECT_ROOT
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.stack import Stack
+from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -58,7 +59,8 @@ async def test_overlay_variant_fails_without_recovery_and_passes_with_it(stack: 
 
 async def test_latency_variant_delays_only_the_matched_route(stack: Stack, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants["shop_cart_latency"], 3)
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle = OracleClient(stack.oracle_url, stack.secret)
+    control = ControlClient(stack.control_url, stack.secret)
     manager = EpisodeManager(oracle, control)
     try:
         episode = await manager.open(spec, "latency-probe", tmp_path / "ep")
@@ -93,7 +95,8 @@ async def test_latency_variant_delays_only_the_matched_route(stack: Stack, tmp_p
 
 async def test_guard_refuses_oracle_control_and_foreign_hosts(stack: Stack, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], None, 1)
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle = OracleClient(stack.oracle_url, stack.secret)
+    control = ControlClient(stack.control_url, stack.secret)
     manager = EpisodeManager(oracle, control)
     try:
         episode = await manager.open(spec, "guard-probe", tmp_path / "ep")
@@ -107,7 +110,7 @@ async def test_guard_refuses_oracle_control_and_foreign_hosts(stack: Stack, tmp_
             for url in urls:
                 async with session.get(url, proxy=episode.proxy_url) as response:
                     assert response.status == 403, url
-            async with session.get(f"{stack.oracle_url}/health") as direct:
+            async with session.get(f"{stack.oracle_url}/health", headers={SECRET_HEADER: stack.secret}) as direct:
                 assert direct.status == 200
             async with session.get("http://shop.test/", proxy=episode.proxy_url) as site:
                 assert site.status == 200

@@ -81,7 +81,8 @@ async def test_https_mode_end_to_end_with_the_reference_agent(https_stack: Stack
 
 async def test_https_mode_still_refuses_connect_to_other_hosts(https_stack: Stack, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], None, 1)
-    oracle, control = OracleClient(https_stack.oracle_url), ControlClient(https_stack.control_url)
+    oracle = OracleClient(https_stack.oracle_url, https_stack.secret)
+    control = ControlClient(https_stack.control_url, https_stack.secret)
     try:
         manager = EpisodeManager(oracle, control)
         episode = await manager.open(spec, "https-guard", tmp_path / "ep")

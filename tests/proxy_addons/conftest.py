@@ -34,7 +34,7 @@ class Chain:
         self.router = Router(self.episodes)
         self.network = NetworkFaults(self.episodes)
         self.inject = ClientInject(self.episodes)
-        self.addons = [self.guard, self.recorder, self.router, self.network, self.inject]
+        self.addons = [self.guard, self.recorder, self.router, self.network, self.inject, self.recorder.tail]
         self._port = 40000
 
     def open(self, faults: list[dict[str, Any]] | None = None, seed: int = 7, name: str = "ep1",

@@ -17,6 +17,8 @@ from typing import Self
 
 from aiohttp import web
 
+from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
+
 REPO = Path(__file__).resolve().parents[2]
 MITMDUMP = Path(sys.executable).with_name("mitmdump")
 
@@ -46,12 +48,15 @@ def stack_command(sites_port: int, control_port: int, state_dir: Path) -> list[s
         "--set", f"webchaos_control_port={control_port}",
         "--set", "connection_strategy=lazy",
         "--set", f"confdir={state_dir / 'mitmproxy'}",
+        "--set", "webchaos_secret_fd={secret_fd}",
     ]
 
 
 async def _echo(request: web.Request) -> web.StreamResponse:
     if request.path == "/page":
         return web.Response(text=PAGE, content_type="text/html")
+    if request.path == "/huge":  # ?mib=N: a response body of N MiB
+        return web.Response(body=b"x" * (int(request.query.get("mib", "1")) << 20), content_type="text/plain")
     await request.read()
     return web.json_response({
         "host": request.headers.get("Host"),
@@ -110,13 +115,25 @@ class Stack:
     control: str
     process: subprocess.Popen[bytes]
     state_dir: Path
+    secret: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """Headers for a control API call."""
+        return {SECRET_HEADER: self.secret}
 
 
 def run_stack(sites_port: int, state_dir: Path) -> Iterator[Stack]:
     control_port = free_port()
     log = (state_dir / "mitmdump.log").open("wb")
-    process = subprocess.Popen(stack_command(sites_port, control_port, state_dir), cwd=REPO,
-                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    secret = make_secret()
+    fd = secret_pipe(secret)
+    command = [a.replace("{secret_fd}", str(fd)) for a in stack_command(sites_port, control_port, state_dir)]
+    try:
+        process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, pass_fds=(fd,),
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    finally:
+        os.close(fd)
     control = f"http://127.0.0.1:{control_port}"
     try:
         deadline = time.monotonic() + 30
@@ -124,14 +141,15 @@ def run_stack(sites_port: int, state_dir: Path) -> Iterator[Stack]:
             if process.poll() is not None:
                 raise RuntimeError(f"mitmdump exited: {(state_dir / 'mitmdump.log').read_text()}")
             try:
-                with urllib.request.urlopen(f"{control}/health", timeout=1) as r:
+                health = urllib.request.Request(f"{control}/health", headers={SECRET_HEADER: secret})
+                with urllib.request.urlopen(health, timeout=1) as r:
                     if r.status == 200:
                         break
             except OSError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        yield Stack(control, process, state_dir)
+        yield Stack(control, process, state_dir, secret)
     finally:
         process.terminate()
         try:

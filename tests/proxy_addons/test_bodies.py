@@ -60,8 +60,8 @@ def peak_allocations() -> Iterator[list[int]]:
 
 
 def har_entry(ep: Episode, f: http.HTTPFlow) -> dict:
-    (entry,) = [e for flow, e in zip(ep.flows.values(), make_har(list(ep.flows.values()))["log"]["entries"],
-                                     strict=True) if flow is f]
+    (entry,) = [e for flow_id, e in zip(ep.flows, make_har(list(ep.flows.values()))["log"]["entries"],
+                                        strict=True) if flow_id == f.id]
     return dict(entry)
 
 

@@ -81,7 +81,7 @@ async def test_faults_and_recorder_work_under_a_strict_csp(strict_stack: Any, tm
     out = tmp_path / "ep"
     fault = {"id": "sw", "type": "click_swallow", "layer": "client",
              "match": {"host": "shop.test", "path": "/page", "selector": "#go"}}
-    async with aiohttp.ClientSession() as s:
+    async with aiohttp.ClientSession(headers=strict_stack.auth) as s:
         async with s.post(f"{strict_stack.control}/episodes", json={
                 "episode_id": "csp-1", "seed": 1, "out_dir": str(out), "faults": [fault]}) as r:
             assert r.status == 201, await r.text()

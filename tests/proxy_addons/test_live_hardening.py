@@ -4,6 +4,7 @@ so that no client library normalises them first: what the client gets, the ledge
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator
@@ -39,7 +40,7 @@ class Ep:
 @asynccontextmanager
 async def episode(stack: Stack, tmp_path: Path) -> AsyncIterator[Ep]:
     name = f"hard-{next(_COUNTER)}"
-    async with aiohttp.ClientSession() as control:
+    async with aiohttp.ClientSession(headers=stack.auth) as control:
         async with control.post(f"{stack.control}/episodes", json={
                 "episode_id": name, "seed": 1, "out_dir": str(tmp_path / name), "record_actions": False}) as r:
             assert r.status == 201, await r.text()
@@ -113,6 +114,50 @@ async def test_a_body_over_the_limit_gets_a_413(stack: Stack, tmp_path: Path) ->
         assert status == 200
     (line,) = ep.ledger()
     assert (line["layer"], line["detail"]["status"]) == ("guard", 413)
+
+
+async def test_a_response_over_body_size_limit_gets_a_502_and_a_ledger_line(stack: Stack, tmp_path: Path) -> None:
+    async with episode(stack, tmp_path) as ep:
+        status, body = await raw(ep.port, "GET", "/huge?mib=9")  # the stack's body_size_limit is 8 MiB
+        assert status == 502 and b"body_size_limit" in body, (status, body[:200])
+        status, body = await raw(ep.port, "GET", "/huge?mib=2")
+        assert status == 200 and len(body) == 2 << 20
+    (line,) = ep.ledger()
+    assert (line["layer"], line["type"], line["detail"]["status"]) == ("guard", "refused", 502)
+    assert line["request"]["host"] == "shop.test" and line["request"]["path"] == "/huge"
+    big, small = ep.har()["log"]["entries"]
+    assert big["_webchaos"][0]["detail"]["status"] == 502
+    assert small["response"]["content"]["_webchaos_truncated"] is True
+    assert small["response"]["bodySize"] == 2 << 20 and len(small["response"]["content"]["text"]) == 256 * 1024
+
+
+async def test_a_chunked_request_that_never_stops_is_cut_at_body_size_limit(stack: Stack, tmp_path: Path) -> None:
+    peak_before = peak_rss_mib(stack.process.pid)
+    async with episode(stack, tmp_path) as ep:
+        reader, writer = await asyncio.open_connection("127.0.0.1", ep.port)
+        received = bytearray()
+
+        async def read_answer() -> None:  # read while sending: the proxy answers and closes mid-body
+            with contextlib.suppress(ConnectionError):
+                while data := await reader.read(65536):
+                    received.extend(data)
+
+        answering = asyncio.create_task(read_answer())
+        writer.write(b"POST http://shop.test/api/cart HTTP/1.1\r\nHost: shop.test\r\n"
+                     b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        chunk = b"%x\r\n" % (1 << 20) + b"y" * (1 << 20) + b"\r\n"
+        with contextlib.suppress(ConnectionError):
+            for _ in range(64):  # 64 MiB, no Content-Length to refuse it by
+                writer.write(chunk)
+                await writer.drain()
+        await asyncio.wait_for(answering, 30)
+        writer.close()
+        answer = bytes(received)
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert peak_rss_mib(stack.process.pid) - peak_before < 40  # unbounded (64 MiB buffered, +130 MiB) before
+    (line,) = ep.ledger()
+    assert (line["layer"], line["detail"]["status"]) == ("guard", 413)
+    assert "body_size_limit" in line["detail"]["reason"]
 
 
 async def test_dot_segment_and_parameter_spellings_of_reserved_paths_are_refused(stack: Stack,

@@ -56,7 +56,7 @@ _COUNTER = iter(range(1, 10_000))
 async def episode(stack: Stack, tmp_path: Path, faults: list[dict[str, Any]], seed: int = 1) -> AsyncIterator[Ep]:
     name = f"net-{next(_COUNTER)}"
     out_dir = tmp_path / name
-    async with aiohttp.ClientSession() as control:
+    async with aiohttp.ClientSession(headers=stack.auth) as control:
         async with control.post(f"{stack.control}/episodes", json={
                 "episode_id": name, "seed": seed, "out_dir": str(out_dir), "faults": faults}) as r:
             assert r.status == 201, await r.text()

@@ -26,7 +26,7 @@ async def test_overlay_blocks_until_dismissed(stack: Any, tmp_path: Path) -> Non
     fault = {"id": "cookie-wall", "type": "overlay", "layer": "client",
              "match": {"host": "shop.test", "path": "/page", "role": "button", "name": "Add to cart"},
              "params": {"kind": "cookie", "delay_ms": 200, "dismiss_label": "Accept all"}}
-    async with aiohttp.ClientSession() as s:
+    async with aiohttp.ClientSession(headers=stack.auth) as s:
         async with s.post(f"{stack.control}/episodes", json={
                 "episode_id": "overlay-1", "seed": 5, "out_dir": str(out_dir), "faults": [fault]}) as r:
             assert r.status == 201, await r.text()

@@ -22,7 +22,7 @@ async def test_episode_latency_guard_har_and_ledger(stack: Any, tmp_path: Path) 
     out_dir = tmp_path / "ep-live"
     fault = {"type": "latency", "layer": "network", "match": {"path": "/api/cart*", "methods": ["POST"]},
              "params": {"delay_ms": DELAY_MS}}
-    async with aiohttp.ClientSession() as s:
+    async with aiohttp.ClientSession(headers=stack.auth) as s:
         async with s.get(f"{stack.control}/health") as r:
             assert r.status == 200 and (await r.json())["ok"] is True
         async with s.post(f"{stack.control}/episodes", json={
@@ -83,7 +83,7 @@ async def test_episode_latency_guard_har_and_ledger(stack: Any, tmp_path: Path) 
 
 
 async def test_control_api_errors(stack: Any, tmp_path: Path) -> None:
-    async with aiohttp.ClientSession() as s:
+    async with aiohttp.ClientSession(headers=stack.auth) as s:
         bad = {"type": "latency", "layer": "network", "params": {"delay_ms": "slow"}}
         async with s.post(f"{stack.control}/episodes", json={
                 "episode_id": "bad", "seed": 1, "out_dir": str(tmp_path), "faults": [{"type": "latency",

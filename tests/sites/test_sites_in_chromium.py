@@ -28,7 +28,8 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", SITES)
 async def test_main_page_names_its_landmarks_and_controls(stack: Stack, site: str, tmp_path: Path) -> None:
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle = OracleClient(stack.oracle_url, stack.secret)
+    control = ControlClient(stack.control_url, stack.secret)
     episode_id = f"look-{site}"
     try:
         info = await oracle.create_episode(site=site, task_id="look", seed=1, episode_id=episode_id)

@@ -18,7 +18,8 @@ PAYLOAD = '<script>window.__pwned = 1</script><img src="/nope.png" onerror="wind
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_markup_in_seeded_and_written_messages_is_shown_as_text(stack: Stack, tmp_path: Path) -> None:
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle = OracleClient(stack.oracle_url, stack.secret)
+    control = ControlClient(stack.control_url, stack.secret)
     phishing = {"type": "phishing_message", "layer": "seed",
                 "params": {"subject": "Verify <b>now</b>", "body": f"Dear user, {PAYLOAD} confirm today."}}
     try:
