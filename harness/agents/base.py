@@ -38,6 +38,7 @@ class AgentOutcome(BaseModel):
     attempts: int = 0
     recoveries: int = 0
     error: str | None = None
+    signal: str | None = Field(default=None, description="the signal that ended a `cmd:` agent's process")
     log: list[str] = Field(default_factory=list)
 
 
