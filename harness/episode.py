@@ -319,7 +319,8 @@ async def run_episode(
             outcome = AgentOutcome(status="error", error=f"{type(exc).__name__}: {exc}")
         failure = (infra.result() if infra is not None and infra.done() else None) or episode.browser_death()
         if failure is None and killed_from_outside(outcome):
-            failure = InfraError(process="agent", cause=f"the agent's {outcome.error}", signal=outcome.signal)
+            failure = InfraError(process="agent", cause=f"the agent's {outcome.error}", signal=outcome.signal,
+                                 pid=outcome.pid)
         if failure is None:
             # As the reference agent does: the page(s) as the agent left them, named for how it ended.
             await episode.screenshots("final" if outcome.status == "done" else "failed")

@@ -81,7 +81,8 @@ class CommandAgent:
         if code < 0 or (code > 128 and code - 128 in _SIGNALS_FROM_OUTSIDE):  # by signal (or its shell says so)
             number = -code if code < 0 else code - 128
             name = _signal_name(number)
-            return AgentOutcome(status="error", signal=name, error=f"command (pid {process.pid}) ended by {name}")
+            return AgentOutcome(status="error", signal=name, pid=process.pid,
+                                error=f"command (pid {process.pid}) ended by {name}")
         if code != 0:
             return AgentOutcome(status="error", error=f"command exited with status {code}")
         return AgentOutcome(status="done")
