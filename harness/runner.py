@@ -143,6 +143,9 @@ async def run_matrix(
     now = datetime.now(UTC).isoformat(timespec="seconds")
     if resume:
         summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
+        if summary.planned != len(jobs):
+            raise ValueError(f"{run_dir} planned {summary.planned} episodes; this plan has {len(jobs)}: "
+                             "not the same run")
         kept, rerun = episodes_to_rerun(summary, run_dir, ids)
         summary.episodes = kept
         summary.interrupted = False
@@ -242,10 +245,14 @@ async def run_matrix(
     listen = getattr(stack, "add_death_listener", None)
     if listen is not None:
         listen(on_death)
+    tasks = [asyncio.ensure_future(one(i, spec, agent)) for i, (spec, agent) in enumerate(jobs)]
     try:
-        await asyncio.gather(*(one(i, spec, agent) for i, (spec, agent) in enumerate(jobs)))
+        await asyncio.gather(*tasks)
     except BaseException:
         summary.interrupted = True
+        for task in tasks:  # stop the episodes still running: none of them gets a result
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         raise
     finally:
         unlisten = getattr(stack, "remove_death_listener", None)
