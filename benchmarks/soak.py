@@ -41,22 +41,27 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for pid {pid}")
 
 
-async def drive(session: aiohttp.ClientSession, proxy: str, start_url: str, statuses: Counter[int]) -> None:
-    """A few requests through the episode's proxy; counts the answers by status."""
+async def drive(proxy: str, start_url: str, statuses: Counter[str]) -> None:
+    """A few requests through the episode's proxy, on a client of its own (closed with the episode, as an
+    agent's browser is); counts the answers by status, and the requests a network fault cut."""
     base = start_url.split("/", 3)
     origin = f"{base[0]}//{base[2]}"
-    async with session.get(start_url, proxy=proxy) as r:
-        await r.read()
-        statuses[r.status] += 1
-    async with session.get(f"{origin}/search?q=a", proxy=proxy) as r:
-        page = await r.text()
-        statuses[r.status] += 1
-    found = re.search(r'href="/product/([A-Za-z0-9]+)"', page)
-    if found:
-        async with session.post(f"{origin}/api/cart", json={"product_id": found.group(1), "quantity": 1},
-                                proxy=proxy) as r:
-            await r.read()
-            statuses[r.status] += 1
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session:
+        try:
+            async with session.get(start_url, proxy=proxy) as r:
+                await r.read()
+                statuses[str(r.status)] += 1
+            async with session.get(f"{origin}/search?q=a", proxy=proxy) as r:
+                page = await r.text()
+                statuses[str(r.status)] += 1
+            found = re.search(r'href="/product/([A-Za-z0-9]+)"', page)
+            if found:
+                async with session.post(f"{origin}/api/cart", json={"product_id": found.group(1), "quantity": 1},
+                                        proxy=proxy) as r:
+                    await r.read()
+                    statuses[str(r.status)] += 1
+        except (aiohttp.ClientError, TimeoutError):  # a reset or hang fault: the episode is over for this client
+            statuses["cut"] += 1
 
 
 async def soak(episodes: int, warmup: int, concurrency: int) -> int:
@@ -64,13 +69,12 @@ async def soak(episodes: int, warmup: int, concurrency: int) -> int:
     shop = sorted(t for t, task in catalog.tasks.items() if task.site == "shop")
     kinds = plan_matrix(catalog, shop, None, [1])
     with tempfile.TemporaryDirectory(prefix="webchaos-soak-") as tmp:
-        async with Stack(state_dir=Path(tmp) / "state") as stack, \
-                aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session:
+        async with Stack(state_dir=Path(tmp) / "state") as stack:
             sites, proxy = (s.process.pid for s in stack.services if s.process is not None)
             oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
             manager = EpisodeManager(oracle, control)
             samples: dict[int, tuple[int, int]] = {}
-            statuses: Counter[int] = Counter()
+            statuses: Counter[str] = Counter()
             started = time.perf_counter()
 
             async def one(index: int) -> None:
@@ -79,7 +83,7 @@ async def soak(episodes: int, warmup: int, concurrency: int) -> int:
                 episode_id = episode_id_for(spec, "soak", index)
                 opened = await manager.open(spec, episode_id, Path(tmp) / "runs" / episode_id)
                 try:
-                    await drive(session, opened.proxy_url, opened.start_url, statuses)
+                    await drive(opened.proxy_url, opened.start_url, statuses)
                 finally:
                     await manager.close(opened)
 
