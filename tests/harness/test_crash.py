@@ -132,3 +132,47 @@ async def test_episode_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> 
     summary, pid = await _run_and_kill(stack, tmp_path, lambda _, proxy_url: _chromium_on(proxy_url), cdp=True)
     _check(summary, "chromium", pid)
     assert stack.deaths == []
+
+
+@pytest.mark.e2e
+async def test_shared_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+    """The reference agent's Chromium (one per run) dies under an episode: that episode is an infrastructure
+    error; the pool launches another and the next episodes pass."""
+    from harness.agents import ReferenceAgent
+    from harness.browser import BrowserPool
+
+    task = load_catalog().tasks["shop_add_to_cart"]
+    specs = [EpisodeSpec(task, None, seed) for seed in (1, 2, 3)]
+    pools: list[BrowserPool] = []
+    real_start = BrowserPool.start
+
+    async def remember(self: BrowserPool) -> BrowserPool:
+        pools.append(self)
+        return await real_start(self)
+
+    run_dir = tmp_path / "runs" / "pool"
+
+    async def killer() -> int:
+        while not list((run_dir / "episodes").glob("0001-*/episode.json")):
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.5)  # the agent is at work in its page
+        pid = pools[0].pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BrowserPool, "start", remember)
+        kill = asyncio.create_task(killer())
+        started = time.monotonic()
+        summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], run_id="pool",
+                                      runs_dir=tmp_path / "runs", stack=stack, concurrency=1, time_budget_s=30)
+    assert time.monotonic() - started < 55
+    pid = kill.result()
+    by_index = {int(r.episode_id[:4]): r for r in summary.episodes}
+    hit = by_index[1]
+    assert hit.status == "infra_error" and hit.infra is not None and hit.infra.process == "chromium", hit
+    assert hit.infra.pid == pid and f"pid {pid}" in hit.infra.cause
+    assert by_index[0].success and by_index[2].success, (by_index[0].outcome, by_index[2].outcome)
+    assert len(pools) == 2 and pools[1].pid != pid
+    assert (summary.aggregates or {})["infra_errors"] == 1
