@@ -153,7 +153,9 @@ async def test_shared_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> N
     run_dir = tmp_path / "runs" / "pool"
 
     async def killer() -> int:
-        while not list((run_dir / "episodes").glob("0001-*/episode.json")):
+        while True:
+            if list((run_dir / "episodes").glob("0001-*/episode.json")):
+                break
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.5)  # the agent is at work in its page
         pid = pools[0].pid
