@@ -61,6 +61,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/header_flood.py
 	$(PY) benchmarks/body_bomb.py
 	$(PY) benchmarks/episode_memory.py
+	$(PY) benchmarks/soak.py
 
 clean:
 	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache

@@ -2,7 +2,8 @@
 
 Every function takes episode records (anything with the attributes of `Record`, e.g. the
 harness's EpisodeResult) and returns plain JSON-ready data. Episodes the harness could not
-run (`error` set) are left out: they say nothing about the agent. Randomness (bootstrap) comes
+run (infrastructure errors: `status == "infra_error"`, or `error` set) are left out: they say
+nothing about the agent, and are counted apart (`infra_errors`). Randomness (bootstrap) comes
 from a seeded `random.Random`, so the same run always yields the same numbers.
 """
 
@@ -33,12 +34,17 @@ def records_from(results: Iterable[Any], sites: dict[str, str] | None = None) ->
     """Records from result objects; `sites` maps task id → site when a result lacks `site`."""
     out = []
     for r in results:
-        if getattr(r, "error", None):
+        if is_infra_error(r):
             continue
         site = getattr(r, "site", None) or (sites or {}).get(r.task_id)
         out.append(Record(r.task_id, r.variant_id, r.target_primitive, site, int(r.seed), r.agent,
                           bool(r.success), float(r.score)))
     return out
+
+
+def is_infra_error(result: Any) -> bool:
+    """An episode webchaos itself could not run to a verdict (not the agent's failure)."""
+    return bool(getattr(result, "error", None)) or getattr(result, "status", None) == "infra_error"
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -145,9 +151,11 @@ def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, dict[s
 
 def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, *, seed: int = 0) -> dict[str, Any]:
     """Everything above, as written into run.json."""
+    results = list(results)
     records = records_from(results, sites)
     return {
         "episodes": len(records),
+        "infra_errors": sum(1 for r in results if is_infra_error(r)),
         "score_matrix": score_matrix(records),
         "variant_drops": variant_drops(records, seed=seed),
         "pass_k": pass_k(records),

@@ -8,7 +8,9 @@ base64): a started `Stack` exposes them as `spki_pins`, and the pool is given th
 
 import base64
 import hashlib
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from cryptography import x509
@@ -40,21 +42,42 @@ def spki_hash(cert_pem: bytes) -> str:
 
 
 class BrowserPool:
-    def __init__(self, headless: bool = True, spki_pins: Sequence[str] = ()) -> None:
+    """`on_death(pool)` is called when its Chromium goes away without `stop()` (killed, crashed): every
+    context is gone with it, and `alive` is False; the runner then launches another pool."""
+
+    def __init__(self, headless: bool = True, spki_pins: Sequence[str] = (),
+                 on_death: "Callable[[BrowserPool], None] | None" = None) -> None:
         self.headless = headless
         self.spki_pins = list(spki_pins)
+        self.on_death = on_death
+        self.pid: int | None = None  # Chromium's browser process (a child of Playwright's driver)
+        self.alive = False
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
 
     async def start(self) -> "BrowserPool":
-        args = CHROMIUM_ARGS
+        marker = f"--webchaos-pool={uuid.uuid4().hex}"  # Chromium ignores it; it finds the process
+        args = [*CHROMIUM_ARGS, marker]
         if self.spki_pins:
-            args = [*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={','.join(self.spki_pins)}"]
+            args.append(f"--ignore-certificate-errors-spki-list={','.join(self.spki_pins)}")
         self._playwright = await async_playwright().start()
         self._browser = await self._playwright.chromium.launch(
             executable_path=find_chromium(), headless=self.headless, args=args,
         )
+        self.alive = True
+        self.pid = _pid_with_arg(marker)
+        self._browser.on("disconnected", lambda _browser: self._disconnected())
         return self
+
+    def _disconnected(self) -> None:
+        if not self.alive:
+            return
+        self.alive = False
+        if self.on_death is not None:
+            self.on_death(self)
+
+    def death_cause(self) -> str:
+        return f"the run's chromium (pid {self.pid}) disconnected: the browser process is gone"
 
     async def new_context(self, proxy_url: str, **options: Any) -> BrowserContext:
         if self._browser is None:
@@ -64,8 +87,12 @@ class BrowserPool:
         )
 
     async def stop(self) -> None:
+        self.alive = False
         if self._browser is not None:
-            await self._browser.close()
+            try:
+                await self._browser.close()
+            except Exception:  # already gone
+                pass
             self._browser = None
         if self._playwright is not None:
             await self._playwright.stop()
@@ -76,3 +103,17 @@ class BrowserPool:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+
+def _pid_with_arg(arg: str) -> int | None:
+    """The browser process (not a renderer or helper: no --type=) launched with `arg`."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if arg in cmdline and not any(part.startswith("--type=") for part in cmdline):
+            return int(entry.name)
+    return None

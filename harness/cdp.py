@@ -55,6 +55,11 @@ class CdpBrowser:
         return f"http://127.0.0.1:{self.port}"
 
     @property
+    def process(self) -> asyncio.subprocess.Process | None:
+        """The Chromium process while started (None once stopped)."""
+        return self._process
+
+    @property
     def ws_url(self) -> str:
         """The browser's DevTools WebSocket (what a raw CDP client opens)."""
         if not self.port:

@@ -2,9 +2,11 @@
 
 import asyncio
 import json
+import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -15,11 +17,12 @@ from harness.agents import agents_from_specs
 from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.episode import grade_episode_dir
 from harness.report import print_summary
-from harness.results import EpisodeResult, RunSummary
-from harness.runner import plan_matrix, run_matrix
+from harness.results import EpisodeResult, RunConfig, RunSummary
+from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
 
+T = TypeVar("T")
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
 console = Console()
@@ -45,10 +48,26 @@ def _seeds(text: str) -> list[int]:
         raise typer.BadParameter(f"seeds must look like '1', '1,2,5' or '1-10', got {text!r}") from exc
 
 
+async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
+    """Run `work`, cancelled by SIGTERM as Ctrl-C cancels it: run.json keeps every finished episode."""
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await task
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
-             browser: str = "proxy", chromium_args: list[str] | None = None, isolate: bool = False) -> int:
+             browser: str = "proxy", chromium_args: list[str] | None = None,
+             catalog_paths: list[Path] | None = None, resume: bool = False, isolate: bool = False) -> int:
+    config = RunConfig(tasks=tasks, variants=variants, seeds=seeds, agents=agents, include_base=include_base,
+                       one_per_primitive=one_per_primitive, catalog=[str(p.resolve()) for p in catalog_paths or []],
+                       https=https, browser=browser, chromium_args=chromium_args or [],
+                       time_budget_s=time_budget_s, concurrency=concurrency, isolate=isolate)
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                             one_per_primitive=one_per_primitive)
@@ -61,27 +80,38 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
     if not specs:
         console.print("[yellow]nothing to run[/]: no task/variant matched")
         return 2
+    try:
+        check_runs_dir(runs_dir)
+    except RunsDirError as exc:
+        sys.stderr.write(f"webchaos: error: {exc}\n")  # one line, before anything starts
+        return 2
     total = len(specs) * len(agent_objs)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
         bar = progress.add_task("episodes", total=total)
 
         def advance(result: EpisodeResult) -> None:
-            mark = "[green]pass[/]" if result.success else "[red]fail[/]"
+            mark = ("[yellow]infra error[/]" if result.infra_failed else
+                    "[green]pass[/]" if result.success else "[red]fail[/]")
+            why = f"  ({result.infra.cause})" if result.infra is not None else ""
             progress.console.print(f"  {mark} {result.task_id} / {result.variant_id or 'base'} / "
-                                   f"seed {result.seed} / {result.agent}  score {result.score:.2f}")
+                                   f"seed {result.seed} / {result.agent}  score {result.score:.2f}{why}")
             progress.advance(bar)
 
         try:
-            summary, run_dir = asyncio.run(run_matrix(
+            summary, run_dir = asyncio.run(_until_sigterm(run_matrix(
                 specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
-                on_result=advance, time_budget_s=time_budget_s, https=https,
-            ))
+                on_result=advance, time_budget_s=time_budget_s, https=https, config=config, resume=resume,
+            )))
         except ChromiumNotFound as exc:
             console.print(f"[red]error[/] {exc}")
             return 2
-        except KeyboardInterrupt:
-            console.print("[yellow]interrupted[/]: finished episodes are kept in runs/")
+        except RunsDirError as exc:
+            sys.stderr.write(f"webchaos: error: {exc}\n")
+            return 2
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            console.print("[yellow]interrupted[/]: finished episodes are kept in runs/; "
+                          "`webchaos run --resume <run folder>` runs the rest")
             return 130
     print_summary(summary, console)
     console.print(f"results: {run_dir}/run.json")
@@ -107,6 +137,32 @@ def _isolation_ok() -> bool:
     return True
 
 
+def _resume(run_dir: Path, concurrency: int | None) -> int:
+    """Run again exactly the missing and infrastructure-failed episodes of a run, as it was configured."""
+    from pydantic import ValidationError
+
+    try:
+        summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
+    except OSError as exc:
+        sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'}: {exc.strerror}\n")
+        return 2
+    except ValidationError as exc:
+        sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'} is not a webchaos run.json: "
+                         f"{exc.errors()[0]['msg']}\n")
+        return 2
+    config = summary.config
+    if config is None:
+        sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'} records no run options (it was not started by "
+                         "`webchaos run`): cannot resume it\n")
+        return 2
+    catalog_paths = [Path(p) for p in config.catalog]
+    return _execute(_catalog(catalog_paths), config.tasks, config.variants, config.seeds, config.agents,
+                    concurrency or config.concurrency, run_dir.name, run_dir.parent, config.include_base,
+                    config.time_budget_s, one_per_primitive=config.one_per_primitive, https=config.https,
+                    browser=config.browser, chromium_args=config.chromium_args, catalog_paths=catalog_paths,
+                    resume=True, isolate=config.isolate)
+
+
 @app.command()
 def run(
     task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
@@ -125,7 +181,12 @@ def run(
     chromium_arg: Annotated[list[str] | None, typer.Option(
         "--chromium-arg", help="with --browser cdp: an extra flag for the episode's Chromium (repeatable), e.g. "
         "--chromium-arg=--enable-unsafe-extension-debugging for Stagehand")] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="episodes at once")] = 2,
+    concurrency: Annotated[int | None, typer.Option(
+        "--concurrency", "-j", min=1, help="episodes at once (default 2; with --resume, the run's own)")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", help="a run folder (runs/<id>): run again its missing and infrastructure-failed episodes, "
+        "with the run's own tasks, variants, seeds, agents and options (the others here are ignored); "
+        "finished results are kept as they are")] = None,
     no_base: Annotated[bool, typer.Option("--no-base", help="skip the unperturbed base episodes")] = False,
     run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
     runs_dir: Annotated[Path, typer.Option(help="where runs are written")] = RUNS_DIR,
@@ -137,9 +198,11 @@ def run(
     isolate: Annotated[bool, typer.Option("--isolate", help=ISOLATE_HELP)] = False,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
-    code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
+    if resume is not None:
+        raise typer.Exit(_resume(resume, concurrency))
+    code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
-                    browser=browser, chromium_args=chromium_arg, isolate=isolate)
+                    browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate)
     raise typer.Exit(code)
 
 

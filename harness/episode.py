@@ -1,5 +1,7 @@
 """The episode manager: open → run agent → close → grade → write the episode folder."""
 
+import asyncio
+import contextlib
 import gc
 import json
 import re
@@ -14,10 +16,12 @@ from grader.oracle_client import OracleClient
 from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import Verdict, grade
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
+from harness.agents.external import killed_from_outside
 from harness.browser import BrowserPool
 from harness.cdp import CdpBrowser
 from harness.control_client import ControlClient
-from harness.results import EpisodeResult, EpisodeTimings, write_json_atomic
+from harness.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
+from harness.stack import signal_name
 from scenarios.ledger import count_firings
 from scenarios.profile import GENERIC_VOCABULARY
 from scenarios.schema import PlanStep, Task, Variant
@@ -51,6 +55,14 @@ class OpenEpisode:
 def episode_id_for(spec: EpisodeSpec, agent: str, index: int) -> str:
     raw = f"{index:04d}-{spec.task.id}-{spec.variant.id if spec.variant else 'base'}-s{spec.seed}-{agent}"
     return re.sub(r"[^A-Za-z0-9._-]+", "_", raw)[:120]
+
+
+class InfraFailure(Exception):
+    """An episode webchaos itself could not finish: the result is an infrastructure error."""
+
+    def __init__(self, infra: InfraError) -> None:
+        super().__init__(infra.cause)
+        self.infra = infra
 
 
 class EpisodeManager:
@@ -214,6 +226,32 @@ class LiveEpisode:
         self.final_state, self.firings = await self.manager.close(self.opened)
         self.timings.close_ms = (time.perf_counter() - t0) * 1000
 
+    async def abandon(self) -> None:
+        """After an infrastructure failure: close what is left (browser, proxy port, site state), never raising."""
+        if self.final_state is not None:
+            return
+        self.final_state = b""
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                await self.browser.stop()
+        with contextlib.suppress(Exception):
+            await self.manager.control.close_episode(self.opened.episode_id)
+        with contextlib.suppress(Exception):
+            await self.manager.oracle.delete_episode(self.opened.episode_id)
+
+    def browser_death(self) -> InfraError | None:
+        """The episode's Chromium, if it ended without being asked to."""
+        process = self.browser.process if self.browser is not None else None
+        if process is None or process.returncode is None:
+            return None
+        code = process.returncode
+        if code == 0:
+            return None  # closed on purpose (an agent may close its browser)
+        how = f"killed by {signal_name(-code)}" if code < 0 else f"exited with status {code}"
+        return InfraError(process="chromium", cause=f"the episode's chromium (pid {process.pid}) {how}",
+                          pid=process.pid, signal=signal_name(-code) if code < 0 else None,
+                          exit_code=code if code >= 0 else None)
+
     async def grade(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
         """Finish (if not yet) and grade from server state; writes result.json. Graded once."""
         if self.result is not None:
@@ -241,19 +279,56 @@ class LiveEpisode:
 async def run_episode(
     manager: EpisodeManager, spec: EpisodeSpec, agent: Agent, episode_id: str, out_dir: Path,
     browser: BrowserPool | None, time_budget_s: float = 120.0, spki_pins: Sequence[str] = (),
+    infra: "asyncio.Future[InfraError] | None" = None,
 ) -> EpisodeResult:
-    """Open, run the agent, finish (even when cancelled), grade. A CDP agent gets its own Chromium."""
+    """Open, run the agent, finish (even when cancelled), grade. A CDP agent gets its own Chromium.
+
+    `infra` resolves when webchaos itself fails under the episode (a service died): the agent is
+    stopped and `InfraFailure` raised. So it is when the episode's Chromium dies, or a `cmd:`
+    agent's process is killed by a signal from outside."""
     cdp = bool(getattr(agent, "needs_cdp", False))
     episode = await LiveEpisode.open(manager, spec, episode_id, out_dir, agent=agent.name, cdp=cdp,
                                      spki_pins=spki_pins, chromium_args=getattr(agent, "chromium_args", ()))
     outcome: AgentOutcome
+    failure: InfraError | None = None
     try:
+        running = asyncio.ensure_future(agent.run(episode.context(browser, time_budget_s)))
+        watched: set[asyncio.Future[Any]] = {running}
+        if infra is not None:
+            watched.add(infra)
+        if episode.browser is not None and episode.browser.process is not None:
+            watched.add(asyncio.ensure_future(episode.browser.process.wait()))
         try:
-            outcome = await agent.run(episode.context(browser, time_budget_s))
+            while True:
+                done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+                if running in done or (infra is not None and infra in done) or episode.browser_death() is not None:
+                    break
+                watched -= done  # the browser exited cleanly (the agent closed it): wait for the agent
+        finally:
+            for other in watched - {running, infra}:
+                other.cancel()
+            if not running.done():  # webchaos failed under it (or we are cancelled): stop the agent
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await running
+        try:
+            outcome = running.result()
+        except asyncio.CancelledError:
+            outcome = AgentOutcome(status="error", error="stopped: webchaos failed under the episode")
         except Exception as exc:  # an agent crash is a result, not a harness failure
             outcome = AgentOutcome(status="error", error=f"{type(exc).__name__}: {exc}")
-        # As the reference agent does: the page(s) as the agent left them, named for how it ended.
-        await episode.screenshots("final" if outcome.status == "done" else "failed")
+        failure = (infra.result() if infra is not None and infra.done() else None) or episode.browser_death()
+        if failure is None and killed_from_outside(outcome):
+            failure = InfraError(process="agent", cause=f"the agent's {outcome.error}", signal=outcome.signal,
+                                 pid=outcome.pid)
+        if failure is None:
+            # As the reference agent does: the page(s) as the agent left them, named for how it ended.
+            await episode.screenshots("final" if outcome.status == "done" else "failed")
     finally:
-        await episode.finish()
+        if failure is None:
+            await episode.finish()
+        else:
+            await episode.abandon()
+    if failure is not None:
+        raise InfraFailure(failure)
     return await episode.grade(outcome)

@@ -106,13 +106,13 @@ def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> l
     for agent in agents:
         rs = [r for r in summary.episodes if r.agent == agent]
         about = info.get(agent)
-        ran = [r for r in rs if not r.error]
+        ran = [r for r in rs if not r.infra_failed]  # infrastructure errors say nothing about the agent
         base = [r for r in ran if not r.variant_id]
         variants = [r for r in ran if r.variant_id]
-        passed = sum(r.success for r in rs)
+        passed = sum(r.success for r in ran)
         cards.append({
-            "agent": agent, "colour": colours[agent], "passed": passed, "total": len(rs),
-            "rate": passed / len(rs) if rs else None,
+            "agent": agent, "colour": colours[agent], "passed": passed, "total": len(ran),
+            "rate": passed / len(ran) if ran else None,
             "mean_score": sum(r.score for r in ran) / len(ran) if ran else None,
             "base": (sum(r.success for r in base), len(base)),
             "variants": (sum(r.success for r in variants), len(variants)),
@@ -328,14 +328,16 @@ def _episode(r: EpisodeResult, run_dir: Path) -> dict[str, Any]:
     failed_checks = [c for c in ([*verdict.checks, *verdict.negative_checks] if verdict else []) if not c.passed]
     refs = {c.ref for c in failed_checks}
     other_failures = [f for f in (verdict.failures if verdict else []) if f.split(" ", 1)[0] not in refs]
-    status = "harness error" if r.error else r.outcome.status
+    status = "infra error" if r.infra_failed else r.outcome.status
     log = r.outcome.log
     t = r.timings
     return {
         "id": r.episode_id, "anchor": "ep-" + r.episode_id, "task": r.task_id, "variant": r.variant_id or "base",
         "is_base": not r.variant_id, "primitive": r.target_primitive or ("base" if not r.variant_id else "?"),
         "site": r.site or "", "seed": r.seed, "agent": r.agent, "success": r.success, "score": r.score,
-        "status": status, "firings": r.firings, "seconds": t.total_ms / 1000, "error": r.error,
+        "status": status, "firings": r.firings, "seconds": t.total_ms / 1000,
+        "error": (r.infra.cause if r.infra else r.error) if r.infra_failed else None,
+        "infra_process": r.infra.process if r.infra else None,
         "instruction": r.instruction, "outcome": r.outcome, "log": log[:LOG_LIMIT],
         "log_cut": max(0, len(log) - LOG_LIMIT),
         "timings": [("open", t.open_ms), ("agent", t.agent_ms), ("close", t.close_ms), ("grade", t.grade_ms)],
@@ -363,7 +365,7 @@ def render_report(summary: RunSummary, run_dir: Path) -> str:
         "run": summary, "started": _when(summary.started_at), "finished": _when(summary.finished_at),
         "duration": _duration(summary.started_at, summary.finished_at), "agents": agents, "colours": colours,
         "sites": sorted({r.site for r in summary.episodes if r.site}),
-        "errors": sum(1 for r in summary.episodes if r.error),
+        "errors": sum(1 for r in summary.episodes if r.infra_failed),
         "cards": _cards(summary, agents, colours), "matrix": _matrix(agg, agents),
         "drops": _drops(agg, agents, colours), "attribution": _attribution(agg, agents),
         "pass_k": _pass_k(agg), "episodes": episodes, "primitives": PRIMITIVE_ORDER[1:],

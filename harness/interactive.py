@@ -11,7 +11,7 @@ from rich.panel import Panel
 
 from harness.api import Stack
 from harness.isolate import PortRelay, port_of
-from harness.runner import new_run_id
+from harness.runner import RunsDirError, check_runs_dir, new_run_id
 from scenarios.loader import Catalog
 
 
@@ -99,6 +99,11 @@ def serve_one(
         return 2
     if variant_id and variant_id not in catalog.variants:
         console.print(f"[red]error[/] unknown variant {variant_id!r}; known: {', '.join(sorted(catalog.variants))}")
+        return 2
+    try:
+        check_runs_dir(runs_dir)
+    except RunsDirError as exc:
+        sys.stderr.write(f"webchaos: error: {exc}\n")
         return 2
     try:
         return asyncio.run(_serve(catalog, task_id, variant_id, seed, runs_dir, console, https, cdp, isolate))

@@ -14,23 +14,28 @@ def results_table(summary: RunSummary) -> Table:
     for column in ("task", "variant", "seed", "agent", "result", "score", "agent status", "firings", "time"):
         table.add_column(column, justify="right" if column in ("seed", "score", "firings", "time") else "left")
     for r in sorted(summary.episodes, key=lambda r: (r.task_id, r.variant_id or "", r.seed, r.agent)):
-        mark = "[green]pass[/]" if r.success else "[red]fail[/]"
-        status = r.outcome.status if not r.error else "harness error"
+        mark = "[yellow]infra[/]" if r.infra_failed else "[green]pass[/]" if r.success else "[red]fail[/]"
+        status = f"infra error: {r.infra.cause if r.infra else r.error}" if r.infra_failed else r.outcome.status
         table.add_row(r.task_id, r.variant_id or "base", str(r.seed), r.agent, mark, f"{r.score:.2f}", status,
                       str(r.firings), f"{r.timings.total_ms / 1000:.1f}s")
     return table
 
 
 def agent_totals(summary: RunSummary) -> Table:
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    """Passed / graded per agent; infrastructure errors are counted apart, never as failures."""
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for r in summary.episodes:
+        if r.infra_failed:
+            totals[r.agent][2] += 1
+            continue
         totals[r.agent][0] += int(r.success)
         totals[r.agent][1] += 1
     table = Table(title="by agent", header_style="bold")
     table.add_column("agent")
     table.add_column("passed", justify="right")
-    for agent, (passed, count) in sorted(totals.items()):
-        table.add_row(agent, f"{passed}/{count} ({100 * passed / count:.0f}%)")
+    table.add_column("infra errors", justify="right")
+    for agent, (passed, count, infra) in sorted(totals.items()):
+        table.add_row(agent, f"{passed}/{count} ({100 * passed / count:.0f}%)" if count else "–", str(infra))
     return table
 
 

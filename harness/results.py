@@ -3,7 +3,7 @@
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -17,6 +17,20 @@ class EpisodeTimings(BaseModel):
     close_ms: float = 0.0
     grade_ms: float = 0.0
     total_ms: float = 0.0
+
+
+class InfraError(BaseModel):
+    """Why an episode could not be run to a verdict: a webchaos process failed, not the agent.
+
+    `process`: "sites server", "proxy", "chromium", "agent" (a `cmd:` agent's process killed by a
+    signal from outside: SIGKILL, SIGTERM, SIGINT, SIGHUP, SIGQUIT) or "harness" (anything else
+    the harness could not do, e.g. a failed request to the oracle)."""
+
+    process: str
+    cause: str = Field(description="one line: which process, its pid, how it ended")
+    pid: int | None = None
+    signal: str | None = Field(default=None, description="the signal that ended it, e.g. SIGKILL")
+    exit_code: int | None = None
 
 
 class EpisodeResult(BaseModel):
@@ -35,6 +49,15 @@ class EpisodeResult(BaseModel):
     firings: int = Field(default=0, description="fault firings in the ledger")
     timings: EpisodeTimings = EpisodeTimings()
     error: str | None = Field(default=None, description="harness error, if the episode could not run")
+    status: Literal["graded", "infra_error"] = Field(
+        default="graded", description="infra_error: webchaos itself failed (see `infra`); not the agent's doing, "
+        "left out of every aggregate and rerun by `webchaos run --resume`")
+    infra: InfraError | None = None
+
+    @property
+    def infra_failed(self) -> bool:
+        """Not a verdict on the agent: an infrastructure error (or, in older run.json files, a harness error)."""
+        return self.status == "infra_error" or self.error is not None
 
 
 class AgentInfo(BaseModel):
@@ -46,6 +69,24 @@ class AgentInfo(BaseModel):
     browser: str = Field(default="proxy", description="proxy | cdp (its own Chromium, WEBCHAOS_CDP_URL)")
 
 
+class RunConfig(BaseModel):
+    """What `webchaos run` was asked for: enough to plan the same episodes again (`--resume`)."""
+
+    tasks: list[str] | None = None
+    variants: list[str] | None = None
+    seeds: list[int]
+    agents: list[str] = Field(description="the --agent specs as given")
+    include_base: bool = True
+    one_per_primitive: bool = False
+    catalog: list[str] = Field(default_factory=list, description="extra scenario files or folders")
+    https: bool = False
+    browser: str = "proxy"
+    chromium_args: list[str] = Field(default_factory=list)
+    time_budget_s: float = 120.0
+    concurrency: int = 2
+    isolate: bool = False
+
+
 class RunSummary(BaseModel):
     run_id: str
     started_at: str
@@ -53,6 +94,8 @@ class RunSummary(BaseModel):
     interrupted: bool = False
     planned: int
     agents: list[AgentInfo] = Field(default_factory=list)
+    config: RunConfig | None = Field(default=None, description="the run's options (set by `webchaos run`)")
+    resumed_at: list[str] = Field(default_factory=list, description="when `--resume` continued the run")
     episodes: list[EpisodeResult] = Field(default_factory=list)
     aggregates: dict[str, Any] | None = Field(
         default=None, description="run-level statistics (grader/aggregate.py), written when the run ends"
@@ -61,7 +104,8 @@ class RunSummary(BaseModel):
     def table_rows(self) -> list[dict[str, Any]]:
         return [
             {"task": r.task_id, "variant": r.variant_id or "base", "seed": r.seed, "agent": r.agent,
-             "success": r.success, "score": r.score, "status": r.outcome.status, "firings": r.firings,
+             "success": r.success, "score": r.score,
+             "status": "infra error" if r.infra_failed else r.outcome.status, "firings": r.firings,
              "seconds": round(r.timings.total_ms / 1000, 1)}
             for r in self.episodes
         ]

@@ -1,7 +1,11 @@
 """Run tasks × variants × seeds × agents in parallel; every finished episode is kept."""
 
 import asyncio
+import contextlib
 import logging
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,10 +16,10 @@ from harness.agents.base import Agent, AgentOutcome
 from harness.browser import BrowserPool
 from harness.config import RUNS_DIR
 from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for, run_episode
+from harness.episode import EpisodeManager, EpisodeSpec, InfraFailure, episode_id_for, run_episode
 from harness.html_report import write_report
-from harness.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
-from harness.stack import Stack
+from harness.results import AgentInfo, EpisodeResult, InfraError, RunConfig, RunSummary, write_json_atomic
+from harness.stack import ServiceDeath, Stack
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
@@ -62,19 +66,99 @@ def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
 
 
+class RunsDirError(RuntimeError):
+    """The runs folder cannot take a run: not writable, or not enough free space."""
+
+
+# Below this much free space in the runs folder, a run refuses to start: a reference-agent episode
+# writes about 1-5 MB (HAR, states, screenshots), so this leaves room for a few dozen episodes.
+# Override with WEBCHAOS_MIN_FREE_MB (0 turns the check off).
+MIN_FREE_MB = 200
+
+
+def check_runs_dir(runs_dir: Path, min_free_mb: float | None = None) -> None:
+    """Raise RunsDirError (one line: the folder and the problem) unless `runs_dir` can be created,
+    written and has at least `min_free_mb` MiB free (default: WEBCHAOS_MIN_FREE_MB or MIN_FREE_MB)."""
+    if min_free_mb is None:
+        min_free_mb = float(os.environ.get("WEBCHAOS_MIN_FREE_MB", MIN_FREE_MB))
+    try:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=runs_dir, prefix=".write-check-") as probe:
+            probe.write(b"webchaos")
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        raise RunsDirError(f"runs folder {runs_dir} is not writable: {exc.strerror or exc}") from exc
+    free_mb = shutil.disk_usage(runs_dir).free / 2**20
+    if free_mb < min_free_mb:
+        raise RunsDirError(f"runs folder {runs_dir} has only {free_mb:.0f} MiB free; a run needs at least "
+                           f"{min_free_mb:.0f} MiB (set WEBCHAOS_MIN_FREE_MB to change)")
+
+
+def infra_result(spec: EpisodeSpec, agent: str, episode_id: str, infra: InfraError) -> EpisodeResult:
+    return EpisodeResult(
+        episode_id=episode_id, task_id=spec.task.id, variant_id=spec.variant.id if spec.variant else None,
+        target_primitive=spec.variant.target_primitive.value if spec.variant else None, seed=spec.seed,
+        site=spec.task.site, agent=agent, instruction="", success=False, score=0.0,
+        outcome=AgentOutcome(status="error"), status="infra_error", infra=infra, error=infra.cause,
+    )
+
+
+def episodes_to_rerun(summary: RunSummary, run_dir: Path, episode_ids: Sequence[str]) -> tuple[
+        list[EpisodeResult], list[str]]:
+    """For `--resume`: the finished results to keep (graded, with their result.json) and the planned
+    episode ids to run again (missing or infrastructure errors)."""
+    recorded = {r.episode_id: r for r in summary.episodes}
+    keep: list[EpisodeResult] = []
+    rerun: list[str] = []
+    for episode_id in episode_ids:
+        result = recorded.get(episode_id)
+        path = run_dir / "episodes" / episode_id / "result.json"
+        if result is None and path.is_file():  # the run stopped between result.json and run.json
+            with contextlib.suppress(OSError, ValueError):
+                result = EpisodeResult.model_validate_json(path.read_bytes())
+        if result is not None and not result.infra_failed and path.is_file():
+            keep.append(result)
+        else:
+            rerun.append(episode_id)
+    return keep, rerun
+
+
 async def run_matrix(
     specs: Sequence[EpisodeSpec], agents: Sequence[Agent], *, run_id: str | None = None,
     runs_dir: Path = RUNS_DIR, concurrency: int = 2, time_budget_s: float = 120.0,
     on_result: ProgressHook | None = None, stack: Stack | None = None, https: bool = False,
+    config: RunConfig | None = None, resume: bool = False,
 ) -> tuple[RunSummary, Path]:
+    """Run every (spec, agent). With `resume`, `run_id` names an existing run of the same plan: its
+    graded episodes are kept as they are (files untouched) and only the missing and
+    infrastructure-failed ones run (again, under the same episode ids)."""
     run_id = run_id or new_run_id()
     run_dir = runs_dir / run_id
     jobs = [(spec, agent) for spec in specs for agent in agents]
     names = [agent.name for agent in agents]
     if len(set(names)) != len(names):
         raise ValueError(f"agents must have distinct names, got {names}")
-    summary = RunSummary(run_id=run_id, started_at=datetime.now(UTC).isoformat(timespec="seconds"),
-                         planned=len(jobs), agents=[agent_info(agent) for agent in agents])
+    ids = [episode_id_for(spec, agent.name, index) for index, (spec, agent) in enumerate(jobs)]
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    if resume:
+        summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
+        if summary.planned != len(jobs):
+            raise ValueError(f"{run_dir} planned {summary.planned} episodes; this plan has {len(jobs)}: "
+                             "not the same run")
+        kept, rerun = episodes_to_rerun(summary, run_dir, ids)
+        summary.episodes = kept
+        summary.interrupted = False
+        summary.finished_at = None
+        summary.resumed_at.append(now)
+        todo = set(rerun)
+        for episode_id in rerun:  # a half-written or failed attempt: start afresh
+            shutil.rmtree(run_dir / "episodes" / episode_id, ignore_errors=True)
+    else:
+        check_runs_dir(runs_dir)
+        summary = RunSummary(run_id=run_id, started_at=now, planned=len(jobs),
+                             agents=[agent_info(agent) for agent in agents], config=config)
+        todo = set(ids)
     write_json_atomic(run_dir / "run.json", summary)
     own_stack = stack is None
     stack = stack or Stack(https=https)
@@ -86,37 +170,94 @@ async def run_matrix(
     manager = EpisodeManager(oracle, control)
     gate = asyncio.Semaphore(max(1, concurrency))
     lock = asyncio.Lock()
+    # Each running episode's infrastructure watch: resolved with the cause when webchaos fails under it.
+    inflight: dict[str, tuple[asyncio.Future[InfraError], bool]] = {}
+    pool_lock = asyncio.Lock()
+
+    def fail_inflight(infra: InfraError, browser_only: bool = False) -> None:
+        for future, uses_pool in inflight.values():
+            if not future.done() and (uses_pool or not browser_only):
+                future.set_result(infra)
+
+    def death_error(death: ServiceDeath) -> InfraError:
+        return InfraError(process=death.service, cause=death.describe(), pid=death.pid, signal=death.signal,
+                          exit_code=death.returncode if death.returncode >= 0 else None)
+
+    def on_death(death: ServiceDeath) -> None:
+        fail_inflight(death_error(death))
+
+    def on_death_of(future: "asyncio.Future[InfraError]", death: ServiceDeath) -> None:
+        future.set_result(death_error(death))
+
+    def on_pool_death(dead: BrowserPool) -> None:
+        fail_inflight(InfraError(process="chromium", cause=dead.death_cause(), pid=dead.pid), browser_only=True)
+
+    async def live_pool() -> BrowserPool:
+        """The run's shared Chromium, launched again if it died."""
+        nonlocal browser
+        async with pool_lock:
+            if browser is None or not browser.alive:
+                if browser is not None:
+                    with contextlib.suppress(Exception):
+                        await browser.stop()
+                browser = await BrowserPool(spki_pins=stack.spki_pins, on_death=on_pool_death).start()
+            return browser
 
     async def one(index: int, spec: EpisodeSpec, agent: Agent) -> None:
+        episode_id = ids[index]
+        if episode_id not in todo:
+            return
         async with gate:
-            episode_id = episode_id_for(spec, agent.name, index)
             out_dir = run_dir / "episodes" / episode_id
+            infra: asyncio.Future[InfraError] = asyncio.get_running_loop().create_future()
+            deaths = getattr(stack, "deaths", [])
+            seen = len(deaths)
             try:
-                result = await run_episode(manager, spec, agent, episode_id, out_dir, browser, time_budget_s,
-                                           spki_pins=stack.spki_pins)
+                wait_ready = getattr(stack, "wait_ready", None)
+                if wait_ready is not None:
+                    await wait_ready()
+                seen = len(deaths)
+                pool = await live_pool() if agent.needs_browser else None
+                inflight[episode_id] = (infra, bool(agent.needs_browser))
+                result = await run_episode(manager, spec, agent, episode_id, out_dir, pool, time_budget_s,
+                                           spki_pins=stack.spki_pins, infra=infra)
+            except InfraFailure as failure:
+                result = infra_result(spec, agent.name, episode_id, failure.infra)
             except Exception as exc:  # the harness could not run it: record, keep going
-                result = EpisodeResult(
-                    episode_id=episode_id, task_id=spec.task.id,
-                    variant_id=spec.variant.id if spec.variant else None,
-                    target_primitive=spec.variant.target_primitive.value if spec.variant else None,
-                    seed=spec.seed, agent=agent.name, instruction="", success=False, score=0.0,
-                    outcome=AgentOutcome(status="error"), error=f"{type(exc).__name__}: {exc}",
-                )
-                write_json_atomic(out_dir / "result.json", result)
+                with contextlib.suppress(TimeoutError):  # a service death is seen a moment after its requests fail
+                    await asyncio.wait_for(asyncio.shield(infra), 3.0)
+                if not infra.done() and len(deaths) > seen:  # died before the episode was watched
+                    on_death_of(infra, deaths[-1])
+                cause = infra.result() if infra.done() else InfraError(process="harness",
+                                                                        cause=f"{type(exc).__name__}: {exc}")
+                result = infra_result(spec, agent.name, episode_id, cause)
+            finally:
+                inflight.pop(episode_id, None)
             async with lock:
+                with contextlib.suppress(OSError):  # a full disk now must not lose the rest of the run
+                    if result.infra_failed:
+                        write_json_atomic(out_dir / "result.json", result)
                 summary.episodes.append(result)
                 write_json_atomic(run_dir / "run.json", summary)
             if on_result is not None:
                 on_result(result)
 
+    listen = getattr(stack, "add_death_listener", None)
+    if listen is not None:
+        listen(on_death)
+    tasks = [asyncio.ensure_future(one(i, spec, agent)) for i, (spec, agent) in enumerate(jobs)]
     try:
-        if any(agent.needs_browser for agent in agents):
-            browser = await BrowserPool(spki_pins=stack.spki_pins).start()
-        await asyncio.gather(*(one(i, spec, agent) for i, (spec, agent) in enumerate(jobs)))
+        await asyncio.gather(*tasks)
     except BaseException:
         summary.interrupted = True
+        for task in tasks:  # stop the episodes still running: none of them gets a result
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         raise
     finally:
+        unlisten = getattr(stack, "remove_death_listener", None)
+        if unlisten is not None:
+            unlisten(on_death)
         summary.episodes.sort(key=lambda r: r.episode_id)
         summary.aggregates = run_aggregates(summary.episodes, {s.task.id: s.task.site for s in specs})
         summary.finished_at = datetime.now(UTC).isoformat(timespec="seconds")

@@ -6,6 +6,13 @@ so neither Ctrl-C nor a killed harness leaves orphans behind.
 The stack's secret (scenarios/secret.py) is made here, kept in this process's memory
 (`Stack.secret`, given to the oracle and control clients) and handed to each service through
 a pipe it inherits (`--secret-fd` / `webchaos_secret_fd`): never argv, environment or file.
+
+A started stack supervises both: when one dies (killed, crashed), the death is told to
+every listener (`add_death_listener`: the runner fails the episodes open on it as
+infrastructure errors) and the service is started again on the same ports; `wait_ready`
+returns once every service is healthy again. Its episodes are gone with it (the sites
+server holds their state, the proxy their listeners and recordings), so they are never
+re-registered.
 """
 
 import asyncio
@@ -15,6 +22,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -38,6 +46,33 @@ class StackError(RuntimeError):
     pass
 
 
+@dataclass(frozen=True)
+class ServiceDeath:
+    """A service that ended without being asked to."""
+
+    service: str
+    pid: int
+    returncode: int
+
+    @property
+    def signal(self) -> str | None:
+        return signal_name(-self.returncode) if self.returncode < 0 else None
+
+    def describe(self) -> str:
+        how = f"killed by {self.signal}" if self.signal else f"exited with status {self.returncode}"
+        return f"{self.service} (pid {self.pid}) {how}"
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+DeathListener = Callable[[ServiceDeath], None]
+
+
 @dataclass
 class Service:
     name: str
@@ -50,7 +85,7 @@ class Service:
 
     async def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("wb")
+        log = self.log_path.open("ab")  # a restarted service keeps the log of the one that died
         secret_fd = secret_pipe(self.secret) if self.secret is not None else None
         argv = [a.replace("{secret_fd}", str(secret_fd)) for a in self.argv]
         try:
@@ -114,6 +149,15 @@ class Stack:
     spki_pins: list[str] = field(default_factory=list)
     # What the oracle, the control API and the sites server ask of every caller; made by start().
     secret: str = field(default="", repr=False)
+    supervise: bool = True  # restart a service that dies (see the module docstring)
+    max_restarts: int = 5  # per service; after that the stack is broken (`broken` says why)
+    deaths: list[ServiceDeath] = field(default_factory=list)
+    broken: str | None = None
+    _listeners: list[DeathListener] = field(default_factory=list, repr=False)
+    _watchers: list["asyncio.Task[None]"] = field(default_factory=list, repr=False)
+    _restarting: set[str] = field(default_factory=set, repr=False)
+    _stopping: bool = field(default=False, repr=False)
+    _ready: asyncio.Event | None = field(default=None, repr=False)
 
     @property
     def oracle_url(self) -> str:
@@ -150,6 +194,8 @@ class Stack:
         self.control_port = self.control_port or free_port()
         self.secret = self.secret or make_secret()
         self.services = self._commands()
+        self._stopping = False
+        self._ready = asyncio.Event()
         try:
             for service in self.services:
                 await service.start()
@@ -159,9 +205,82 @@ class Stack:
         except BaseException:
             await self.stop()
             raise
+        self._ready.set()
+        if self.supervise:
+            self._watchers = [asyncio.create_task(self._watch(s), name=f"watch {s.name}") for s in self.services]
         return self
 
+    def add_death_listener(self, listener: DeathListener) -> None:
+        """Call `listener(death)` (on the stack's loop) whenever a service dies unasked."""
+        self._listeners.append(listener)
+
+    def remove_death_listener(self, listener: DeathListener) -> None:
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(listener)
+
+    async def wait_ready(self, timeout_s: float = 60.0) -> None:
+        """Return when every service is up (at once, unless one is being restarted); raise if the
+        stack is broken (a service would not come back)."""
+        if self._ready is not None and not self._ready.is_set():
+            await asyncio.wait_for(self._ready.wait(), timeout_s)
+        if self.broken is not None:
+            raise StackError(self.broken)
+
+    async def _watch(self, service: Service) -> None:
+        while True:
+            process = service.process
+            if process is None:
+                return
+            code = await process.wait()
+            if self._stopping or service.process is not process:
+                return
+            death = ServiceDeath(service.name, process.pid, code)
+            self.deaths.append(death)
+            self._restarting.add(service.name)
+            if self._ready is not None:
+                self._ready.clear()
+            for listener in list(self._listeners):
+                try:
+                    listener(death)
+                except Exception as exc:  # a listener must not stop the supervision
+                    sys.stderr.write(f"webchaos: death listener failed: {exc!r}\n")
+            restarted = await self._restart(service)
+            self._restarting.discard(service.name)
+            if not restarted:
+                if self._ready is not None:
+                    self._ready.set()  # wake the waiters: they see `broken`
+                return
+            if not self._restarting and self._ready is not None:
+                self._ready.set()
+
+    async def _restart(self, service: Service) -> bool:
+        if sum(1 for d in self.deaths if d.service == service.name) > self.max_restarts:
+            self.broken = f"{service.name} died {self.max_restarts + 1} times; last: {self.deaths[-1].describe()}"
+            return False
+        last_error = ""
+        for attempt in range(3):
+            if self._stopping:
+                return False
+            with contextlib.suppress(ProcessLookupError):  # what is left of its process group
+                if service.process is not None:
+                    os.killpg(service.process.pid, signal.SIGKILL)
+            try:
+                await service.start()
+                await service.wait_healthy(30.0)
+                return True
+            except (StackError, OSError) as exc:
+                last_error = str(exc)
+                await service.stop()
+                await asyncio.sleep(0.5 * (attempt + 1))
+        self.broken = f"{service.name} could not be restarted: {last_error}"
+        return False
+
     async def stop(self) -> None:
+        self._stopping = True
+        watchers, self._watchers = self._watchers, []
+        for watcher in watchers:
+            watcher.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
         await asyncio.gather(*(s.stop() for s in self.services), return_exceptions=True)
 
     async def __aenter__(self) -> "Stack":

@@ -136,6 +136,22 @@ class Control:
         ctx.options.update(mode=modes)
         return bool(await ctx.master.addons.get("proxyserver").setup_servers())
 
+    @staticmethod
+    def _drop_connections(spec: str) -> int:
+        """Close the connections clients still hold on a closed episode's listener: removing a listener
+        does not close them, and a client that keeps them alive (an HTTP pool, a browser left open) would
+        keep their buffers in this process after the episode is over. Returns how many were closed."""
+        dropped = 0
+        for handler in list(ctx.master.addons.get("proxyserver").connections.values()):
+            client = getattr(handler, "client", None)
+            if client is None or client.proxy_mode.full_spec != spec:
+                continue
+            io = handler.transports.get(client)
+            if io is not None and io.handler is not None and not io.handler.done():
+                io.handler.cancel("webchaos: episode closed")
+                dropped += 1
+        return dropped
+
     def _listener_running(self, spec: str) -> bool:
         servers = ctx.master.addons.get("proxyserver").servers
         try:
@@ -202,9 +218,11 @@ class Control:
             if episode is None:
                 return _error(404, f"unknown episode {request.match_info['id']!r}")
             await self._set_listener(episode.mode_spec, False)
+            dropped = self._drop_connections(episode.mode_spec)
         har_path, flows = await self.recorder.export(episode)
         episode.ledger.close()
-        logger.info(f"webchaos: episode {episode.id} closed ({flows} flows, {episode.firings} firings)")
+        logger.info(f"webchaos: episode {episode.id} closed ({flows} flows, {episode.firings} firings, "
+                    f"{dropped} connections dropped)")
         return web.json_response({
             "flows": flows,
             "har": str(har_path),

@@ -38,6 +38,8 @@ class AgentOutcome(BaseModel):
     attempts: int = 0
     recoveries: int = 0
     error: str | None = None
+    signal: str | None = Field(default=None, description="the signal that ended a `cmd:` agent's process")
+    pid: int | None = Field(default=None, description="a `cmd:` agent's process (its shell), when ended by a signal")
     log: list[str] = Field(default_factory=list)
 
 

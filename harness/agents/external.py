@@ -98,9 +98,32 @@ class CommandAgent:
                     _kill_group(process.pid)
         if relay is not None and code == SETUP_FAILED:
             return AgentOutcome(status="error", error="--isolate: could not make the agent's namespaces (agent.log)")
+        if code < 0 or (code > 128 and code - 128 in _SIGNALS_FROM_OUTSIDE):  # by signal (or its shell says so)
+            number = -code if code < 0 else code - 128
+            name = _signal_name(number)
+            return AgentOutcome(status="error", signal=name, pid=process.pid,
+                                error=f"command (pid {process.pid}) ended by {name}")
         if code != 0:
             return AgentOutcome(status="error", error=f"command exited with status {code}")
         return AgentOutcome(status="done")
+
+
+# Signals that come from outside the agent (a user, a test, the OOM killer, a supervisor): an agent
+# process ended by one of these did not fail, it was stopped; the episode is an infrastructure error.
+# A crash of its own (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL) or any exit status is the agent's failure.
+_SIGNALS_FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
+
+
+def killed_from_outside(outcome: AgentOutcome) -> bool:
+    """Whether an agent's process was ended by a signal sent from outside (see `_SIGNALS_FROM_OUTSIDE`)."""
+    return outcome.signal is not None and outcome.signal in {s.name for s in _SIGNALS_FROM_OUTSIDE}
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 _RUNNERS = {"python", "python3", "node", "npx", "uv", "uvx", "run", "bash", "sh", "env", "exec", "poetry",

@@ -194,16 +194,16 @@ def test_no_external_resources(run: tuple[RunSummary, Path]) -> None:
             assert (run_dir / unquote(url)).exists(), url
 
 
-def test_harness_error_and_missing_folder(run: tuple[RunSummary, Path]) -> None:
+def test_infra_error_and_missing_folder(run: tuple[RunSummary, Path]) -> None:
     summary, run_dir = run
     page = render_report(summary, run_dir)
     broken = summary.episodes[-1]
     assert not (run_dir / "episodes" / broken.episode_id).exists()
     row = page[page.index(f'id="ep-{broken.episode_id}"'):]
     row = row[:row.index("</details>")]
-    assert "harness error" in row and "RuntimeError: &lt;script&gt;" in row
+    assert "infra error" in row and "RuntimeError: &lt;script&gt;" in row
     assert "is missing" in row and "Not graded" in row
-    assert "1 harness error" in page
+    assert "1 infra error" in page
 
 
 def test_runs_without_aggregates_or_episodes(tmp_path: Path, run: tuple[RunSummary, Path]) -> None:

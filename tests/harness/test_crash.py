@@ -1,0 +1,180 @@
+"""Kill -9 a webchaos process in the middle of a run: the run goes on, the episode it was running is an
+infrastructure error naming the process and the signal (never an agent failure), what died is
+restarted, and the episodes after it pass. Real processes throughout."""
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from harness.agents import CommandAgent
+from harness.config import PROJECT_ROOT
+from harness.episode import EpisodeSpec
+from harness.results import RunSummary
+from harness.runner import run_matrix
+from harness.stack import Stack
+from scenarios.loader import load_catalog
+
+AGENT = f"{sys.executable} {PROJECT_ROOT / 'tests' / 'harness' / 'lingering_agent.py'}"
+SEEDS = (1, 2, 3, 4)
+VICTIM = 1  # the second episode is the one running when the process dies
+
+
+@pytest_asyncio.fixture
+async def stack(tmp_path: Path) -> AsyncIterator[Stack]:
+    running = Stack(state_dir=tmp_path / "state")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+_parents: dict[int, int] = {}
+
+
+def _parent(pid: int) -> int:
+    return _parents.get(pid, -1)
+
+
+def _chromium_on(proxy_url: str) -> int:
+    """The browser process (not a renderer) of the Chromium using `proxy_url`."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+            except OSError:
+                continue
+            if f"--proxy-server={proxy_url}" in argv and not any(a.startswith("--type=") for a in argv):
+                return int(entry.name)
+    raise AssertionError(f"no chromium on {proxy_url}")
+
+
+async def _run_and_kill(stack: Stack, tmp_path: Path, victim: Callable[[int, str], int], *,
+                        cdp: bool = False) -> tuple[RunSummary, int]:
+    """Four add-to-cart episodes one at a time; when the second one's agent starts, SIGKILL `victim(...)`."""
+    task = load_catalog().tasks["shop_add_to_cart"]
+    specs = [EpisodeSpec(task, None, seed) for seed in SEEDS]
+    agent = CommandAgent(AGENT, name="lingering", cdp=cdp)
+    run_dir = tmp_path / "runs" / "crash"
+
+    async def killer() -> int:
+        while True:
+            marks = list((run_dir / "episodes").glob(f"{VICTIM:04d}-*/agent.pid"))
+            if marks:
+                agent_pid, proxy_url = marks[0].read_text().split()
+                pid = victim(int(agent_pid), proxy_url)
+                _parents[pid] = int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                os.kill(pid, signal.SIGKILL)
+                return pid
+            await asyncio.sleep(0.02)
+
+    kill = asyncio.create_task(killer())
+    started = time.monotonic()
+    summary, _ = await run_matrix(specs, [agent], run_id="crash", runs_dir=tmp_path / "runs", stack=stack,
+                                  concurrency=1, time_budget_s=30)
+    assert time.monotonic() - started < 50
+    assert kill.done()
+    return summary, kill.result()
+
+
+def _check(summary: RunSummary, process: str, pid: int) -> None:
+    by_index = {int(r.episode_id[:4]): r for r in summary.episodes}
+    assert sorted(by_index) == list(range(len(SEEDS)))
+    hit = by_index[VICTIM]
+    assert hit.status == "infra_error" and hit.infra is not None, hit
+    assert (hit.infra.process, hit.infra.signal) == (process, "SIGKILL"), hit.infra
+    if process == "agent":  # the command's shell reports its child's death (exit status 128 + 9)
+        assert hit.infra.pid is not None and hit.infra.pid in (pid, _parent(pid)), hit.infra
+    else:
+        assert hit.infra.pid == pid and f"pid {pid}" in hit.infra.cause, hit.infra
+    assert "SIGKILL" in hit.infra.cause
+    for index, result in by_index.items():
+        if index != VICTIM:
+            assert result.status == "graded" and result.success, (index, result.outcome, result.error)
+    agg = summary.aggregates or {}
+    assert agg["infra_errors"] == 1 and agg["episodes"] == len(SEEDS) - 1
+    assert agg["score_matrix"]["lingering"]["base"]["shop"]["success_rate"] == 1.0  # not counted as a failure
+
+
+async def test_sites_server_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+    first = stack.services[0]
+    assert first.name == "sites server" and first.process is not None
+    old = first.process.pid
+    summary, pid = await _run_and_kill(stack, tmp_path, lambda *_: old)
+    _check(summary, "sites server", pid)
+    assert [d.service for d in stack.deaths] == ["sites server"]
+    assert first.process is not None and first.process.pid != old and first.process.returncode is None
+
+
+async def test_proxy_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+    proxy = stack.services[1]
+    assert proxy.name == "proxy" and proxy.process is not None
+    old = proxy.process.pid
+    summary, pid = await _run_and_kill(stack, tmp_path, lambda *_: old)
+    _check(summary, "proxy", pid)
+    assert [d.service for d in stack.deaths] == ["proxy"]
+    assert proxy.process is not None and proxy.process.pid != old and proxy.process.returncode is None
+
+
+async def test_agent_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+    summary, pid = await _run_and_kill(stack, tmp_path, lambda agent_pid, _: agent_pid)
+    _check(summary, "agent", pid)
+    assert stack.deaths == []
+
+
+@pytest.mark.e2e
+async def test_episode_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+    summary, pid = await _run_and_kill(stack, tmp_path, lambda _, proxy_url: _chromium_on(proxy_url), cdp=True)
+    _check(summary, "chromium", pid)
+    assert stack.deaths == []
+
+
+@pytest.mark.e2e
+async def test_shared_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+    """The reference agent's Chromium (one per run) dies under an episode: that episode is an infrastructure
+    error; the pool launches another and the next episodes pass."""
+    from harness.agents import ReferenceAgent
+    from harness.browser import BrowserPool
+
+    task = load_catalog().tasks["shop_add_to_cart"]
+    specs = [EpisodeSpec(task, None, seed) for seed in (1, 2, 3)]
+    pools: list[BrowserPool] = []
+    real_start = BrowserPool.start
+
+    async def remember(self: BrowserPool) -> BrowserPool:
+        pools.append(self)
+        return await real_start(self)
+
+    run_dir = tmp_path / "runs" / "pool"
+
+    async def killer() -> int:
+        while True:
+            if list((run_dir / "episodes").glob("0001-*/episode.json")):
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.5)  # the agent is at work in its page
+        pid = pools[0].pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BrowserPool, "start", remember)
+        kill = asyncio.create_task(killer())
+        started = time.monotonic()
+        summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], run_id="pool",
+                                      runs_dir=tmp_path / "runs", stack=stack, concurrency=1, time_budget_s=30)
+    assert time.monotonic() - started < 55
+    pid = kill.result()
+    by_index = {int(r.episode_id[:4]): r for r in summary.episodes}
+    hit = by_index[1]
+    assert hit.status == "infra_error" and hit.infra is not None and hit.infra.process == "chromium", hit
+    assert hit.infra.pid == pid and f"pid {pid}" in hit.infra.cause
+    assert by_index[0].success and by_index[2].success, (by_index[0].outcome, by_index[2].outcome)
+    assert len(pools) == 2 and pools[1].pid != pid
+    assert (summary.aggregates or {})["infra_errors"] == 1
