@@ -73,7 +73,8 @@ async def soak(episodes: int, warmup: int, concurrency: int, shared_client: bool
     with tempfile.TemporaryDirectory(prefix="webchaos-soak-") as tmp:
         async with Stack(state_dir=Path(tmp) / "state") as stack:
             sites, proxy = (s.process.pid for s in stack.services if s.process is not None)
-            oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+            oracle = OracleClient(stack.oracle_url, stack.secret)
+            control = ControlClient(stack.control_url, stack.secret)
             manager = EpisodeManager(oracle, control)
             samples: dict[int, tuple[int, int]] = {}
             statuses: Counter[str] = Counter()

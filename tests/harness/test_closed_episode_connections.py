@@ -24,8 +24,8 @@ async def _response(reader: asyncio.StreamReader) -> bytes:
 
 async def test_closing_an_episode_closes_its_open_connections(stack: Stack, tmp_path: Path) -> None:
     task = load_catalog().tasks["shop_add_to_cart"]
-    async with OracleClient(stack.oracle_url) as oracle:
-        control = ControlClient(stack.control_url)
+    async with OracleClient(stack.oracle_url, stack.secret) as oracle:
+        control = ControlClient(stack.control_url, stack.secret)
         manager = EpisodeManager(oracle, control)
         try:
             opened = await manager.open(EpisodeSpec(task, None, 1), "keepalive", tmp_path / "keepalive")

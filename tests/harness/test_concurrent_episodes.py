@@ -50,8 +50,8 @@ async def test_fifty_concurrent_episodes_stay_apart(stack: Stack, tmp_path: Path
                                       "tasks": [task.id], "target_primitive": "patience",
                                       "faults": [EVERY_REQUEST]})
     spec = EpisodeSpec(task, variant, 1)  # one seed for all: identical worlds, so any leak would show
-    async with OracleClient(stack.oracle_url) as oracle:
-        control = ControlClient(stack.control_url)
+    async with OracleClient(stack.oracle_url, stack.secret) as oracle:
+        control = ControlClient(stack.control_url, stack.secret)
         manager = EpisodeManager(oracle, control)
         try:
             opened = await asyncio.gather(*(manager.open(spec, f"c{i:02d}", tmp_path / f"c{i:02d}")
