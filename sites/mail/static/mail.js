@@ -122,7 +122,14 @@
     toolbar.querySelectorAll("button[data-action]").forEach(function (button) {
       button.addEventListener("click", function () {
         var ids = boxes.filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
-        runAction(toolbar, button.dataset.action, ids, button, function (spec) { go(here(), spec.notice); });
+        var action = button.dataset.action;
+        if (ids.length && (action === "trash" || action === "delete-forever")) {
+          // Deleting a selection is confirmed, as most webmail does for bulk moves to the Trash.
+          var what = ids.length === 1 ? "1 conversation" : ids.length + " conversations";
+          var ask = action === "trash" ? "Move " + what + " to Trash?" : "Delete " + what + " forever?";
+          if (!window.confirm(ask)) return;
+        }
+        runAction(toolbar, action, ids, button, function (spec) { go(here(), spec.notice); });
       });
     });
   });
