@@ -266,8 +266,8 @@ def planted_wrong(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[s
 
 
 def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
-    """Newer notifications that mention the target's sender low in their text (past the list's
-    snippet), so a search for its name lists them first while their rows do not name it."""
+    """Newer notifications (from other senders) that mention the target's sender at the end of
+    their text, so a search for its name lists them first."""
     state, target, rng = _state(world), _target(world), fault.rng
     page_size = state.settings.page_size
     wanted = max(filler, page_size)  # at least a page, so the target is on page 2 at the earliest
