@@ -128,6 +128,9 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
 
 
 async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException) -> str:
+    if step.expect is not None and page.url != state.url_before and await holds(page, step.expect, 0.5):
+        # The action timed out but went through (the page moved on to what it should show).
+        return "effect confirmed"
     if isinstance(error, TargetMissing):
         if await open_more_menu(page, step, state.affordances):
             return "opened an overflow menu"
