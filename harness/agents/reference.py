@@ -60,6 +60,8 @@ class ReferenceAgent:
         try:
             page = await context.new_page()
             page.set_default_timeout(self.action_timeout_ms)
+            # Loading a page is not an action on it: a busy machine may take longer than a click's wait.
+            page.set_default_navigation_timeout(max(self.action_timeout_ms, 15_000))
             started = time.monotonic()
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
