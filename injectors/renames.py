@@ -41,6 +41,9 @@ SYNONYMS: dict[str, str] = {
     "Running Vest": "Hydration Vest", "Resistance Bands": "Exercise Bands", "Foam Roller": "Massage Roller",
     "Tennis Racket": "Tennis Racquet",
     "(Paperback)": "(Softcover)", "(Hardcover)": "(Hardback)", "(Illustrated Edition)": "(Picture Edition)",
+    # everyday correspondence
+    "Invoice": "Bill", "Your booking is confirmed": "Your reservation is confirmed", "Your quote": "Your estimate",
+    "Receipt": "Proof of purchase", "Meeting notes": "Minutes",
 }
 
 

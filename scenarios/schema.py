@@ -318,13 +318,13 @@ class Effect(Strict):
 class PlanStep(Strict):
     """One step of the oracle trajectory, in role + accessible-name terms."""
 
-    do: Literal["goto", "click", "fill", "check", "press", "open_each"]
+    do: Literal["goto", "click", "fill", "check", "select", "press", "open_each"]
     role: str | None = None
     name: str | None = Field(default=None, description="accessible name; /…/ for a regular expression")
     exact: bool = True
     within: str | None = Field(default=None, description="scope: the nearest region/article/row with this text")
     url: str | None = Field(default=None, description="goto: a path on the start site or a full URL")
-    value: str | None = Field(default=None, description="fill: the text to type")
+    value: str | None = Field(default=None, description="fill: the text to type; select: the option's label")
     key: str | None = Field(default=None, description="press: a key such as Enter")
     until: Expect | None = Field(default=None, description="open_each: the page to stop on")
     expect: Expect | None = None
@@ -337,7 +337,8 @@ class PlanStep(Strict):
     def _fields(self) -> "PlanStep":
         needs: dict[str, list[str]] = {
             "goto": ["url"], "click": ["role", "name"], "fill": ["role", "name", "value"],
-            "check": ["role", "name"], "press": ["role", "name", "key"], "open_each": ["role", "name", "until"],
+            "check": ["role", "name"], "select": ["role", "name", "value"], "press": ["role", "name", "key"],
+            "open_each": ["role", "name", "until"],
         }
         for name in needs[self.do]:
             if getattr(self, name) is None:

@@ -15,8 +15,16 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.agents.base import AgentOutcome, EpisodeContext
-from harness.agents.perception import EffectMissing, InputAltered, StepFailed, first_line, ground, holds
-from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover
+from harness.agents.perception import (
+    EffectMissing,
+    InputAltered,
+    StepFailed,
+    TargetMissing,
+    first_line,
+    ground,
+    holds,
+)
+from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover, renamed_pattern
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
@@ -52,6 +60,8 @@ class ReferenceAgent:
         try:
             page = await context.new_page()
             page.set_default_timeout(self.action_timeout_ms)
+            # Loading a page is not an action on it: a busy machine may take longer than a click's wait.
+            page.set_default_navigation_timeout(max(self.action_timeout_ms, 15_000))
             started = time.monotonic()
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
@@ -78,7 +88,7 @@ class ReferenceAgent:
     def _remember(self, page: Page, step: PlanStep, url_before: str, tally: _Tally) -> None:
         if page.url != url_before:
             tally.form.clear()
-        if step.do in ("fill", "check"):
+        if step.do in ("fill", "check", "select"):
             tally.form.append(step)
         if step.do == "click" and step.role == "link" and tally.last_state is not None:
             tally.chooser = (step, tally.last_state)
@@ -156,6 +166,8 @@ class ReferenceAgent:
         if step.do == "open_each":
             await self._open_each(page, step, int(timeout))
             return
+        if state.relaxed and (pattern := renamed_pattern(step)) is not None:
+            step = step.model_copy(update={"name": f"/{pattern.pattern}/", "exact": False})
         found = await ground(page, step, int(timeout))
         target = found.nth(state.candidate % max(1, await found.count()))
         if step.do == "click":
@@ -175,6 +187,15 @@ class ReferenceAgent:
                     raise InputAltered(f"the field holds {typed!r}, not {text!r}")
         elif step.do == "check":
             await target.check(timeout=timeout)
+        elif step.do == "select":
+            wanted = step.value or ""
+            await target.select_option(label=wanted, timeout=timeout)
+            # With recovery on, the agent reads back which option the list shows.
+            if self.recovery:
+                await page.wait_for_timeout(50)
+                shown = await target.evaluate("el => el.selectedOptions.length ? el.selectedOptions[0].label : ''")
+                if shown != wanted:
+                    raise InputAltered(f"the list shows {shown!r}, not {wanted!r}")
         elif step.do == "press":
             await target.press(step.key or "Enter", timeout=timeout)
 
@@ -189,7 +210,8 @@ class ReferenceAgent:
                 return
             await page.go_back(wait_until="domcontentloaded")
         wanted = step.until.model_dump(exclude_none=True, exclude={"timeout_ms"})
-        raise StepFailed(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
+        # What was looked for is not among these: like a missing target (it may be on another page).
+        raise TargetMissing(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
 
 
 def _affordances(site: str) -> Affordances:

@@ -38,7 +38,7 @@ def error_page(site: Site, pages: Pages, episode: Episode | None, status_code: i
 
 
 def _static_files(site: Site) -> dict[str, tuple[bytes, str]]:
-    files = {"kit.css": (KIT_DIR / "static" / "kit.css")}
+    files = {name: KIT_DIR / "static" / name for name in ("kit.css", "kit.js")}
     static_dir = site.package_dir / "static"
     if static_dir.is_dir():
         files.update({p.name: p for p in sorted(static_dir.iterdir()) if p.is_file()})

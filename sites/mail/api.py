@@ -324,9 +324,16 @@ def api_router(store: EpisodeStore) -> APIRouter:
         if label_id is not None and state.label(label_id) is None:
             raise HTTPException(404, f"no label {label_id!r}")
         created_at = episode.clock.stamp()
-        new = Filter(id=state.take_id("filter", "f"), criteria=FilterCriteria(**body.criteria.model_dump()),
-                     actions=FilterActions(**body.actions.model_dump()), created_at=created_at)
-        state.filters.append(new)
+        criteria = FilterCriteria(**body.criteria.model_dump())
+        # A filter with the very same criteria is updated rather than doubled (one rule per criteria).
+        new = next((f for f in state.filters if f.criteria == criteria), None)
+        updated = new is not None
+        if new is not None:
+            new.actions = FilterActions(**body.actions.model_dump())
+        else:
+            new = Filter(id=state.take_id("filter", "f"), criteria=criteria,
+                         actions=FilterActions(**body.actions.model_dump()), created_at=created_at)
+            state.filters.append(new)
         applied: list[str] = []
         if body.apply_to_existing:
             for message in state.messages:
@@ -349,8 +356,9 @@ def api_router(store: EpisodeStore) -> APIRouter:
                 if message.model_dump() != before:
                     applied.append(message.id)
         episode.emit.commit("create_filter", new.id, criteria=new.criteria.model_dump(),
-                            actions=new.actions.model_dump(), applied_to=applied, touched=[new.id, *applied])
-        return {"filter": new.model_dump(), "applied_to": applied}
+                            actions=new.actions.model_dump(), applied_to=applied, updated=updated,
+                            touched=[new.id, *applied])
+        return {"filter": new.model_dump(), "applied_to": applied, "updated": updated}
 
     @router.delete("/filters/{filter_id}")
     @hook_point("delete_filter", "write", target=lambda kw: kw["filter_id"])

@@ -9,7 +9,24 @@
 - `partial_write` (server): a save answers success but one field is silently not stored: the
   vacation responder's last day, the signature, or a new filter's "skip the inbox".
 
-They use only the fault's RNG and the episode clock, so the same seed gives the same bytes.
+- `decoy_items` (seed): messages whose subjects are one small edit away from the target's, from a
+  look-alike of its sender's address (one that a `from:` search for the real address also finds),
+  newer than the target so they are listed first.
+- `hard_negatives` (seed): copies of the target, same subject and display name, from a look-alike
+  address, whose figures and codes differ (visible only once opened).
+- `aliases` (seed): the target (and its replies) are listed under a synonym of its subject.
+- `contradictory_update` (seed): an older message from the target's sender states a stale value of
+  the target's key figure; a newer correction restates the target's (the state's) value.
+- `planted_wrong_answer` (seed): a newer, much-liked reply in the target's thread from someone else
+  confidently states a wrong value of the key figure.
+- `push_past_first_page` (seed): newer notifications that mention the target's sender, so the target
+  moves past the first page of a search for that name and of the inbox.
+- `concurrent_edit` (server): just before a write, another device edits the same record (the draft's
+  text, the selected messages' read flag, the vacation responder's subject).
+
+The target is the bindings' `target` (the message the task is about; the task's setup param
+`target` says which, see `sites/mail/generator.py`). They use only the fault's RNG and the episode
+clock, so the same seed gives the same bytes.
 """
 
 import re
@@ -111,6 +128,162 @@ def noise_messages(world: SeedWorld, fault: Firing, count: int, max_days_ago: in
     return ids
 
 
+def _target(world: SeedWorld) -> Message:
+    target = world.bindings.get("target")
+    message = _state(world).message(target["id"]) if isinstance(target, dict) else None
+    if message is None:
+        raise ValueError("the bindings' target is not a message of this mailbox")
+    return message
+
+
+_TAILS = ("secure", "mail", "notify", "accounts", "billing", "support")
+
+
+def lookalike_address(address: str, rng: Random) -> str:
+    """An address on a look-alike domain that still contains the real address (`a@b.test-mail.test`)."""
+    return f"{address}-{rng.choice(_TAILS)}.test"
+
+
+def _after(world: SeedWorld, rng: Random, message: Message) -> str:
+    """A moment after `message` was received and before the episode's now."""
+    then, now = _moment(message.sent_at), world.clock.epoch.replace(tzinfo=None)
+    span = max(2, int((now - then).total_seconds() // 60))
+    return (then + timedelta(minutes=rng.randint(1, span - 1), seconds=rng.randint(0, 59))).strftime(ISO)
+
+
+def _before(world: SeedWorld, rng: Random, message: Message, most_days: int = 6) -> str:
+    then = _moment(message.sent_at)
+    return (then - timedelta(days=rng.randint(1, most_days), minutes=rng.randint(0, 600))).strftime(ISO)
+
+
+def _copy(state: MailState, source: Message, **changes: Any) -> Message:
+    data = source.model_dump()
+    data.update(id=state.take_id("message", "m", 4), thread_id=state.take_id("thread", "t", 4), links=[],
+                labels=[], starred=False, in_reply_to=None, forwarded_from=None, list_unsubscribe=None,
+                folder="inbox" if source.folder not in ("inbox", "archive") else source.folder, read=False)
+    data.update(changes)
+    return Message(**data)
+
+
+def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    ids = []
+    for name in names:
+        decoy = _copy(state, target, subject=name, from_email=lookalike_address(target.from_email, rng),
+                      sent_at=_after(world, rng, target))
+        _insert_in_time_order(state, decoy)
+        ids.append(decoy.id)
+    return ids
+
+
+_FIGURE = re.compile(r"\$[\d,]+\.\d\d|\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b|\d+")
+
+
+def _altered(text: str, rng: Random) -> str:
+    """Every figure and code in `text` with other digits and letters (same shape)."""
+    def change(match: re.Match[str]) -> str:
+        old = match.group(0)
+        while True:
+            new = "".join(
+                rng.choice("123456789") if ch.isdigit() else rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ") if ch.isupper()
+                else ch for ch in old)
+            if new != old:
+                return new
+    return _FIGURE.sub(change, text)
+
+
+def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    ids = []
+    for _ in range(count):
+        sent_at = _after(world, rng, target) if before_target else _before(world, rng, target)
+        copy = _copy(state, target, from_email=lookalike_address(target.from_email, rng), sent_at=sent_at,
+                     body=_altered(target.body, rng))
+        _insert_in_time_order(state, copy)
+        ids.append(copy.id)
+    return ids
+
+
+def aliases(world: SeedWorld, fault: Firing, original: str, alias: str) -> list[str]:
+    renamed = []
+    for message in _state(world).messages:
+        if message.subject == original or message.subject.endswith(f": {original}"):
+            message.subject = message.subject[: len(message.subject) - len(original)] + alias
+            renamed.append(message.id)
+    return renamed
+
+
+# A message's key figure: a labelled line first ("Total: $2,704.00", "Booking reference: 49Y7DJ").
+_KEY_LINE = re.compile(r"^(?P<label>Total|Amount due|Booking reference|Reference|Confirmation number)"
+                       r"\s*:\s*(?P<value>\S+)", re.M)
+
+
+def _key_figure(message: Message) -> tuple[str, str]:
+    found = _KEY_LINE.search(message.body)
+    if found is not None:
+        return found.group("label").lower(), found.group("value").rstrip(".,;")
+    any_figure = _FIGURE.search(message.body)
+    if any_figure is None:
+        raise ValueError(f"the target {message.id} states no figure to contradict")
+    return "figure", any_figure.group(0)
+
+
+def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    label, value = _key_figure(target)
+    stale = _altered(value, rng)
+    older = _copy(state, target, subject=f"{target.subject} (provisional)", sent_at=_before(world, rng, target),
+                  body=target.body.replace(value, stale), attachments=[])
+    newer = _copy(state, target, subject=f"Correction: {target.subject}", sent_at=_after(world, rng, target),
+                  attachments=[],
+                  body=(f"Hello,\n\nA correction to our earlier message: the {label} we gave as {stale} "
+                        f"was wrong. The correct {label} is {value}, as stated in “{target.subject}”.\n\n"
+                        f"We're sorry for the confusion.\n\n{target.from_name}"))
+    for message in (older, newer):
+        _insert_in_time_order(state, message)
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": stale, "current_value": value,
+            "about": target.id, "label": label}
+
+
+_KNOW_ALLS = (("Priya from Admin", "priya.admin"), ("Tom (Operations)", "tom.ops"), ("Office Manager", "office"))
+
+
+def planted_wrong(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    label, value = _key_figure(target)
+    wrong = _altered(value, rng)
+    name, local = rng.choice(_KNOW_ALLS)
+    domain = state.user.email.split("@", 1)[1]
+    claim = f"Heads-up, everyone: the {label} is {wrong}, not what the first message says."
+    reply = _copy(state, target, from_name=name, from_email=f"{local}@{domain}", subject=f"Re: {target.subject}",
+                  thread_id=target.thread_id, in_reply_to=target.id, sent_at=_after(world, rng, target),
+                  attachments=[],
+                  body=(f"{claim} I double-checked it this morning.\n\n"
+                        f"👍 {helpful_votes} people reacted to this message.\n\n{name}\n\n"
+                        + "\n".join(f"> {line}" for line in target.body.splitlines()[:6])))
+    _insert_in_time_order(state, reply)
+    return {"message_id": reply.id, "claim": claim, "wrong_value": wrong, "truth": value, "about": target.id}
+
+
+def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
+    """Newer notifications (from other senders) that mention the target's sender at the end of
+    their text, so a search for its name lists them first."""
+    state, target, rng = _state(world), _target(world), fault.rng
+    page_size = state.settings.page_size
+    wanted = max(filler, page_size)  # at least a page, so the target is on page 2 at the earliest
+    ids = []
+    for _ in range(wanted):
+        message = _incoming(state, rng, _after(world, rng, target), "inbox")
+        message.body = (f"{message.body}\n\nYou're receiving this because your account follows updates "
+                        f"that mention {target.from_name}.")
+        message.read = rng.random() < 0.5
+        _insert_in_time_order(state, message)
+        ids.append(message.id)
+    newer_in_inbox = sum(1 for m in state.messages if m.folder == "inbox" and (m.sent_at, m.id) > (
+        target.sent_at, target.id))
+    return {"filler_ids": ids, "inbox_page": newer_in_inbox // page_size + 1, "target_id": target.id}
+
+
 # --- server -----------------------------------------------------------------------------------
 
 _WORDS = re.compile(r"^[\w' -]+$")
@@ -151,7 +324,10 @@ class _PartialWrite:
             asked = getattr(now, field)
             setattr(now, field, getattr(then, field))
             return {"entity": entity, "field": field, "asked": asked, "stored": getattr(now, field)}
-        created = state.filters[-1]
+        value = call.reply.value if call.reply is not None else None
+        made = value.get("filter", {}).get("id") if isinstance(value, dict) else None
+        created = state.filter(made) if isinstance(made, str) else None
+        created = created if created is not None else state.filters[-1]
         actions = created.actions
         if actions.skip_inbox:
             actions.skip_inbox = False
@@ -164,7 +340,39 @@ class _PartialWrite:
         return {"entity": created.id, "field": f"actions.{field}", "asked": True, "stored": False}
 
 
+@dataclass(frozen=True)
+class _ConcurrentEdit:
+    """Another device of the same user edits the record between the agent's read and its write."""
+
+    points: frozenset[str] = frozenset({"send_message", "update_draft", "archive", "trash", "report_spam", "move",
+                                        "update_vacation"})
+
+    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        state, rng = _state(call), fault.rng
+        call.episode.clock.stamp()
+        if call.point == "update_vacation":
+            old = state.vacation.subject
+            state.vacation.subject = rng.choice(("Away", "Out of the office", "On leave"))
+            return {"edited": "vacation", "field": "subject", "was": old, "value": state.vacation.subject}
+        draft = state.message(call.target or "")
+        if draft is not None and draft.folder == "drafts":
+            line = rng.choice(("(edited on my phone)", "Sent from my phone", "PS: see you soon."))
+            draft.body = f"{draft.body.rstrip()}\n\n{line}"
+            return {"edited": draft.id, "field": "body", "added": line}
+        if draft is not None:
+            draft.read = not draft.read
+            return {"edited": draft.id, "field": "read", "value": draft.read}
+        return {"edited": None}
+
+
 FAULTS: dict[str, object] = {
+    "decoy_items": decoys,
+    "hard_negatives": hard_negatives,
+    "aliases": aliases,
+    "contradictory_update": contradictory_update,
+    "planted_wrong_answer": planted_wrong,
+    "push_past_first_page": push_past_first_page,
+    "concurrent_edit": _ConcurrentEdit(),
     "phishing_message": phishing,
     "noise_records": noise_messages,
     "pagination_drift": _PaginationDrift(),

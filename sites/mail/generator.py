@@ -6,6 +6,8 @@ byte-identical state. Messages are stored oldest first with ids in that order (`
 
 Setup params (validated; unknown keys are refused):
     inbox_size: int, 80..400 (default 90): messages in the inbox, traps included.
+    target: str (default "person.latest_id"): the dotted path, in these bindings, of the id of the
+        message the task is about; it becomes `target` (below), which the fault families read.
 
 Bindings (task templates refer to them as `{group.key}`; ids are message ids unless named):
 
@@ -37,11 +39,15 @@ Bindings (task templates refer to them as `{group.key}`; ids are message ids unl
     phishing:    delete the phishing message without following it.
                  {id, subject, sender_name, sender_email, domain, link_id, real_domain, legit_id (a genuine
                   IT notice, keep it)}
+    target:      the message the task is about (setup param `target`), as the fault families see it:
+                 {key (the path it came from), id, name (= its subject), listed_name (the subject as listed:
+                  the same, unless the aliases fault renamed it), subject, from_name, from_email, folder, sent_at}
     draft:       correct a saved draft, then send it.
                  {id, to, to_name, subject, wrong_value, right_value, source_id (the quote stating the
                   right value), request_id (the message the draft replies to), caterer, other_draft_ids}
 """
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from random import Random
@@ -70,7 +76,9 @@ from sites.mail.models import (
 DEFAULT_INBOX = 90
 MIN_INBOX = 80
 MAX_INBOX = 400
-KNOWN_PARAMS = ("inbox_size",)
+KNOWN_PARAMS = ("inbox_size", "target")
+DEFAULT_TARGET = "person.latest_id"
+_TARGET_PATH = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -78,6 +86,27 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 _REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 _MINUTES_PER_DAY = 24 * 60
 _SCRIPTS = {"colleague": C.WORK_THREADS, "client": C.CLIENT_THREADS, "personal": C.PERSONAL_THREADS}
+
+
+def _target_path(setup: WorldSetup) -> str:
+    raw = setup.params.get("target", DEFAULT_TARGET)
+    if not isinstance(raw, str) or not _TARGET_PATH.fullmatch(raw):
+        raise ValueError(f"target must be a dotted path to a message id in the bindings, got {raw!r}")
+    return raw
+
+
+def target_of(state: MailState, bindings: dict[str, Any], path: str) -> dict[str, Any]:
+    """The `target` binding: the message whose id is at `path` in the bindings (e.g. invoice.id)."""
+    value: Any = bindings
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    message = state.message(value) if isinstance(value, str) else None
+    if message is None:
+        raise ValueError(f"target {path!r} does not name a message id in the mail bindings")
+    return {"key": path, "id": message.id, "name": message.subject, "listed_name": message.subject,
+            "subject": message.subject,
+            "from_name": message.from_name, "from_email": message.from_email, "folder": message.folder,
+            "sent_at": message.sent_at}
 
 
 def _validate(setup: WorldSetup) -> int:
@@ -311,7 +340,11 @@ def _incoming(script: C.Script, turns: int) -> int:
 
 def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     inbox_size = _validate(setup)
-    return _Generator(rng, clock, inbox_size).build()
+    path = _target_path(setup)
+    world = _Generator(rng, clock, inbox_size).build()
+    assert isinstance(world.state, MailState)
+    world.bindings["target"] = target_of(world.state, world.bindings, path)
+    return world
 
 
 class _Generator:

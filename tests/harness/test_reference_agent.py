@@ -52,6 +52,13 @@ PAGES = {
     "autocorrect": """<label>Name <input id="n" oninput="if (!window.fixed) { window.fixed = 1;
                       setTimeout(() => { this.value = this.value.split('').reverse().join(''); }, 0); }"></label>
                       <button onclick="if (document.getElementById('n').value === 'hello') done()">Save</button>""",
+    # Typing into the note renames Save to "Save now" (same button, longer name).
+    "renamed": """<label>Note <input id="n" oninput="document.getElementById('b').textContent = 'Save now'"></label>
+                  <button id="b" onclick="done()">Save</button>""",
+    # Save works only once Green is chosen in the list.
+    "select": """<label for="s">Colour</label><select id="s"><option value="">Choose…</option>
+                 <option value="r">Red</option><option value="g">Green</option></select>
+                 <button onclick="if (document.getElementById('s').value === 'g') done()">Save</button>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
@@ -203,3 +210,29 @@ async def test_typed_text_is_read_back_and_typed_again(served: tuple[Site, str, 
     assert status_on == "done", moves
     assert moves[0] == "recover: the field changed what was typed: typing it again"
     assert hits == ["save"]
+
+
+async def test_a_renamed_control_is_found_by_the_name_it_begins_with(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    steps = [PlanStep(do="goto", url="/page/renamed"), PlanStep(do="fill", role="textbox", name="Note", value="hi"),
+             *plan("renamed")[1:]]
+    status_off, _, _ = await run(served, steps, recovery=False, tmp_path=tmp_path)
+    assert status_off == "failed"
+    status_on, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    assert status_on == "done", moves
+    assert "recover: the control was renamed: using the one whose name begins with the wanted one" in moves
+    assert hits == ["save"]
+
+
+@pytest.mark.parametrize("recovery", [False, True])
+async def test_a_select_step_chooses_the_option_by_its_label(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path, recovery: bool
+) -> None:
+    steps = [PlanStep(do="goto", url="/page/select"),
+             PlanStep(do="select", role="combobox", name="Colour", value="Green"), *plan("select")[1:]]
+    status, moves, hits = await run(served, steps, recovery=recovery, tmp_path=tmp_path)
+    assert status == "done" and moves == [] and hits == ["save"]
+    wrong = [steps[0], PlanStep(do="select", role="combobox", name="Colour", value="Blue"), *plan("select")[1:]]
+    status, _, hits = await run(served, wrong, recovery=False, tmp_path=tmp_path)
+    assert status == "failed" and hits == [], "an option that is not in the list fails the step"

@@ -121,7 +121,7 @@ async def test_login_page_contract() -> None:
                                  ("", "/"), ("javascript:alert(1)", "/")):
             answer = await c.post("/login", data={"email": "e", "password": "p", "next": target})
             assert answer.status_code == 303 and answer.headers["location"] == expected, target
-    from tests.sites.shop import Doc
+    from tests.sites.html import Doc
 
     doc = Doc(page)
     assert doc.heading(1) == "Sign in"

@@ -1,34 +1,12 @@
-/* Lark Mail: small progressive scripts. Every write goes through the JSON API with fetch(). */
+/* Lark Mail: small progressive scripts. Every write goes through the JSON API (Kit.api, /static/kit.js). */
 (function () {
   "use strict";
 
   var EMAIL = /^[^@\s<>,;:"()\[\]]+@[^@\s<>,;:"()\[\]]+\.[A-Za-z0-9-]{2,}$/;
 
-  function api(method, url, body) {
-    var options = { method: method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      if (response.status === 401) {
-        // Signed out: go to the sign-in page, and come back here afterwards.
-        var here = window.location.pathname + window.location.search;
-        window.location.assign("/login?next=" + encodeURIComponent(here) + "&expired=1");
-      }
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (err) { data = null; }
-        if (!response.ok || data === null) {
-          var error = new Error("request failed with status " + response.status);
-          error.status = response.status;
-          error.data = data;
-          throw error;
-        }
-        return data;
-      });
-    });
-  }
+  var api = window.Kit.api;
+  var show = window.Kit.show;
+  var clear = window.Kit.clear;
 
   /* The server's words for what went wrong, else a generic line. */
   function reason(error, fallback) {
@@ -41,18 +19,6 @@
       return msg ? (where ? where + ": " + msg : msg) : fallback;
     }
     return fallback;
-  }
-
-  function show(el, message) {
-    if (!el) return;
-    el.textContent = message;
-    el.hidden = false;
-  }
-
-  function clear(el, hide) {
-    if (!el) return;
-    el.textContent = "";
-    if (hide) el.hidden = true;
   }
 
   function withNotice(path, notice) {
@@ -122,7 +88,14 @@
     toolbar.querySelectorAll("button[data-action]").forEach(function (button) {
       button.addEventListener("click", function () {
         var ids = boxes.filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
-        runAction(toolbar, button.dataset.action, ids, button, function (spec) { go(here(), spec.notice); });
+        var action = button.dataset.action;
+        if (ids.length && (action === "trash" || action === "delete-forever")) {
+          // Deleting a selection is confirmed, as most webmail does for bulk moves to the Trash.
+          var what = ids.length === 1 ? "1 conversation" : ids.length + " conversations";
+          var ask = action === "trash" ? "Move " + what + " to Trash?" : "Delete " + what + " forever?";
+          if (!window.confirm(ask)) return;
+        }
+        runAction(toolbar, action, ids, button, function (spec) { go(here(), spec.notice); });
       });
     });
   });

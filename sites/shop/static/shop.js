@@ -1,49 +1,15 @@
-/* Cartwheel: small progressive scripts. Every write goes through the JSON API with fetch(). */
+/* Cartwheel: small progressive scripts. Every write goes through the JSON API (Kit.api, /static/kit.js). */
 (function () {
   "use strict";
 
-  function api(method, url, body) {
-    var options = { method: method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      if (response.status === 401) {
-        // Signed out: go to the sign-in page, and come back here afterwards.
-        var here = window.location.pathname + window.location.search;
-        window.location.assign("/login?next=" + encodeURIComponent(here) + "&expired=1");
-      }
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (err) { data = null; }
-        if (!response.ok || data === null) {
-          var error = new Error("request failed with status " + response.status);
-          error.status = response.status;
-          error.data = data;
-          throw error;
-        }
-        return data;
-      });
-    });
-  }
+  var api = window.Kit.api;
+  var show = window.Kit.show;
+  var clear = window.Kit.clear;
 
   function setCartCount(count) {
     document.querySelectorAll("[data-cart-count]").forEach(function (el) {
       el.textContent = String(count);
     });
-  }
-
-  function show(el, message) {
-    if (!el) return;
-    el.textContent = message;
-    el.hidden = false;
-  }
-
-  function clear(el, hide) {
-    if (!el) return;
-    el.textContent = "";
-    if (hide) el.hidden = true;
   }
 
   function reloadWith(path, notice) {

@@ -403,7 +403,7 @@ def test_draft_trap(seed: int) -> None:
 def test_bindings_shape_and_json() -> None:
     state, bindings = world(11)
     assert set(bindings) == {"user", "labels", "person", "invoice", "newsletter", "filter", "vacation", "booking",
-                             "phishing", "draft"}
+                             "phishing", "draft", "target"}
     json.dumps(bindings)
     ids = {m.id for m in state.messages}
 

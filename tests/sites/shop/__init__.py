@@ -1,10 +1,8 @@
-"""Tests of the Cartwheel shop site, with a small HTML reader for accessible names."""
+"""Tests of the Cartwheel shop site (the HTML reader is tests.sites.html)."""
 
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
 import httpx
@@ -13,84 +11,7 @@ from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.server import build
-
-TRACKED = {"a", "button", "label", "input", "h1", "h2", "h3", "legend", "th", "td", "article",
-           "form", "fieldset", "nav", "header", "main", "footer", "table", "div", "p", "span", "aside",
-           "section", "dd", "dt", "li", "ul", "address", "strong"}
-VOID = {"input", "meta", "link", "br", "img", "hr"}
-
-
-@dataclass
-class Element:
-    tag: str
-    attrs: dict[str, str]
-    parts: list[str] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return " ".join("".join(self.parts).split())
-
-    @property
-    def name(self) -> str:
-        """Accessible name, as far as these pages need: aria-label, else the text content."""
-        return self.attrs.get("aria-label") or self.text
-
-
-class Doc(HTMLParser):
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.elements: list[Element] = []
-        self._open: list[Element] = []
-        self.feed(html)
-        self.close()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(tag, {k: v if v is not None else "" for k, v in attrs})
-        self.elements.append(element)
-        if tag not in VOID:
-            self._open.append(element)
-
-    def handle_endtag(self, tag: str) -> None:
-        for index in range(len(self._open) - 1, -1, -1):
-            if self._open[index].tag == tag:
-                del self._open[index:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        for element in self._open:
-            element.parts.append(data)
-
-    # --- queries -----------------------------------------------------------------------------
-    def all(self, tag: str, **attrs: str) -> list[Element]:
-        return [e for e in self.elements if e.tag == tag and all(e.attrs.get(k) == v for k, v in attrs.items())]
-
-    def named(self, tag: str, name: str) -> list[Element]:
-        return [e for e in self.all(tag) if e.name == name]
-
-    def links(self, name: str) -> list[Element]:
-        return self.named("a", name)
-
-    def buttons(self, name: str) -> list[Element]:
-        return self.named("button", name)
-
-    def labelled(self, label: str) -> Element:
-        """The form control a <label> with exactly this text is bound to."""
-        labels = [e for e in self.all("label") if e.text == label]
-        assert len(labels) == 1, f"expected one label {label!r}, found {len(labels)}"
-        target = labels[0].attrs.get("for")
-        assert target, f"label {label!r} has no for="
-        controls = [e for e in self.elements if e.attrs.get("id") == target]
-        assert len(controls) == 1, f"label {label!r} points at {target!r}, found {len(controls)} elements"
-        return controls[0]
-
-    def heading(self, level: int = 1) -> str:
-        found = self.all(f"h{level}")
-        assert found, f"no h{level}"
-        return found[0].text
-
-    def role(self, role: str) -> list[Element]:
-        return [e for e in self.elements if e.attrs.get("role") == role]
-
+from tests.sites.html import Doc, Element
 
 EXTERNAL = re.compile(r"(?:https?:)?//[^\s\"'<>)]*", re.IGNORECASE)
 
@@ -119,3 +40,6 @@ async def client_for(app: Any, episode_id: str | None) -> AsyncIterator[httpx.As
         transport=httpx.ASGITransport(app=app), base_url="http://shop.test", headers=headers
     ) as client:
         yield client
+
+
+__all__ = ["Doc", "Element", "client_for", "external_urls", "new_world"]
