@@ -67,6 +67,11 @@ def _validate(setup: WorldSetup) -> str:
     return str(focus)
 
 
+def _marker(text: str) -> str:
+    """The opening words of an answer, as its page shows them (before any code or colon)."""
+    return text.split("`")[0].split(":")[0].strip().rstrip(";,")
+
+
 def reputation_text(value: int) -> str:
     return f"{value:,}"
 
@@ -145,6 +150,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
             break
     ns_locations = rng.sample(C.LOCATIONS, 2)
     ns_reps = [rng.randint(2100, 9800), rng.randint(110, 980)]
+    while reputation_text(ns_reps[1]) in reputation_text(ns_reps[0]):
+        ns_reps[0] += 1
     rng.shuffle(ns_reps)
     ns_ids = [b.member(ns_name, reputation=ns_reps[0], location=ns_locations[0])]
     b.used_names.discard(ns_name)
@@ -382,7 +389,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                        "other_unanswered_ids": [q.id for q in state.questions if unanswered_tag not in q.tags
                                                 and not state.answers_to(q.id)]},
         "own": {"question_id": keyed["own"].id, "question_title": own_title, "answer_id": mine.id,
-                "setting": setting, "wrong_value": wrong, "right_value": right, "comment_id": own_comment.id,
+                "setting": setting, "wrong_value": wrong, "right_value": right, "where": where,
+                "comment_id": own_comment.id,
                 "commenter": (state.member(own_asker) or state.me).display_name},
         "profile": {"display_name": new_name, "old_display_name": me_name,
                     "location": rng.choice([loc for loc in C.LOCATIONS if loc != state.settings.location]),
@@ -397,7 +405,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                      "new_answer_id": new.id,
                      "old_author": (state.member(old.author_id) or state.me).display_name,
                      "new_author": (state.member(new.author_id) or state.me).display_name,
-                     "tool": tool, "since_version": since,
+                     "tool": tool, "since_version": since, "old_marker": _marker(old_text),
+                     "new_marker": _marker(new_text),
                      "comment_text": f"This is outdated: since {tool} {since} there is a direct way, see the newer "
                                      "answer below."},
     }
