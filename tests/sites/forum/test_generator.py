@@ -1,6 +1,7 @@
 """Seeded Threadline worlds: byte-identical per seed, different across seeds, traps in place."""
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ def test_focus_only_changes_the_target_binding() -> None:
 
 
 @pytest.mark.parametrize("params", [{"focus": "nope"}, {"size": 3}, {"focus": 3}])
-def test_bad_setup_params_are_refused(params: dict[str, object]) -> None:
+def test_bad_setup_params_are_refused(params: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         new_world(1, **params)
 

@@ -30,7 +30,7 @@ async def test_listing_sorts_filters_and_pages(world: tuple[Any, Any]) -> None:
         assert shown2 == [f"/questions/{q.id}" for q in newest[15:30]]
         votes = Doc((await client.get("/?sort=votes")).text)
         top = max(state.live_questions(), key=lambda q: (q.score, -len(q.id)))
-        assert [e for e in votes.all("a") if e.attrs.get("href", "").startswith("/questions/q")][0].text == top.title
+        assert next(e for e in votes.all("a") if e.attrs.get("href", "").startswith("/questions/q")).text == top.title
         tag = episode.bindings["unanswered"]["tag"]
         unanswered = Doc((await client.get(f"/?tagged={tag}&sort=unanswered")).text)
         listed = {e.text for e in unanswered.all("a") if e.attrs.get("href", "").startswith("/questions/q")}
