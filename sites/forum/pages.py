@@ -100,14 +100,21 @@ def render_post(text: str) -> Markup:
     """Plain text, escaped: paragraphs, `code`, '$ ' command lines and bare links (rel=nofollow)."""
     blocks: list[str] = []
     for block in re.split(r"\n\s*\n", text.strip()):
-        lines = block.split("\n")
-        if all(line.startswith("$ ") for line in lines):
-            blocks.append("<pre><code>" + "\n".join(str(escape(line)) for line in lines) + "</code></pre>")
-            continue
-        html = str(escape(block))
-        html = re.sub(r"`([^`]+)`", r"<code>\1</code>", html)
-        html = _URL.sub(lambda m: f'<a href="{m.group(0)}" rel="nofollow ugc">{m.group(0)}</a>', html)
-        blocks.append("<p>" + html.replace("\n", "<br>") + "</p>")
+        runs: list[tuple[bool, list[str]]] = []
+        for line in block.split("\n"):
+            command = line.startswith("$ ")
+            if runs and runs[-1][0] == command:
+                runs[-1][1].append(line)
+            else:
+                runs.append((command, [line]))
+        for command, lines in runs:
+            if command:
+                blocks.append("<pre><code>" + "\n".join(str(escape(line)) for line in lines) + "</code></pre>")
+                continue
+            html = str(escape("\n".join(lines)))
+            html = re.sub(r"`([^`]+)`", r"<code>\1</code>", html)
+            html = _URL.sub(lambda m: f'<a href="{m.group(0)}" rel="nofollow ugc">{m.group(0)}</a>', html)
+            blocks.append("<p>" + html.replace("\n", "<br>") + "</p>")
     return Markup("\n".join(blocks))
 
 
