@@ -323,7 +323,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
             episode, "question.html", title=question.title, question=question, qv=post_view(question),
             answers=[post_view(a) for a in answers], order=order, notice=_notice(request),
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
-            my_question=question.author_id == state.me.id, flag_reasons=FLAG_REASONS, related=related[:6],
+            my_question=question.author_id == state.me.id, related=related[:6],
             active="questions",
         )
 
@@ -368,6 +368,22 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         episode.emit.inspect("view_revisions", post.id, revealed=["revisions"])
         return ui.render(episode, "revisions.html", title=f"Edit history: {question.title}", post=post,
                          question=question, rows=rows, active="questions")
+
+    @router.get("/posts/{post_id}/flag", response_class=HTMLResponse)
+    @hook_point("flag_page", "page", target=lambda kw: kw["post_id"])
+    async def flag_page(post_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        post = state.post(post_id)
+        question = state.question_of(post) if post else None
+        if post is None or question is None:
+            raise HTTPException(404, "This post doesn't exist or has been deleted.")
+        if post.author_id == state.me.id:
+            raise HTTPException(403, "You can't flag your own post: edit or delete it instead.")
+        episode.emit.inspect("view_flag", post.id, revealed=["body"])
+        return ui.render(episode, "flag.html", title="Flag", post=post, question=question,
+                         kind="question" if isinstance(post, Question) else "answer",
+                         author=_author(state, post.author_id), flag_reasons=FLAG_REASONS,
+                         already=any(f.post_id == post.id for f in state.flags), active="questions")
 
     @router.get("/tags", response_class=HTMLResponse)
     @hook_point("tags", "page")

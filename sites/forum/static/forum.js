@@ -119,15 +119,6 @@
 
   /* ---- flags -------------------------------------------------------------------------------- */
 
-  document.querySelectorAll("button[data-flag-toggle]").forEach(function (button) {
-    var form = document.getElementById("flag-" + button.dataset.flagToggle);
-    button.addEventListener("click", function () {
-      if (!form) return;
-      form.hidden = !form.hidden;
-      button.setAttribute("aria-expanded", form.hidden ? "false" : "true");
-    });
-  });
-
   document.querySelectorAll("form[data-flag]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -141,7 +132,7 @@
       submit.disabled = true;
       api("POST", "/api/posts/" + form.dataset.flag + "/flags",
           { reason: chosen.value, note: form.querySelector("textarea[name=note]").value.trim() })
-        .then(function () { go(here(), "flagged", form.dataset.flag); })
+        .then(function () { go("/questions/" + form.dataset.question, "flagged", form.dataset.flag); })
         .catch(fail(null, submit, "Your flag could not be sent — try again"));
     });
   });

@@ -63,7 +63,11 @@ async def test_question_page_names_the_controls_the_plans_use(world: tuple[Any, 
         doc = Doc((await client.get(f"/questions/{b['spam']['question_id']}")).text)
         assert doc.named("h1", b["spam"]["question_title"])
         assert [x for x in doc.all("button") if x.attrs.get("aria-label") == "Upvote"]
-        assert [x for x in doc.all("button") if x.text == "Flag"]
+        assert [x for x in doc.all("a") if x.text == "Flag"]
+        flag = Doc((await client.get(f"/posts/{b['spam']['answer_id']}/flag")).text)
+        assert flag.named("h1", "Flag this answer") and flag.buttons("Submit flag")
+        assert [r for r in flag.all("input") if r.attrs.get("type") == "radio" and r.attrs.get("value") == "spam"]
+        assert (await client.get(f"/posts/{b['own']['answer_id']}/flag")).status_code == 403
         assert doc.buttons("Post Your Answer") and doc.labelled("Your Answer").tag == "textarea"
         spam_link = [a for a in doc.all("a") if b["spam"]["product"].split()[0].lower() in a.attrs.get("href", "")]
         assert spam_link and "nofollow" in spam_link[0].attrs["rel"]
