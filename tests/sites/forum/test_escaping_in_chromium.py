@@ -1,11 +1,9 @@
 """Script in user-written text never runs on the forum: not in a question's title or body, a
 comment, an answer or a display name, in Chromium through the real proxy."""
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from grader.oracle_client import OracleClient
 from harness.browser import BrowserPool
@@ -16,13 +14,6 @@ pytestmark = pytest.mark.e2e
 
 PAYLOAD = '<script>window.__pwned = 1</script><img src="/nope.png" onerror="window.__pwned = 2">'
 
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
-    await running.start()
-    yield running
-    await running.stop()
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -4,11 +4,9 @@ and a screenshot (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps it as docs/screens/forum
 import os
 import re
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from grader.oracle_client import OracleClient
 from harness.browser import BrowserPool
@@ -18,13 +16,6 @@ from harness.stack import Stack
 pytestmark = pytest.mark.e2e
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "screens"
 
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
-    await running.start()
-    yield running
-    await running.stop()
 
 
 @pytest.mark.asyncio(loop_scope="module")
