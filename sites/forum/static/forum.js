@@ -228,14 +228,29 @@
       event.preventDefault();
       var submit = form.querySelector("button[type=submit]");
       var e = form.elements;
+      var shown = document.querySelector("main [data-status]");
+      if (shown) shown.textContent = "";
       clearAlert(box);
       submit.disabled = true;
       api("PUT", "/api/settings", {
         display_name: e.display_name.value, location: e.location.value, about: e.about.value,
-        email_digest: e.email_digest.value, notify_on_answer: e.notify_on_answer.checked,
-        notify_on_comment: e.notify_on_comment.checked, page_size: Number(e.page_size.value)
+        email_digest: e.email_digest.value, notify_on_answer: e.notify_on_answer.value === "on",
+        notify_on_comment: e.notify_on_comment.value === "on", page_size: Number(e.page_size.value)
       })
-        .then(function () { go("/settings", "settings_saved"); })
+        .then(function (data) {
+          // Stay on the form (what was typed stays in it) and show what is now stored.
+          submit.disabled = false;
+          var saved = data.settings;
+          document.querySelectorAll("[data-current]").forEach(function (el) {
+            var value = saved[el.dataset.current];
+            if (typeof value === "boolean") value = value ? "On" : "Off";
+            else if (el.dataset.current === "email_digest") value = value.charAt(0).toUpperCase() + value.slice(1);
+            else if (el.dataset.current === "location" && !value) value = "not set";
+            el.textContent = String(value);
+          });
+          var status = document.querySelector("main [data-status]");
+          if (status) status.textContent = "Settings saved";
+        })
         .catch(fail(box, submit, "Your settings could not be saved — try again"));
     });
   });
