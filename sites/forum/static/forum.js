@@ -124,6 +124,8 @@
       event.preventDefault();
       var chosen = form.querySelector("input[name=reason]:checked");
       var submit = form.querySelector("button[type=submit]");
+      var shown = document.querySelector("main [data-status]");
+      if (shown) shown.textContent = "";
       clearAlert();
       if (!chosen) {
         fail(null, null, "")({ data: { detail: "Choose why this post should be looked at." } });
@@ -132,7 +134,12 @@
       submit.disabled = true;
       api("POST", "/api/posts/" + form.dataset.flag + "/flags",
           { reason: chosen.value, note: form.querySelector("textarea[name=note]").value.trim() })
-        .then(function () { go("/questions/" + form.dataset.question, "flagged", form.dataset.flag); })
+        .then(function () {
+          // Stay here: the flag and its reason stay in view next to the thanks.
+          submit.disabled = false;
+          var status = document.querySelector("main [data-status]");
+          if (status) status.textContent = "Thanks for flagging: a moderator will review it";
+        })
         .catch(fail(null, submit, "Your flag could not be sent — try again"));
     });
   });
