@@ -1,0 +1,1 @@
+"""Threadline, the hermetic Q&A community (`forum.test`)."""

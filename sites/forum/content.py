@@ -1,0 +1,332 @@
+"""The words of the forum world: members, tags, everyday questions and the scenario banks.
+
+Nothing here is random: the generator draws from these tables with the episode's RNG.
+"""
+
+FIRST_NAMES = (
+    "Adaeze", "Alina", "Anders", "Arjun", "Beatriz", "Bram", "Callum", "Camille", "Dario", "Delphine", "Eamon",
+    "Elif", "Esme", "Farah", "Felix", "Gideon", "Greta", "Hamid", "Hana", "Idris", "Ines", "Isla", "Jonah",
+    "Josefin", "Kai", "Keira", "Lars", "Leila", "Lorenzo", "Lucia", "Malik", "Mara", "Mateo", "Mei", "Nadia",
+    "Nico", "Nora", "Oren", "Orla", "Pavel", "Petra", "Quinn", "Rafael", "Rhea", "Rowan", "Silas", "Sofia",
+    "Soren", "Tamsin", "Tariq", "Thea", "Tobias", "Uma", "Vera", "Wren", "Yusuf", "Zara",
+)
+LAST_NAMES = (
+    "Abbott", "Adeyemi", "Bancroft", "Bergstrom", "Calloway", "Castellano", "Chen", "Dimitrov", "Donnelly",
+    "Ekwueme", "Falk", "Fontaine", "Gallagher", "Haddad", "Halloran", "Ibsen", "Iwasaki", "Jansen", "Kapoor",
+    "Kowalczyk", "Lindqvist", "Lomax", "Marchetti", "Moreau", "Nakagawa", "Nyberg", "Okafor", "Pellegrini",
+    "Quintero", "Ramsey", "Rasmussen", "Sandoval", "Sato", "Sheridan", "Sorensen", "Takahashi", "Thornbury",
+    "Valdez", "Whitlock", "Winslow", "Yilmaz", "Zielinski",
+)
+# Handles some members go by instead of a full name.
+HANDLES = ("bytewrangler", "null_pointer", "tabs4ever", "segfault_sam", "kernelpanic", "yak_shaver", "grepmaster",
+           "lambda_lou", "docker_dan", "regex_rita", "ssh_keygen", "off_by_one")
+LOCATIONS = (
+    "Lisbon, Portugal", "Toronto, Canada", "Pune, India", "Leeds, UK", "Austin, TX", "Melbourne, Australia",
+    "Nairobi, Kenya", "Osaka, Japan", "Gdańsk, Poland", "Bogotá, Colombia", "Tallinn, Estonia", "Lyon, France",
+    "Cape Town, South Africa", "Porto Alegre, Brazil", "Dublin, Ireland", "Utrecht, Netherlands",
+)
+ABOUTS = (
+    "Backend developer. Mostly Python and PostgreSQL these days.",
+    "Sysadmin turned SRE. I answer the questions I wish someone had answered for me.",
+    "Frontend engineer, occasional accessibility nerd.",
+    "Student. Learning by breaking things.",
+    "Data engineer; pipelines, SQL and far too much YAML.",
+    "Hobbyist. Raspberry Pis, home servers and shell scripts.",
+    "I write docs for a living and code for fun.",
+    "Embedded C by day, Rust by night.",
+)
+
+# name -> summary
+TAGS = (
+    ("python", "A general-purpose programming language. Tag the version too when it matters."),
+    ("git", "A distributed version control system."),
+    ("docker", "Building and running applications in containers."),
+    ("linux", "Questions about the Linux kernel and the systems built on it."),
+    ("postgresql", "An open-source relational database."),
+    ("javascript", "The language of the web, in browsers and on servers."),
+    ("css", "Styling web pages: layout, selectors, cascade."),
+    ("bash", "The GNU Bourne-Again shell and shell scripting."),
+    ("regex", "Regular expressions: patterns that match text."),
+    ("nginx", "A web server, reverse proxy and load balancer."),
+    ("ssh", "Secure shell: remote logins, keys and tunnels."),
+    ("pip", "The package installer for Python."),
+)
+
+# Everyday questions: (tags, title, opening line, detail, command, answer)
+EVERYDAY = (
+    (("python",), "How do I read a CSV file into a list of dictionaries?",
+     "I have a CSV with a header row and want each row as a dict keyed by column name.",
+     "Right now I split lines on commas, which breaks on quoted fields.", "python3 load.py data.csv",
+     "Use csv.DictReader: `with open(path, newline='') as f: rows = list(csv.DictReader(f))`. It handles quoting."),
+    (("python",), "Why does my default list argument keep growing between calls?",
+     "A function with `def add(item, items=[])` returns more items every time I call it.",
+     "I expected a fresh empty list on every call.", "python3 -c 'import mod; print(mod.add(1), mod.add(2))'",
+     "Defaults are evaluated once, when the function is defined. Use `items=None` and create the list inside."),
+    (("python",), "Sorting a list of tuples by the second element",
+     "I have pairs like (name, score) and want them ordered by score, highest first.",
+     "sorted() orders them by name.", "python3 rank.py",
+     "`sorted(pairs, key=lambda p: p[1], reverse=True)` — or operator.itemgetter(1) for the key."),
+    (("git",), "How do I undo the last commit but keep the changes?",
+     "I committed too early and want the changes back in my working tree.",
+     "Nothing has been pushed yet.", "git log --oneline -3",
+     "`git reset --soft HEAD~1` keeps the changes staged; `git reset HEAD~1` keeps them unstaged."),
+    (("git",), "Git says 'detached HEAD' after I checked out a tag",
+     "I ran git checkout on a release tag and now git status shows a detached HEAD.",
+     "Are my commits here safe?", "git checkout v1.4.0",
+     "You are not on a branch. Create one before committing: `git switch -c fix-from-1.4`."),
+    (("git",), "Remove a file from the repository but keep it on disk",
+     "I accidentally committed a local config file and want git to forget it.",
+     "It must stay on my machine.", "git status",
+     "`git rm --cached config.local.yml`, add it to .gitignore, then commit."),
+    (("docker",), "Container exits immediately after docker run",
+     "My image builds fine but the container stops right after it starts.",
+     "docker ps -a shows 'Exited (0)'.", "docker run -d myapp:latest",
+     "The main process finished. Run something in the foreground (the server itself) as CMD, not a background job."),
+    (("docker",), "How do I see the logs of a stopped container?",
+     "A container crashed overnight and I want to know why.",
+     "It is not running any more.", "docker ps -a",
+     "`docker logs <container>` works on stopped containers too, as long as it was not removed."),
+    (("docker", "linux"), "Permission denied on a bind-mounted volume",
+     "The process in my container can't write to a directory I mounted from the host.",
+     "The directory belongs to my user on the host.", "docker run -v $PWD/data:/data myapp",
+     "The container runs as another uid. Run it with `--user $(id -u):$(id -g)` or fix the ownership."),
+    (("linux",), "Find which process is listening on a port",
+     "Something is already using port 8080 and my server won't start.",
+     "I don't know what it is.", "curl localhost:8080",
+     "`sudo ss -ltnp 'sport = :8080'` shows the process and its pid."),
+    (("linux", "bash"), "How do I make a script run at boot?",
+     "I have a small script that should start after the network is up.",
+     "cron @reboot runs too early.", "crontab -l",
+     "Write a systemd unit with `After=network-online.target` and `Wants=network-online.target`, then enable it."),
+    (("linux",), "Disk is full but du shows much less used",
+     "df says the root filesystem is 100% used but du -sh / adds up to half of that.",
+     "I already deleted some big logs.", "df -h /",
+     "Deleted files still held open by a process keep their space. `lsof +L1` lists them; restart that process."),
+    (("postgresql",), "How do I list all tables in a PostgreSQL database?",
+     "In MySQL I would use SHOW TABLES.",
+     "What is the psql equivalent?", "psql -d shop",
+     "In psql, `\\dt` (or `\\dt *.*` for every schema); in SQL, query information_schema.tables."),
+    (("postgresql",), "Query is slow despite an index on the column",
+     "A WHERE on lower(email) takes seconds although email is indexed.",
+     "The table has two million rows.", "EXPLAIN ANALYZE SELECT * FROM users WHERE lower(email) = 'x'",
+     "The index is on email, not lower(email). Create an expression index: `CREATE INDEX ON users (lower(email))`."),
+    (("postgresql",), "Reset a sequence after importing rows",
+     "After a bulk import, inserts fail with duplicate key on the id column.",
+     "The import set the ids explicitly.", "INSERT INTO items (name) VALUES ('x')",
+     "`SELECT setval('items_id_seq', (SELECT max(id) FROM items));`"),
+    (("javascript",), "Why does forEach not wait for my async function?",
+     "I call an async function inside array.forEach and the code after it runs first.",
+     "I need all of them to finish.", "node sync.js",
+     "forEach ignores returned promises. Use `for (const x of xs) await f(x)` or `await Promise.all(xs.map(f))`."),
+    (("javascript",), "Check whether an object has a property",
+     "I need to know if a key exists even when its value is undefined.",
+     "`if (obj.key)` fails for falsy values.", "node check.js",
+     "`Object.hasOwn(obj, 'key')` (or `'key' in obj` to include inherited properties)."),
+    (("javascript",), "Fetch request is blocked by CORS",
+     "My page on localhost:3000 calls an API on localhost:8000 and the browser blocks it.",
+     "The same request works with curl.", "curl -i localhost:8000/api/items",
+     "The API must send Access-Control-Allow-Origin for your origin; curl does not enforce CORS, browsers do."),
+    (("css",), "Center a div horizontally and vertically",
+     "I want a box in the middle of the viewport.",
+     "margin: auto only centers horizontally.", "open index.html",
+     "On the parent: `display: grid; place-items: center; min-height: 100vh;`."),
+    (("css",), "Why is my z-index ignored?",
+     "A dropdown with z-index: 999 still appears under the header.",
+     "The header has z-index: 10.", "open page.html",
+     "z-index only compares within the same stacking context; a parent with transform or opacity creates a new one."),
+    (("css",), "Make a flex item not shrink",
+     "An icon in a flex row gets squashed when the text next to it is long.",
+     "I set a width on it.", "open card.html",
+     "Give the icon `flex-shrink: 0` (or `flex: none`)."),
+    (("bash",), "Loop over files with spaces in their names",
+     "My for loop over $(ls) breaks file names with spaces into pieces.",
+     "The files come from a camera.", "for f in $(ls *.jpg); do echo $f; done",
+     "Don't parse ls. Use a glob: `for f in *.jpg; do echo \"$f\"; done` (and quote the variable)."),
+    (("bash",), "How do I check if a variable is empty?",
+     "I want to exit when an argument is missing.",
+     "`if [ $1 == '' ]` gives 'unary operator expected'.", "./deploy.sh",
+     "Quote it and use -z: `if [ -z \"${1:-}\" ]; then echo missing; exit 1; fi`."),
+    (("bash",), "Redirect both stdout and stderr to a file",
+     "I want everything the command prints in one log.",
+     "`> log.txt` only catches part of it.", "./build.sh > log.txt",
+     "`./build.sh > log.txt 2>&1` (order matters) or, in bash, `&> log.txt`."),
+    (("regex",), "Match a word that is not followed by another word",
+     "I want 'foo' only when it is not followed by 'bar'.",
+     "My pattern foo[^b] misses the end of the line.", "grep -P 'foo[^b]' input.txt",
+     "Use a negative lookahead: `foo(?!bar)` (needs -P with grep)."),
+    (("regex", "javascript"), "Regex to validate a hex colour",
+     "I need to accept #abc and #a1b2c3 but nothing else.",
+     "My pattern accepts #abcd.", "node validate.js",
+     "`/^#(?:[0-9a-fA-F]{3}){1,2}$/`"),
+    (("nginx",), "nginx returns 413 Request Entity Too Large",
+     "Uploads over 1 MB fail behind nginx.",
+     "The app itself allows 50 MB.", "curl -F file=@video.mp4 https://example.test/upload",
+     "Raise `client_max_body_size 50m;` in the http, server or location block and reload nginx."),
+    (("nginx",), "Redirect http to https in nginx",
+     "I want every plain-http request to go to https with the same path.",
+     "I have the certificate set up already.", "curl -I http://example.test/about",
+     "A server block on port 80 with `return 301 https://$host$request_uri;`."),
+    (("ssh",), "SSH asks for a password although I added my key",
+     "I copied my public key to the server but ssh still prompts for a password.",
+     "The key works on another server.", "ssh -v deploy@server",
+     "Check permissions: ~/.ssh must be 700 and authorized_keys 600, owned by the user, or sshd ignores them."),
+    (("ssh",), "Keep an SSH session alive over a flaky connection",
+     "My session freezes and drops after a few idle minutes.",
+     "It is a home router, probably dropping idle connections.", "ssh me@host",
+     "Set `ServerAliveInterval 60` (and `ServerAliveCountMax 3`) in ~/.ssh/config."),
+    (("pip", "python"), "pip installs packages into the wrong Python",
+     "I have two Pythons and `pip install` puts packages where `python3` can't see them.",
+     "`which pip` and `which python3` point to different places.", "pip install requests",
+     "Run pip through the interpreter you use: `python3 -m pip install requests`."),
+    (("pip",), "How do I pin every dependency version?",
+     "I want the same versions on every machine.",
+     "pip freeze lists things I never installed directly.", "pip freeze",
+     "Keep direct dependencies in requirements.in and compile a lock file with pip-tools (`pip-compile`)."),
+    (("python", "postgresql"), "psycopg2 fails to install with 'pg_config executable not found'",
+     "Installing psycopg2 from pip stops with a build error.",
+     "I'm on a fresh machine.", "pip install psycopg2",
+     "Install the PostgreSQL client headers (libpq-dev) or use the psycopg2-binary wheel for development."),
+    (("docker", "nginx"), "nginx in Docker can't reach my app container",
+     "proxy_pass http://localhost:5000 gives 502 inside the nginx container.",
+     "Both containers run from one compose file.", "docker compose up",
+     "localhost is the nginx container itself. Use the service name: `proxy_pass http://app:5000;`."),
+    (("linux", "ssh"), "Copy a directory to a remote server",
+     "I need to upload a whole folder with its subfolders.",
+     "scp copies only files.", "scp site/ me@host:/var/www",
+     "`scp -r site me@host:/var/www/` or, better for repeats, `rsync -av site/ me@host:/var/www/site/`."),
+)
+
+# The namesakes: two members with the same display name answer the same question.
+NAMESAKE_QUESTIONS = (
+    (("git",), "Squash the last three commits into one before pushing",
+     "I have three small commits on my feature branch that should be one.",
+     "Nothing is pushed yet.", "git log --oneline -4",
+     ("Run `git rebase -i HEAD~3`, keep the first `pick` and change the other two to `squash` (or `s`).",
+      "Without an editor: `git reset --soft HEAD~3 && git commit` — it keeps the changes and makes one commit.",
+      "If you already pushed, you'll need `git push --force-with-lease` afterwards; tell your team first.")),
+    (("docker",), "Shrink a Python Docker image that is over 1 GB",
+     "My image based on python:3.12 is huge although the app is small.",
+     "Most of it seems to be build tools.", "docker images",
+     ("Use a multi-stage build: compile wheels in a builder stage and copy only them into python:3.12-slim.",
+      "Start from `python:3.12-slim` and add `--no-cache-dir` to pip; that alone usually halves it.",
+      "Check what takes the space with `docker history --no-trunc` before optimising blindly.")),
+)
+
+# Questions the user answered with a wrong default: (tags, title, opening, setting, wrong, right, where)
+OWN_ANSWER = (
+    (("nginx",), "nginx drops idle keep-alive connections sooner than expected",
+     "Clients behind our load balancer see connections closed after about a minute.",
+     "keepalive_timeout", "60s", "75s", "in the http block"),
+    (("postgresql",), "Connections rejected with 'too many clients already'",
+     "Our app pool opens 120 connections and PostgreSQL starts refusing them.",
+     "max_connections", "200", "100", "in postgresql.conf (restart required)"),
+    (("ssh",), "sshd disconnects before I can type my password",
+     "On a slow link the server drops me during the login prompt.",
+     "LoginGraceTime", "60 seconds", "120 seconds", "in /etc/ssh/sshd_config"),
+)
+
+# Near-duplicate questions that differ only in the system the asker runs (stated in the body).
+DISTRO_TITLES = (
+    ("pip install fails with error: externally-managed-environment",
+     "When I run pip install for anything, I get “error: externally-managed-environment”.",
+     ("pip", "python"),
+     "Create a virtual environment first: `python3 -m venv .venv && . .venv/bin/activate`, then pip install "
+     "works as usual."),
+    ("Docker daemon won't start after upgrading",
+     "After a system upgrade the Docker daemon fails to start and docker ps hangs.",
+     ("docker", "linux"),
+     "Check `journalctl -u docker` first; after this upgrade the storage driver setting usually needs to be removed "
+     "from /etc/docker/daemon.json."),
+)
+DISTROS = ("Debian 12", "Ubuntu 24.04", "Fedora 40", "Arch Linux", "openSUSE Tumbleweed", "Linux Mint 22")
+
+# An old, highly voted, accepted answer that a newer answer shows to be outdated:
+# (tags, title, opening, old answer, new answer, tool, since_version)
+OUTDATED = (
+    (("git",), "How do I make new repositories use 'main' as the default branch?",
+     "Every git init creates a branch called master and I have to rename it each time.",
+     "You can't change it: git init always creates master. Rename it right after with "
+     "`git branch -m master main`.",
+     "Since Git 2.28 you can: `git config --global init.defaultBranch main`. New repositories start on main, "
+     "no renaming needed.",
+     "Git", "2.28"),
+    (("python",), "How do I merge two dictionaries in a single expression?",
+     "I want a new dict with the keys of both, the second one winning on conflicts.",
+     "There is no operator for it; use `z = x.copy()` and then `z.update(y)`, or `{**x, **y}`.",
+     "Since Python 3.9 there is an operator for exactly this: `z = x | y` (and `x |= y` updates in place).",
+     "Python", "3.9"),
+    (("docker",), "How do I run a multi-container app with Compose?",
+     "I have a docker-compose.yml and want to start everything.",
+     "Install the separate docker-compose tool with pip and run `docker-compose up -d`.",
+     "Since Docker Compose V2 (Docker 20.10+) Compose is a Docker plugin: run `docker compose up -d` "
+     "(with a space); the pip-installed docker-compose is no longer maintained.",
+     "Docker", "20.10"),
+)
+
+# Spam: an answer advertising a download, on an ordinary question.
+SPAM_TEXT = (
+    "Had the same problem!!! Fixed it in one click with {product}, it repairs ALL {topic} errors automatically. "
+    "Download free here: {url} — works 100% guaranteed"
+)
+SPAM_PRODUCTS = (("FixAll Pro 2025", "fixall-pro.test"), ("DevBoost Cleaner", "devboost-cleaner.test"),
+                 ("ErrorMedic Suite", "errormedic.test"))
+SPAM_HANDLES = ("fixall_support", "devboost_official", "errormedic_team")
+LEGIT_LINKS = {
+    "python": "https://docs.python.org/3/library/venv.html",
+    "git": "https://git-scm.com/docs/git-config",
+    "docker": "https://docs.docker.com/engine/reference/commandline/logs/",
+    "linux": "https://man7.org/linux/man-pages/man8/ss.8.html",
+    "bash": "https://www.gnu.org/software/bash/manual/bash.html",
+}
+
+# New questions the user may be asked to post: (title, body, tag_a, tag_b)
+ASK = (
+    ("How do I run a cron job every 15 minutes only on weekdays?",
+     "I need a backup script to run every quarter of an hour, Monday to Friday, and never at weekends. "
+     "What is the crontab line for that?", "linux", "bash"),
+    ("Git rebase onto main keeps reporting the same conflict",
+     "Every time I rebase my branch onto main, git stops on the same conflict in settings.py, even after I "
+     "resolved it in an earlier rebase. How do I make git remember the resolution?", "git", "python"),
+    ("Docker build cache is ignored for the pip install step",
+     "Even when requirements.txt has not changed, docker build reinstalls every package. How should I order "
+     "the Dockerfile so the pip layer is cached?", "docker", "pip"),
+    ("PostgreSQL: how to find the slowest queries on a server",
+     "Our database got slow this week. Which tool or view tells me which queries take the most total time?",
+     "postgresql", "linux"),
+)
+
+# Background questions that nobody has answered yet (the "unanswered" tab), by tag.
+UNANSWERED = {
+    "linux": ("Strange delay before every command in a new terminal",
+              "Service restarts in a loop after changing its unit file",
+              "System clock drifts by minutes after resume from suspend"),
+    "docker": ("Image tag 'latest' pulls an old build on one machine",
+               "Healthcheck passes locally but fails in the CI runner",
+               "Container DNS stops resolving after the host VPN connects"),
+    "git": ("Commit signing stopped working after moving my key",
+            "Sparse checkout still downloads the whole history",
+            "Submodule shows as modified although nothing changed"),
+    "python": ("asyncio task silently disappears without an exception",
+               "Type checker can't infer the type of a cached property",
+               "Logging output duplicated after importing a library"),
+    "regex": ("Why does this pattern match an empty string at the end?",),
+    "css": ("Grid layout overflows on narrow screens only in one browser",),
+    "nginx": ("Upstream timed out only for large responses",),
+    "ssh": ("Agent forwarding doesn't work through a jump host",),
+    "postgresql": ("Table bloat after nightly bulk deletes",),
+}
+UNANSWERED_BODY = (
+    "This started recently and I can't find anything in the logs about it. I've tried the obvious fixes from "
+    "the documentation without any change. Any idea what to look at next?"
+)
+
+COMMENTS = (
+    "Can you share the exact error message?",
+    "Which version are you on? This changed a while ago.",
+    "This worked for me, thanks!",
+    "Note that this also needs a restart afterwards.",
+    "Did you check the permissions on that directory?",
+    "Worth adding that this is not safe on a shared machine.",
+    "Could you edit the question to include what you tried?",
+    "Same here, the answer below fixed it.",
+)

@@ -1,0 +1,316 @@
+"""The forum's state. The grader diffs it by collection: keep field names stable.
+
+Collections (top-level lists of records with string ids): `members`, `tags`, `questions`,
+`answers`, `comments`, `votes`, `revisions`, `follows`, `notifications`, `flags`. Top-level
+objects: `user` (the signed-in member's account) and `settings`. `next_ids` is bookkeeping.
+
+Posts are questions (`q0001`) and answers (`a0001`); comments (`c0001`) hang off either.
+Deleting a post or comment marks it `deleted` (the community keeps the record, as real Q&A
+sites do); deleted records are not shown. Times are ISO-8601 strings from the episode clock.
+"""
+
+import re
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator
+
+if TYPE_CHECKING:
+    from sites.kit.episode import Episode
+
+Digest = Literal["off", "daily", "weekly"]
+FlagReason = Literal["spam", "rude", "needs_improvement", "duplicate", "other"]
+Sort = Literal["newest", "votes", "unanswered"]
+SORTS: tuple[Sort, ...] = ("newest", "votes", "unanswered")
+FLAG_REASONS: dict[str, str] = {"spam": "Spam", "rude": "Rude or abusive", "needs_improvement": "Needs improvement",
+                                "duplicate": "Duplicate", "other": "Something else"}
+PAGE_SIZES = (15, 30, 50)
+
+TITLE_MIN, TITLE_MAX = 15, 150
+BODY_MIN, BODY_MAX = 20, 30_000
+COMMENT_MIN, COMMENT_MAX = 15, 600
+MAX_TAGS = 5
+
+
+class Account(BaseModel):
+    """The signed-in member's account (their public record is in `members`)."""
+
+    member_id: str
+    email: str
+
+
+class Member(BaseModel):
+    id: str
+    display_name: str
+    reputation: int
+    location: str
+    about: str
+    joined_at: str
+
+
+class Tag(BaseModel):
+    id: str
+    name: str = Field(description="lower-case, digits and '-', '.', '+', '#'")
+    summary: str
+
+
+class Question(BaseModel):
+    id: str
+    title: str
+    body: str = Field(description="plain text; blank lines separate paragraphs, lines starting '$ ' are code")
+    tags: list[str] = Field(description="tag names")
+    author_id: str
+    created_at: str
+    last_activity_at: str
+    score: int
+    views: int
+    accepted_answer_id: str | None = None
+    deleted: bool = False
+
+
+class Answer(BaseModel):
+    id: str
+    question_id: str
+    body: str
+    author_id: str
+    created_at: str
+    score: int
+    deleted: bool = False
+
+
+class Comment(BaseModel):
+    id: str
+    post_id: str = Field(description="the question or answer commented on")
+    body: str
+    author_id: str
+    created_at: str
+    deleted: bool = False
+
+
+class Vote(BaseModel):
+    """The signed-in member's vote on a post (one per post; 0 is never stored)."""
+
+    id: str
+    post_id: str
+    value: Literal[1, -1]
+    cast_at: str
+
+
+class Revision(BaseModel):
+    """One version of a post: the first is its original text, each edit adds one."""
+
+    id: str
+    post_id: str
+    number: int
+    title: str | None = None
+    body: str
+    tags: list[str] = Field(default_factory=list)
+    editor_id: str
+    summary: str
+    created_at: str
+
+
+class Follow(BaseModel):
+    id: str
+    tag: str
+    followed_at: str
+
+
+class Notification(BaseModel):
+    id: str
+    kind: Literal["answer", "comment", "accepted", "badge", "tag"]
+    text: str
+    post_id: str | None = None
+    created_at: str
+    read: bool = False
+
+
+class Flag(BaseModel):
+    id: str
+    post_id: str
+    reason: FlagReason
+    note: str = ""
+    flagged_at: str
+
+
+class Settings(BaseModel):
+    display_name: str
+    location: str
+    about: str
+    email_digest: Digest = "daily"
+    notify_on_answer: bool = True
+    notify_on_comment: bool = True
+    page_size: int = 15
+
+
+class ForumState(BaseModel):
+    user: Account
+    members: list[Member]
+    tags: list[Tag]
+    questions: list[Question]
+    answers: list[Answer]
+    comments: list[Comment]
+    votes: list[Vote] = Field(default_factory=list)
+    revisions: list[Revision] = Field(default_factory=list)
+    follows: list[Follow] = Field(default_factory=list)
+    notifications: list[Notification] = Field(default_factory=list)
+    flags: list[Flag] = Field(default_factory=list)
+    settings: Settings
+    next_ids: dict[str, int]
+
+    # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
+    def member(self, member_id: str) -> Member | None:
+        return next((m for m in self.members if m.id == member_id), None)
+
+    @property
+    def me(self) -> Member:
+        found = self.member(self.user.member_id)
+        assert found is not None
+        return found
+
+    def tag(self, name: str) -> Tag | None:
+        return next((t for t in self.tags if t.name == name), None)
+
+    def question(self, question_id: str) -> Question | None:
+        return next((q for q in self.questions if q.id == question_id and not q.deleted), None)
+
+    def answer(self, answer_id: str) -> Answer | None:
+        return next((a for a in self.answers if a.id == answer_id and not a.deleted), None)
+
+    def post(self, post_id: str) -> Question | Answer | None:
+        return self.question(post_id) if post_id.startswith("q") else self.answer(post_id)
+
+    def question_of(self, post: Question | Answer) -> Question | None:
+        return post if isinstance(post, Question) else self.question(post.question_id)
+
+    def comment(self, comment_id: str) -> Comment | None:
+        return next((c for c in self.comments if c.id == comment_id and not c.deleted), None)
+
+    def answers_to(self, question_id: str) -> list[Answer]:
+        return [a for a in self.answers if a.question_id == question_id and not a.deleted]
+
+    def comments_on(self, post_id: str) -> list[Comment]:
+        return sorted((c for c in self.comments if c.post_id == post_id and not c.deleted),
+                      key=lambda c: (c.created_at, c.id))
+
+    def vote_on(self, post_id: str) -> Vote | None:
+        return next((v for v in self.votes if v.post_id == post_id), None)
+
+    def follows_tag(self, name: str) -> bool:
+        return any(f.tag == name for f in self.follows)
+
+    def live_questions(self) -> list[Question]:
+        return [q for q in self.questions if not q.deleted]
+
+    def revisions_of(self, post_id: str) -> list[Revision]:
+        return sorted((r for r in self.revisions if r.post_id == post_id), key=lambda r: r.number)
+
+    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
+        """The next id from a state counter ('q0061', 'v0003'), so ids are deterministic."""
+        value = self.next_ids.get(counter, 1)
+        self.next_ids[counter] = value + 1
+        return f"{prefix}{value:0{width}d}"
+
+
+# ---- request bodies (every JSON write) -------------------------------------------------------------
+
+TAG_PATTERN = r"^[a-z0-9][a-z0-9.+#-]{0,24}$"
+_TAG = re.compile(TAG_PATTERN)
+Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+def _text(min_length: int, max_length: int) -> StringConstraints:
+    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
+
+
+Title = Annotated[str, _text(TITLE_MIN, TITLE_MAX)]
+PostBody = Annotated[str, _text(BODY_MIN, BODY_MAX)]
+CommentText = Annotated[str, _text(COMMENT_MIN, COMMENT_MAX)]
+Summary = Annotated[str, _text(0, 200)]
+TagName = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, to_lower=True, min_length=1,
+                                           max_length=25)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _check_tags(tags: list[str]) -> list[str]:
+    unique = list(dict.fromkeys(tags))
+    if not unique:
+        raise ValueError("add at least one tag")
+    if len(unique) > MAX_TAGS:
+        raise ValueError(f"use at most {MAX_TAGS} tags")
+    for tag in unique:
+        if not _TAG.fullmatch(tag):
+            raise ValueError(f"“{tag}” is not a valid tag name")
+    return unique
+
+
+class QuestionBody(_Body):
+    title: Title
+    body: PostBody
+    tags: Annotated[list[TagName], Field(max_length=20)]
+
+    _tags = field_validator("tags")(classmethod(lambda cls, v: _check_tags(v)))
+
+
+class QuestionEdit(QuestionBody):
+    summary: Summary = ""
+
+
+class AnswerBody(_Body):
+    body: PostBody
+
+
+class AnswerEdit(AnswerBody):
+    summary: Summary = ""
+
+
+class CommentBody(_Body):
+    body: CommentText
+
+
+class VoteBody(_Body):
+    value: Literal[1, -1, 0] = Field(description="1 up, -1 down, 0 take back your vote")
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _strict_int(cls, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("a vote is 1, -1 or 0")
+        return value
+
+
+class AcceptBody(_Body):
+    answer_id: Id | None = Field(description="the answer to accept; null takes the acceptance back")
+
+
+class FlagBody(_Body):
+    reason: FlagReason
+    note: Annotated[str, _text(0, 500)] = ""
+
+
+class FollowBody(_Body):
+    following: StrictBool
+
+
+class ReadBody(_Body):
+    ids: Annotated[list[Id], Field(min_length=1, max_length=200)]
+
+
+class SettingsBody(_Body):
+    display_name: Annotated[str, _text(2, 40)]
+    location: Annotated[str, _text(0, 80)] = ""
+    about: Annotated[str, _text(0, 2000)] = ""
+    email_digest: Digest
+    notify_on_answer: StrictBool
+    notify_on_comment: StrictBool
+    page_size: Literal[15, 30, 50]
+
+
+def state_of(episode: "Episode") -> ForumState:
+    """The episode's state, typed (every forum episode holds a ForumState)."""
+    state = episode.state
+    if not isinstance(state, ForumState):
+        raise TypeError(f"episode {episode.id!r} does not hold a forum state")
+    return state

@@ -1,0 +1,465 @@
+"""Server-rendered pages of the forum. Pages only read; every write goes through the JSON API
+(`api.py`) from the page's script, which reloads the page with a `?notice=` flash."""
+
+import math
+import re
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
+
+from sites.forum.models import (
+    FLAG_REASONS,
+    PAGE_SIZES,
+    SORTS,
+    TITLE_MAX,
+    TITLE_MIN,
+    Answer,
+    ForumState,
+    Member,
+    Question,
+    Sort,
+    state_of,
+)
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode
+from sites.kit.hooks import hook_point, results_point
+from sites.kit.paging import page_number
+from sites.kit.store import EpisodeStore
+from sites.kit.templating import Pages
+
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
+MAX_QUERY = 300
+_TAG_TOKEN = re.compile(r"\[([^\]\s]{1,25})\]")
+_URL = re.compile(r"https?://[^\s<>\"'`]+[^\s<>\"'`.,;:!?)]")
+
+NOTICES = {
+    "asked": "Your question was posted",
+    "answered": "Your answer was posted",
+    "commented": "Comment added",
+    "voted": "Vote recorded",
+    "unvoted": "Vote taken back",
+    "accepted": "Answer accepted",
+    "unaccepted": "Acceptance taken back",
+    "edited": "Edit saved",
+    "deleted": "Post deleted",
+    "comment_deleted": "Comment deleted",
+    "flagged": "Thanks for flagging: a moderator will review it",
+    "followed": "You now follow this tag",
+    "unfollowed": "You no longer follow this tag",
+    "settings_saved": "Settings saved",
+    "notifications_read": "All notifications marked as read",
+}
+
+
+# ---- formatting --------------------------------------------------------------------------------
+
+def _moment(stamp: str) -> datetime:
+    return datetime.strptime(stamp, ISO)
+
+
+def when(stamp: str, now: datetime) -> str:
+    """'3 mins ago', '5 hours ago', 'yesterday', '14 Mar', '14 Mar 2021' (the episode clock's now)."""
+    moment = _moment(stamp)
+    seconds = (now - moment).total_seconds()
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        minutes = int(seconds // 60)
+        return f"{minutes} min{'s' if minutes > 1 else ''} ago"
+    if seconds < 86400:
+        hours = int(seconds // 3600)
+        return f"{hours} hour{'s' if hours > 1 else ''} ago"
+    if seconds < 2 * 86400:
+        return "yesterday"
+    if moment.year == now.year:
+        return f"{moment.day} {_MONTHS[moment.month - 1]}"
+    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+
+
+def full_date(stamp: str) -> str:
+    moment = _moment(stamp)
+    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year} at {moment:%H:%M}"
+
+
+def count(value: int) -> str:
+    """9,812 -> '9.8k' (views and reputation in lists)."""
+    if value >= 10_000:
+        return f"{value / 1000:.0f}k"
+    if value >= 1000:
+        return f"{value:,}"
+    return str(value)
+
+
+def render_post(text: str) -> Markup:
+    """Plain text, escaped: paragraphs, `code`, '$ ' command lines and bare links (rel=nofollow)."""
+    blocks: list[str] = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        runs: list[tuple[bool, list[str]]] = []
+        for line in block.split("\n"):
+            command = line.startswith("$ ")
+            if runs and runs[-1][0] == command:
+                runs[-1][1].append(line)
+            else:
+                runs.append((command, [line]))
+        for command, lines in runs:
+            if command:
+                blocks.append("<pre><code>" + "\n".join(str(escape(line)) for line in lines) + "</code></pre>")
+                continue
+            html = str(escape("\n".join(lines)))
+            html = re.sub(r"`([^`]+)`", r"<code>\1</code>", html)
+            html = _URL.sub(lambda m: f'<a href="{m.group(0)}" rel="nofollow ugc">{m.group(0)}</a>', html)
+            blocks.append("<p>" + html.replace("\n", "<br>") + "</p>")
+    return Markup("\n".join(blocks))
+
+
+def excerpt(text: str, limit: int = 160) -> str:
+    first = re.split(r"\n\s*\n", text.strip())[0]
+    flat = " ".join(first.replace("`", "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def forum_filters() -> dict[str, Any]:
+    return {"render_post": render_post, "full_date": full_date, "count": count}
+
+
+# ---- shared context ------------------------------------------------------------------------------
+
+def page_context(state: ForumState | None) -> dict[str, Any]:
+    if state is None:
+        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None}
+    return {"me": state.me, "unread": sum(1 for n in state.notifications if not n.read),
+            "followed": [f.tag for f in state.follows], "query": "", "active": None}
+
+
+def _notice(request: Request) -> str | None:
+    return NOTICES.get(request.query_params.get("notice", ""))
+
+
+def _sort_of(request: Request) -> Sort:
+    raw = request.query_params.get("sort", "") or "newest"
+    sort = next((s for s in SORTS if s == raw), None)
+    if sort is None:
+        raise HTTPException(400, f"Sort by one of: {', '.join(SORTS)}.")
+    return sort
+
+
+def sort_questions(state: ForumState, questions: list[Question], sort: Sort) -> list[Question]:
+    if sort == "votes":
+        return sorted(questions, key=lambda q: (-q.score, q.created_at, q.id))
+    newest = sorted(questions, key=lambda q: (q.created_at, q.id), reverse=True)
+    if sort == "unanswered":
+        return [q for q in newest if not state.answers_to(q.id)]
+    return newest
+
+
+class Listing:
+    def __init__(self, items: list[Question], page: int, size: int) -> None:
+        self.total = len(items)
+        self.pages = max(1, math.ceil(self.total / size))
+        if page > self.pages:
+            raise HTTPException(404, f"There is no page {page}: this list has {self.pages}.")
+        self.page = page
+        self.start = (page - 1) * size
+        self.shown = items[self.start: self.start + size]
+
+
+def _url(path: str, request: Request, **changes: str | None) -> str:
+    params = {k: v for k, v in request.query_params.items() if k not in ("notice",)}
+    for key, value in changes.items():
+        if value is None:
+            params.pop(key, None)
+        else:
+            params[key] = value
+    if params.get("page") == "1":
+        params.pop("page")
+    query = urlencode(params)
+    return path + (f"?{query}" if query else "")
+
+
+def parse_search(raw: str) -> tuple[list[str], list[str]]:
+    """'[git] undo commit' -> (tags ['git'], words ['undo', 'commit'])."""
+    if len(raw) > MAX_QUERY:
+        raise HTTPException(400, f"Searches are limited to {MAX_QUERY} characters.")
+    tags = [t.lower() for t in _TAG_TOKEN.findall(raw)]
+    words = [w.casefold() for w in _TAG_TOKEN.sub(" ", raw).split()]
+    return tags, words
+
+
+def search_questions(state: ForumState, tags: list[str], words: list[str]) -> list[Question]:
+    found = []
+    for question in state.live_questions():
+        if any(t not in question.tags for t in tags):
+            continue
+        haystack = f"{question.title}\n{question.body}".casefold()
+        if all(w in haystack for w in words):
+            found.append(question)
+    return found
+
+
+def _row(state: ForumState, question: Question, now: datetime) -> dict[str, Any]:
+    answers = state.answers_to(question.id)
+    author = state.member(question.author_id)
+    return {"q": question, "answers": len(answers), "accepted": question.accepted_answer_id is not None,
+            "excerpt": excerpt(question.body), "author": author, "asked": when(question.created_at, now),
+            "asked_full": full_date(question.created_at)}
+
+
+def _author(state: ForumState, member_id: str) -> Member:
+    member = state.member(member_id)
+    if member is None:
+        raise HTTPException(404, "That member does not exist.")
+    return member
+
+
+def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+    router = APIRouter()
+    episode_dep = Depends(episode_from(store, "forum"))
+
+    def listing_page(episode: Episode, request: Request, found: list[Question], *, heading: str,
+                     sort: Sort, tag: str | None, search: str | None) -> tuple[Listing, HTMLResponse]:
+        state = state_of(episode)
+        listing = Listing(found, page_number(request.query_params.get("page")), state.settings.page_size)
+        now = episode.clock.now().replace(tzinfo=None)
+        path = request.url.path
+        html = ui.render(
+            episode, "questions.html", title=heading, heading=heading, listing=listing,
+            rows=[_row(state, q, now) for q in listing.shown], sort=sort, sorts=SORT_NAMES,
+            sort_urls={s: _url(path, request, sort=s, page=None) for s in SORTS},
+            prev_url=_url(path, request, page=str(listing.page - 1)) if listing.page > 1 else None,
+            next_url=_url(path, request, page=str(listing.page + 1)) if listing.page < listing.pages else None,
+            page_urls=[(n, _url(path, request, page=str(n))) for n in range(1, listing.pages + 1)],
+            tag=state.tag(tag) if tag else None, following=bool(tag and state.follows_tag(tag)),
+            query=search or "", notice=_notice(request), active="questions",
+        )
+        return listing, html
+
+    @router.get("/", response_class=HTMLResponse)
+    @hook_point("questions", "page")
+    async def questions(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        sort = _sort_of(request)
+        tagged = request.query_params.get("tagged", "").strip().lower()
+        if tagged and state.tag(tagged) is None:
+            raise HTTPException(404, f"There is no tag called “{tagged[:40]}”.")
+        pool = [q for q in state.live_questions() if not tagged or tagged in q.tags]
+        found = results_point(episode, "questions", sort_questions(state, pool, sort), state.questions)
+        heading = f"Questions tagged [{tagged}]" if tagged else (
+            "Unanswered questions" if sort == "unanswered" else "All questions")
+        listing, html = listing_page(episode, request, found, heading=heading, sort=sort, tag=tagged or None,
+                                     search=None)
+        if tagged:
+            episode.emit.filter("view_questions", tagged, tag=tagged, sort=sort, page=listing.page,
+                                question_ids=[q.id for q in listing.shown], total=listing.total)
+        else:
+            episode.emit.navigate("view_questions", None, sort=sort, page=listing.page,
+                                  question_ids=[q.id for q in listing.shown], total=listing.total)
+        return html
+
+    @router.get("/search", response_class=HTMLResponse)
+    @hook_point("search", "page")
+    async def search(request: Request, episode: Episode = episode_dep) -> Response:
+        state = state_of(episode)
+        raw = request.query_params.get("q", "").strip()
+        if not raw:
+            return RedirectResponse("/", status_code=303)
+        sort = _sort_of(request)
+        tags, words = parse_search(raw)
+        found = results_point(episode, "search", sort_questions(state, search_questions(state, tags, words), sort),
+                              state.questions)
+        listing, html = listing_page(episode, request, found, heading=f"Search results for “{raw}”", sort=sort,
+                                     tag=None, search=raw)
+        episode.emit.search("search", query=raw, results=[q.id for q in listing.shown], tags=tags, sort=sort,
+                            total=listing.total, **({"page": listing.page} if listing.page > 1 else {}))
+        return html
+
+    @router.get("/questions/ask", response_class=HTMLResponse)
+    @hook_point("ask_page", "page")
+    async def ask_page(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.emit.navigate("view_ask", None)
+        return ui.render(episode, "ask.html", title="Ask a public question", tags=state.tags, active="ask",
+                         title_min=TITLE_MIN, title_max=TITLE_MAX, editing=None)
+
+    @router.get("/questions/{question_id}", response_class=HTMLResponse)
+    @hook_point("question", "page", target=lambda kw: kw["question_id"])
+    async def question_page(question_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        question = state.question(question_id)
+        if question is None:
+            raise HTTPException(404, "This question doesn't exist or has been deleted.")
+        now = episode.clock.now().replace(tzinfo=None)
+        order = request.query_params.get("answers", "votes")
+        if order not in ("votes", "newest"):
+            raise HTTPException(400, "Order answers by votes or newest.")
+        answers = state.answers_to(question.id)
+        if order == "votes":
+            answers.sort(key=lambda a: (a.id != question.accepted_answer_id, -a.score, a.created_at))
+        else:
+            answers.sort(key=lambda a: (a.created_at, a.id), reverse=True)
+
+        def post_view(post: Question | Answer) -> dict[str, Any]:
+            vote = state.vote_on(post.id)
+            revisions = state.revisions_of(post.id)
+            return {"p": post, "author": _author(state, post.author_id), "mine": post.author_id == state.me.id,
+                    "vote": vote.value if vote else 0, "when": when(post.created_at, now),
+                    "when_full": full_date(post.created_at), "edited": len(revisions) > 1,
+                    "edited_when": when(revisions[-1].created_at, now) if len(revisions) > 1 else None,
+                    "flagged": any(f.post_id == post.id for f in state.flags),
+                    "comments": [{"c": c, "author": _author(state, c.author_id), "when": when(c.created_at, now),
+                                  "mine": c.author_id == state.me.id} for c in state.comments_on(post.id)]}
+
+        related = [q for q in state.live_questions() if q.id != question.id and set(q.tags) & set(question.tags)]
+        related.sort(key=lambda q: (-q.score, q.id))
+        episode.emit.inspect("view_question", question.id,
+                             revealed=["body", "answers", "comments", "authors", "reputation", "accepted"],
+                             answer_ids=[a.id for a in answers])
+        return ui.render(
+            episode, "question.html", title=question.title, question=question, qv=post_view(question),
+            answers=[post_view(a) for a in answers], order=order, notice=_notice(request),
+            asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
+            my_question=question.author_id == state.me.id, related=related[:6],
+            active="questions",
+        )
+
+    @router.get("/questions/{question_id}/edit", response_class=HTMLResponse)
+    @hook_point("edit_question_page", "page", target=lambda kw: kw["question_id"])
+    async def edit_question_page(question_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        question = state.question(question_id)
+        if question is None:
+            raise HTTPException(404, "This question doesn't exist or has been deleted.")
+        if question.author_id != state.me.id:
+            raise HTTPException(403, "You can only edit your own posts.")
+        episode.emit.navigate("view_edit", question.id)
+        return ui.render(episode, "ask.html", title="Edit question", tags=state.tags, editing=question,
+                         title_min=TITLE_MIN, title_max=TITLE_MAX, active="questions")
+
+    @router.get("/answers/{answer_id}/edit", response_class=HTMLResponse)
+    @hook_point("edit_answer_page", "page", target=lambda kw: kw["answer_id"])
+    async def edit_answer_page(answer_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        answer = state.answer(answer_id)
+        question = state.question(answer.question_id) if answer else None
+        if answer is None or question is None:
+            raise HTTPException(404, "This answer doesn't exist or has been deleted.")
+        if answer.author_id != state.me.id:
+            raise HTTPException(403, "You can only edit your own posts.")
+        episode.emit.navigate("view_edit", answer.id)
+        return ui.render(episode, "edit_answer.html", title="Edit answer", answer=answer, question=question,
+                         active="questions")
+
+    @router.get("/posts/{post_id}/revisions", response_class=HTMLResponse)
+    @hook_point("revisions", "page", target=lambda kw: kw["post_id"])
+    async def revisions(post_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        post = state.post(post_id)
+        question = state.question_of(post) if post else None
+        if post is None or question is None:
+            raise HTTPException(404, "This post doesn't exist or has been deleted.")
+        now = episode.clock.now().replace(tzinfo=None)
+        rows = [{"r": r, "editor": _author(state, r.editor_id), "when": when(r.created_at, now)}
+                for r in reversed(state.revisions_of(post.id))]
+        episode.emit.inspect("view_revisions", post.id, revealed=["revisions"])
+        return ui.render(episode, "revisions.html", title=f"Edit history: {question.title}", post=post,
+                         question=question, rows=rows, active="questions")
+
+    @router.get("/posts/{post_id}/flag", response_class=HTMLResponse)
+    @hook_point("flag_page", "page", target=lambda kw: kw["post_id"])
+    async def flag_page(post_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        post = state.post(post_id)
+        question = state.question_of(post) if post else None
+        if post is None or question is None:
+            raise HTTPException(404, "This post doesn't exist or has been deleted.")
+        if post.author_id == state.me.id:
+            raise HTTPException(403, "You can't flag your own post: edit or delete it instead.")
+        episode.emit.inspect("view_flag", post.id, revealed=["body"])
+        return ui.render(episode, "flag.html", title="Flag", post=post, question=question,
+                         kind="question" if isinstance(post, Question) else "answer",
+                         author=_author(state, post.author_id), flag_reasons=FLAG_REASONS,
+                         already=any(f.post_id == post.id for f in state.flags), active="questions")
+
+    @router.get("/tags", response_class=HTMLResponse)
+    @hook_point("tags", "page")
+    async def tags(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        needle = request.query_params.get("q", "").strip().lower()[:40]
+        shown = [t for t in state.tags if needle in t.name]
+        rows = [{"t": t, "count": sum(1 for q in state.live_questions() if t.name in q.tags),
+                 "following": state.follows_tag(t.name)} for t in shown]
+        episode.emit.navigate("view_tags", None, tag_ids=[t.id for t in shown])
+        return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle, notice=_notice(request),
+                         active="tags")
+
+    @router.get("/tags/{name}", response_class=HTMLResponse)
+    @hook_point("tag", "page", target=lambda kw: kw["name"])
+    async def tag(name: str, request: Request, episode: Episode = episode_dep) -> Response:
+        if state_of(episode).tag(name) is None:
+            raise HTTPException(404, f"There is no tag called “{name[:40]}”.")
+        return RedirectResponse(f"/?{urlencode({'tagged': name})}", status_code=303)
+
+    @router.get("/users", response_class=HTMLResponse)
+    @hook_point("users", "page")
+    async def users(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        needle = request.query_params.get("q", "").strip()[:60]
+        shown = [m for m in state.members if needle.casefold() in m.display_name.casefold()]
+        shown.sort(key=lambda m: (-m.reputation, m.id))
+        if needle:
+            episode.emit.search("search_users", query=needle, results=[m.id for m in shown])
+        else:
+            episode.emit.navigate("view_users", None, member_ids=[m.id for m in shown])
+        return ui.render(episode, "users.html", title="Users", members=shown, user_query=needle, active="users")
+
+    @router.get("/users/{member_id}", response_class=HTMLResponse)
+    @hook_point("profile", "page", target=lambda kw: kw["member_id"])
+    async def profile(member_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        member = _author(state, member_id)
+        now = episode.clock.now().replace(tzinfo=None)
+        asked = sorted((q for q in state.live_questions() if q.author_id == member.id),
+                       key=lambda q: q.created_at, reverse=True)
+        answered = []
+        for answer in sorted((a for a in state.answers if a.author_id == member.id and not a.deleted),
+                             key=lambda a: a.created_at, reverse=True):
+            question = state.question(answer.question_id)
+            if question is not None:
+                answered.append({"a": answer, "q": question, "when": when(answer.created_at, now),
+                                 "accepted": question.accepted_answer_id == answer.id})
+        episode.emit.inspect("view_profile", member.id, revealed=["reputation", "location", "about", "posts"])
+        return ui.render(episode, "profile.html", title=member.display_name, member=member,
+                         asked=[_row(state, q, now) for q in asked], answered=answered,
+                         joined=when(member.joined_at, now), is_me=member.id == state.me.id, active="users")
+
+    @router.get("/notifications", response_class=HTMLResponse)
+    @hook_point("notifications", "page")
+    async def notifications(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        now = episode.clock.now().replace(tzinfo=None)
+        rows: list[dict[str, Any]] = []
+        listed = sorted(state.notifications, key=lambda n: (n.created_at, n.id), reverse=True)
+        for n in sorted(state.notifications, key=lambda n: (n.created_at, n.id), reverse=True):
+            post = state.post(n.post_id) if n.post_id else None
+            question = state.question_of(post) if post else None
+            href = (f"/questions/{question.id}" + (f"#{post.id}" if post and post.id != question.id else "")
+                    if question else None)
+            rows.append({"n": n, "when": when(n.created_at, now), "href": href})
+        episode.emit.navigate("view_notifications", None, notification_ids=[n.id for n in listed])
+        return ui.render(episode, "notifications.html", title="Notifications", rows=rows, notice=_notice(request),
+                         active="notifications")
+
+    @router.get("/settings", response_class=HTMLResponse)
+    @hook_point("settings", "page")
+    async def settings(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.emit.navigate("view_settings", None)
+        return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,
+                         email=state.user.email, notice=_notice(request), active="settings")
+
+    return router
