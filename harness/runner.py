@@ -14,6 +14,7 @@ from harness.config import RUNS_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for, run_episode
 from harness.html_report import write_report
+from harness.replay import write_replay_quietly
 from harness.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
 from harness.stack import Stack
 from scenarios.loader import Catalog
@@ -66,6 +67,7 @@ async def run_matrix(
     specs: Sequence[EpisodeSpec], agents: Sequence[Agent], *, run_id: str | None = None,
     runs_dir: Path = RUNS_DIR, concurrency: int = 2, time_budget_s: float = 120.0,
     on_result: ProgressHook | None = None, stack: Stack | None = None, https: bool = False,
+    record_replay: bool = True,
 ) -> tuple[RunSummary, Path]:
     run_id = run_id or new_run_id()
     run_dir = runs_dir / run_id
@@ -83,7 +85,7 @@ async def run_matrix(
         await stack.start()
     oracle = OracleClient(stack.oracle_url)
     control = ControlClient(stack.control_url)
-    manager = EpisodeManager(oracle, control)
+    manager = EpisodeManager(oracle, control, record_replay=record_replay)
     gate = asyncio.Semaphore(max(1, concurrency))
     lock = asyncio.Lock()
 
@@ -103,6 +105,7 @@ async def run_matrix(
                     outcome=AgentOutcome(status="error"), error=f"{type(exc).__name__}: {exc}",
                 )
                 write_json_atomic(out_dir / "result.json", result)
+            await asyncio.to_thread(write_replay_quietly, out_dir)  # replay.html, linked from the report
             async with lock:
                 summary.episodes.append(result)
                 write_json_atomic(run_dir / "run.json", summary)

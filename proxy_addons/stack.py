@@ -16,9 +16,10 @@ runtime through the control API)::
 Ready when `GET http://127.0.0.1:<control port>/health` answers 200.
 
 Chain: guard (refuse, strip `x-webchaos-*`) -> recorder (keep flows, answer
-`/__webchaos/report`) -> router (to the sites server, Host kept, episode header)
--> network faults -> client-script injection -> client view (the URL the client asked
-for is put back on answered flows); control serves the API.
+`/__webchaos/report`) -> rrweb recorder (answer `/__webchaos/rrweb`) -> router (to
+the sites server, Host kept, episode header) -> network faults -> client-script
+injection -> client view (the URL the client asked for is put back on answered
+flows); control serves the API.
 HTTPS: off by default (CONNECT is refused with a 403; sites are plain `http://*.test`).
 With `webchaos_https=true` the guard lets CONNECT to a site host on port 443 through;
 mitmproxy intercepts it with the CA it keeps in `confdir` (`mitmproxy-ca-cert.pem`;
@@ -44,6 +45,7 @@ from proxy_addons.guard import Guard  # noqa: E402
 from proxy_addons.network import NetworkFaults  # noqa: E402
 from proxy_addons.recorder import Recorder  # noqa: E402
 from proxy_addons.router import ClientView, Router  # noqa: E402
+from proxy_addons.rrweb import RrwebRecorder  # noqa: E402
 
 # Episodes keep their flows for the HAR, so the heap holds many long-lived objects and the
 # default collector pauses show up in the tail: with these settings, p99 at 16 concurrent
@@ -57,6 +59,7 @@ recorder = Recorder(episodes)
 addons = [
     Guard(episodes),
     recorder,
+    RrwebRecorder(episodes),
     Router(episodes),
     NetworkFaults(episodes),
     ClientInject(episodes),
