@@ -140,10 +140,11 @@ def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec
 
     `rrweb_rec`: this page load's recording number (None: the page is not recorded)."""
     bundle = record_bundle() if rrweb_rec is not None else None
-    config = json.dumps({"faults": configs, "report": REPORT_PATH,
-                         "actions": ACTIONS_PATH if record_actions else None,
-                         "rrweb": RRWEB_PATH if bundle is not None else None,
-                         "rrweb_rec": rrweb_rec if bundle is not None else None}, ensure_ascii=True)
+    settings: dict[str, Any] = {"faults": configs, "report": REPORT_PATH,
+                                "actions": ACTIONS_PATH if record_actions else None}
+    if bundle is not None:
+        settings.update(rrweb=RRWEB_PATH, rrweb_rec=rrweb_rec)
+    config = json.dumps(settings, ensure_ascii=True)
     config = config.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     families: list[str] = []
     for c in configs:
