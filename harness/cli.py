@@ -48,7 +48,7 @@ def _seeds(text: str) -> list[int]:
 def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
-             browser: str = "proxy", chromium_args: list[str] | None = None) -> int:
+             browser: str = "proxy", chromium_args: list[str] | None = None, record_replay: bool = True) -> int:
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                             one_per_primitive=one_per_primitive)
@@ -73,7 +73,7 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
         try:
             summary, run_dir = asyncio.run(run_matrix(
                 specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
-                on_result=advance, time_budget_s=time_budget_s, https=https,
+                on_result=advance, time_budget_s=time_budget_s, https=https, record_replay=record_replay,
             ))
         except ChromiumNotFound as exc:
             console.print(f"[red]error[/] {exc}")
@@ -115,11 +115,14 @@ def run(
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
     one_per_primitive: Annotated[bool, typer.Option(
         "--one-per-primitive", help="per task, only the first variant of each target primitive")] = False,
+    no_replay: Annotated[bool, typer.Option(
+        "--no-replay", help="do not record pages with rrweb (no rrweb.jsonl; replay.html shows the timeline only)"),
+    ] = False,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
-                    browser=browser, chromium_args=chromium_arg)
+                    browser=browser, chromium_args=chromium_arg, record_replay=not no_replay)
     raise typer.Exit(code)
 
 
@@ -221,6 +224,28 @@ def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds
                       f"{escape(where)}: {escape(first['msg'])}")
         raise typer.Exit(2) from exc
     console.print(f"report: {write_report(summary, run_dir)}", markup=False)
+
+
+@app.command("replay")
+def replay_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folder of a run")]) -> None:
+    """Write the episode's replay.html: the recorded page in rrweb's player beside one timeline of its GUI
+    actions, semantic events, requests and fault firings (click any to seek), with the verdict. Opens offline."""
+    from rich.markup import escape
+
+    from harness.replay import ReplayError, write_replay
+    from proxy_addons.rrweb import player_assets
+
+    try:
+        path = write_replay(episode_dir)
+    except (ReplayError, OSError) as exc:
+        console.print(f"[red]error[/] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    if player_assets() is None:
+        console.print("[yellow]warning[/] rrweb-player is not installed (run `make rrweb`): replay.html has the "
+                      "timeline but no player")
+    elif not (episode_dir / "rrweb.jsonl").is_file():
+        console.print("[yellow]note[/] this episode has no page recording (rrweb.jsonl): the timeline only")
+    typer.echo(f"replay: {path}")
 
 
 @app.command()
