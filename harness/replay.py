@@ -15,7 +15,8 @@ first later write for a commit) and marked approximate.
 
 Several page loads are several rrweb recordings (`rec`). The player plays one chain of them in
 time order; a recording that starts while the previous one is still going (another tab, a
-popup) is left out of the player and named in the page. Events before the first recording
+popup) is left out of the player and named in the page; a page being left may log events up
+to NAVIGATION_OVERLAP_MS after the next one began, and those are cut. Events before the first recording
 seek to its start; a recording cut at `webchaos_rrweb_max_bytes` says so.
 """
 
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 TEMPLATES = Path(__file__).parent / "templates"
 REPLAY_NAME = "replay.html"
 MAX_REQUESTS = 2000
+NAVIGATION_OVERLAP_MS = 2000  # a recording may outlive the next page's start by this much (unload events)
 _ASSET_SUFFIXES = (".css", ".js", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico", ".woff", ".woff2")
 
 
@@ -89,9 +91,12 @@ def _recordings(lines: list[dict[str, Any]]) -> dict[str, Any]:
     skipped = []
     end = float("-inf")
     for start, stop, rec, events in spans:
-        if start < end:  # overlaps the previous page load: another tab
+        if start < end - NAVIGATION_OVERLAP_MS:  # the previous page goes on: this one is in another tab
             skipped.append(rec)
             continue
+        # A page that is being left may still report a few events after the next one began: cut them.
+        while chain and chain[-1]["timestamp"] > start:
+            chain.pop()
         chain.extend(events)
         end = stop
     return {"opened_epoch_ms": head.get("opened_epoch_ms"), "events": chain, "skipped": skipped,
