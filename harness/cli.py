@@ -249,6 +249,28 @@ def replay_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode fold
 
 
 @app.command()
+def play(
+    port: Annotated[int, typer.Option(help="port of the play page on 127.0.0.1 (0: any free port)")] = 8765,
+    compare: Annotated[str | None, typer.Option(
+        "--run", help="a run under runs/ whose agents to compare with (default: the newest)")] = None,
+    runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
+    launch: Annotated[bool, typer.Option(
+        "--launch", help="open a headed Chromium on each episode's proxy (needs a display)")] = False,
+) -> None:
+    """Beat the agent: a local page where you play a task (base or variant) through the proxy; graded on Done,
+    stored as agent `human` (HAR, actions, replay) and shown beside the agents of a run."""
+    from harness.play import serve
+
+    def ready(url: str, _app: object) -> None:
+        console.print(f"[bold]webchaos play[/] open {url} in your browser (Ctrl-C to stop)", markup=True)
+
+    try:
+        asyncio.run(serve(_catalog(None), runs_dir, port, compare, launch, on_ready=ready))
+    except KeyboardInterrupt:
+        console.print("stopped; your episodes are in runs/play-*/")
+
+
+@app.command()
 def up(
     task: Annotated[str | None, typer.Option("--task", "-t", help="task id (default: the catalog's first)")] = None,
     variant: Annotated[str | None, typer.Option("--variant", "-v")] = None,
