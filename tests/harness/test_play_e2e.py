@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+import aiohttp
 import pytest
 from playwright.async_api import Page, async_playwright, expect
 
@@ -25,6 +26,7 @@ from tests.harness.episodes import CATALOG, jsonl
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TASK = "shop_add_to_cart"
+expect.set_options(timeout=20_000)  # two shared cores: a page may take a while under load
 SCREENSHOT = PROJECT_ROOT / "docs" / "screens" / "play.png"
 
 
@@ -33,6 +35,7 @@ async def add_to_cart_by_hand(page: Page, start_url: str, instruction: str) -> N
     found = re.fullmatch(r"Add one (.+) to your shopping cart\.", instruction)
     assert found, instruction
     name = found.group(1)
+    page.set_default_timeout(20_000)
     await page.goto(start_url)
     search = page.get_by_role("searchbox", name="Search products")
     await search.fill(name)
@@ -52,6 +55,23 @@ async def test_a_person_plays_a_base_task_and_a_variant_against_the_agent(stack:
     app = PlayApp(CATALOG, stack, tmp_path, compare_run="agents")
     url = await app.start(0)
     try:
+        async with aiohttp.ClientSession() as http:  # the API refuses what a person's page never sends
+            episodes = url + "api/episodes"
+            body = {"task": TASK, "variant": None, "seed": 1}
+            async with http.post(episodes, json=body, headers={"origin": "http://evil.test"}) as r:
+                assert r.status == 403
+            async with http.post(episodes, data="task=x", headers={"content-type": "text/plain"}) as r:
+                assert r.status == 415
+            async with http.post(episodes, json={**body, "task": "nope"}) as r:
+                assert r.status == 422
+            async with http.post(episodes, json={**body, "variant": "mail_archive_swap_labels"}) as r:
+                assert r.status == 422  # a variant of another task
+            async with http.post(url + "api/episodes/nope/done", json={}) as r:
+                assert r.status == 404
+            for path in ("files/agents/..%2F..%2Fetc/replay.html", "files/../agents/replay.html"):
+                async with http.get(url + path) as r:
+                    assert r.status == 404
+            assert not app.playing
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=find_chromium(), args=["--no-sandbox"])
             try:
