@@ -3,10 +3,12 @@
    (`RRWEB_RECORD`, local to the injected IIFE) and posted in batches to config.rrweb as
    {"rec": n, "events": [...]} (`rec`: the page load's number within the episode, given by the
    proxy). Top frames only (rrweb records same-origin iframes from there). Passwords are masked.
+   Recording begins just after the page's load event (or 2 s after DOMContentLoaded).
    The proxy answers 204, or 413 once the episode's recording is full: recording then stops.
    Nothing here touches the page's state: rrweb only reads the DOM and listens. */
 
 var RRWEB_FLUSH_MS = 1000;
+var RRWEB_LATEST_MS = 2000;  /* after DOMContentLoaded, start even if `load` never comes */
 var RRWEB_CHUNK_BYTES = 256 * 1024;
 var RRWEB_KEEPALIVE_BYTES = 60000;  /* browsers refuse keepalive bodies over 64 KiB */
 
@@ -22,8 +24,10 @@ function startRrweb() {
     stopped = true;
     queue = [];
     size = 0;
-    if (stop) { try { stop(); } catch (e) { /* already stopped */ } }
+    if (typeof stop === "function") { try { stop(); } catch (e) { /* already stopped */ } }
   }
+
+  function record() { return RRWEB_RECORD.record(rrwebOptions(emit)); }
 
   function flush(leaving) {
     cancel(timer);
@@ -56,24 +60,40 @@ function startRrweb() {
     }
   }
 
-  try {
-    stop = RRWEB_RECORD.record({
-      emit: emit,
-      recordAfter: "DOMContentLoaded",
-      recordCanvas: false,
-      collectFonts: false,
-      inlineImages: false,
-      inlineStylesheet: true,
-      maskInputOptions: {password: true},
-      sampling: {mousemove: 50, mouseInteraction: true, scroll: 150, media: 800, input: "last"},
-      slimDOMOptions: {script: true, comment: true, headFavicon: true, headWhitespace: true,
-                       headMetaDescKeywords: true, headMetaSocial: true, headMetaRobots: true,
-                       headMetaHttpEquiv: true, headMetaAuthorship: true, headMetaVerification: true}
-    }) || null;
-  } catch (e) {
-    halt();
-    return;
+  function begin() {
+    if (stop || stopped) { return; }
+    stop = true;  /* claimed: begin runs once */
+    try {
+      stop = record() || null;
+    } catch (e) {
+      halt();
+    }
+  }
+  /* The snapshot is taken just after the page's load event, never before it: the page loads as
+     fast as without recording (an agent waiting for `load` waits no longer). Whatever a fault did
+     before that is in the snapshot; the moments before it replay as the previous page. */
+  if (D.readyState === "complete") {
+    later(begin, 0);
+  } else {
+    on("load", function () { later(begin, 0); }, true);
+    on("DOMContentLoaded", function () { later(begin, RRWEB_LATEST_MS); }, true);
   }
   on("pagehide", function () { flush(true); }, true);
   on("visibilitychange", function () { if (D.visibilityState === "hidden") { flush(true); } }, true);
+}
+
+function rrwebOptions(emit) {
+  return {
+    emit: emit,
+    recordAfter: "DOMContentLoaded",
+    recordCanvas: false,
+    collectFonts: false,
+    inlineImages: false,
+    inlineStylesheet: true,
+    maskInputOptions: {password: true},
+    sampling: {mousemove: 50, mouseInteraction: true, scroll: 150, media: 800, input: "last"},
+    slimDOMOptions: {script: true, comment: true, headFavicon: true, headWhitespace: true,
+                     headMetaDescKeywords: true, headMetaSocial: true, headMetaRobots: true,
+                     headMetaHttpEquiv: true, headMetaAuthorship: true, headMetaVerification: true}
+  };
 }
