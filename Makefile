@@ -12,8 +12,11 @@ MCP_STAMP := $(MCP_VENV)/.installed-stamp
 MCP_NODE := examples/playwright_mcp/node_modules/.installed-stamp
 BU_VENV := .venv-browser-use
 BU_STAMP := $(BU_VENV)/.installed-stamp
+# rrweb (page recording and replay.html's player): pinned in third_party/rrweb/package-lock.json.
+RRWEB_DIR := third_party/rrweb
+RRWEB_STAMP := $(RRWEB_DIR)/node_modules/.installed-stamp
 
-.PHONY: demo test lint bench chromium install frameworks clean
+.PHONY: demo test lint bench chromium install frameworks rrweb clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,15 +41,28 @@ $(BU_STAMP): examples/requirements-browser-use.txt
 
 frameworks: $(MCP_NODE) $(MCP_STAMP) $(BU_STAMP)
 
-install: $(STAMP)
+# Without npm this prints what to install and goes on: webchaos then runs with page recording off.
+$(RRWEB_STAMP): $(RRWEB_DIR)/package.json $(RRWEB_DIR)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		echo "cd $(RRWEB_DIR) && npm ci"; \
+		cd $(RRWEB_DIR) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed-stamp; \
+	else \
+		echo "webchaos: npm not found, so rrweb is not installed: episodes are not recorded for replay."; \
+		echo "  Install Node.js 18+ with npm (Debian/Ubuntu: sudo apt-get install nodejs npm; or https://nodejs.org),"; \
+		echo "  then run: make rrweb"; \
+	fi
+
+rrweb: $(RRWEB_STAMP)
+
+install: $(STAMP) rrweb
 
 chromium:
 	@bash scripts/ensure-chromium.sh
 
-demo: $(STAMP) chromium
+demo: $(STAMP) rrweb chromium
 	$(VENV)/bin/webchaos demo
 
-test: $(STAMP) chromium frameworks
+test: $(STAMP) rrweb chromium frameworks
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -64,4 +80,4 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/soak.py
 
 clean:
-	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules $(RRWEB_DIR)/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache

@@ -63,11 +63,13 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
              agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
              browser: str = "proxy", chromium_args: list[str] | None = None,
-             catalog_paths: list[Path] | None = None, resume: bool = False, isolate: bool = False) -> int:
+             catalog_paths: list[Path] | None = None, resume: bool = False, isolate: bool = False,
+             record_replay: bool = True) -> int:
     config = RunConfig(tasks=tasks, variants=variants, seeds=seeds, agents=agents, include_base=include_base,
                        one_per_primitive=one_per_primitive, catalog=[str(p.resolve()) for p in catalog_paths or []],
                        https=https, browser=browser, chromium_args=chromium_args or [],
-                       time_budget_s=time_budget_s, concurrency=concurrency, isolate=isolate)
+                       time_budget_s=time_budget_s, concurrency=concurrency, isolate=isolate,
+                       record_replay=record_replay)
     try:
         specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                             one_per_primitive=one_per_primitive)
@@ -102,6 +104,7 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
             summary, run_dir = asyncio.run(_until_sigterm(run_matrix(
                 specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
                 on_result=advance, time_budget_s=time_budget_s, https=https, config=config, resume=resume,
+                record_replay=record_replay,
             )))
         except ChromiumNotFound as exc:
             console.print(f"[red]error[/] {exc}")
@@ -160,7 +163,8 @@ def _resume(run_dir: Path, concurrency: int | None) -> int:
                     concurrency or config.concurrency, run_dir.name, run_dir.parent, config.include_base,
                     config.time_budget_s, one_per_primitive=config.one_per_primitive, https=config.https,
                     browser=config.browser, chromium_args=config.chromium_args, catalog_paths=catalog_paths,
-                    resume=True, isolate=config.isolate)
+                    resume=True, isolate=config.isolate,
+                    record_replay=config.record_replay)
 
 
 @app.command()
@@ -196,13 +200,17 @@ def run(
     one_per_primitive: Annotated[bool, typer.Option(
         "--one-per-primitive", help="per task, only the first variant of each target primitive")] = False,
     isolate: Annotated[bool, typer.Option("--isolate", help=ISOLATE_HELP)] = False,
+    no_replay: Annotated[bool, typer.Option(
+        "--no-replay", help="do not record pages with rrweb (no rrweb.jsonl; replay.html shows the timeline only)"),
+    ] = False,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     if resume is not None:
         raise typer.Exit(_resume(resume, concurrency))
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
-                    browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate)
+                    browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
+                    record_replay=not no_replay)
     raise typer.Exit(code)
 
 
@@ -304,6 +312,50 @@ def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds
                       f"{escape(where)}: {escape(first['msg'])}")
         raise typer.Exit(2) from exc
     console.print(f"report: {write_report(summary, run_dir)}", markup=False)
+
+
+@app.command("replay")
+def replay_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folder of a run")]) -> None:
+    """Write the episode's replay.html: the recorded page in rrweb's player beside one timeline of its GUI
+    actions, semantic events, requests and fault firings (click any to seek), with the verdict. Opens offline."""
+    from rich.markup import escape
+
+    from harness.replay import ReplayError, write_replay
+    from proxy_addons.rrweb import player_assets
+
+    try:
+        path = write_replay(episode_dir)
+    except (ReplayError, OSError) as exc:
+        console.print(f"[red]error[/] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    if player_assets() is None:
+        console.print("[yellow]warning[/] rrweb-player is not installed (run `make rrweb`): replay.html has the "
+                      "timeline but no player")
+    elif not (episode_dir / "rrweb.jsonl").is_file():
+        console.print("[yellow]note[/] this episode has no page recording (rrweb.jsonl): the timeline only")
+    typer.echo(f"replay: {path}")
+
+
+@app.command()
+def play(
+    port: Annotated[int, typer.Option(help="port of the play page on 127.0.0.1 (0: any free port)")] = 8765,
+    compare: Annotated[str | None, typer.Option(
+        "--run", help="a run under runs/ whose agents to compare with (default: the newest)")] = None,
+    runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
+    launch: Annotated[bool, typer.Option(
+        "--launch", help="open a headed Chromium on each episode's proxy (needs a display)")] = False,
+) -> None:
+    """Beat the agent: a local page where you play a task (base or variant) through the proxy; graded on Done,
+    stored as agent `human` (HAR, actions, replay) and shown beside the agents of a run."""
+    from harness.play import serve
+
+    def ready(url: str, _app: object) -> None:
+        console.print(f"[bold]webchaos play[/] open {url} in your browser (Ctrl-C to stop)", markup=True)
+
+    try:
+        asyncio.run(serve(_catalog(None), runs_dir, port, compare, launch, on_ready=ready))
+    except KeyboardInterrupt:
+        console.print("stopped; your episodes are in runs/play-*/")
 
 
 @app.command()

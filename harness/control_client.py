@@ -32,8 +32,9 @@ class ControlClient:
             return json.loads(body) if body else None
 
     async def open_episode(self, episode_id: str, seed: int, faults: list[dict[str, Any]], out_dir: Path,
-                           port: int | None = None) -> dict[str, Any]:
-        payload = {"episode_id": episode_id, "seed": seed, "faults": faults, "out_dir": str(out_dir), "port": port}
+                           port: int | None = None, record_replay: bool = True) -> dict[str, Any]:
+        payload = {"episode_id": episode_id, "seed": seed, "faults": faults, "out_dir": str(out_dir), "port": port,
+                   "record_replay": record_replay}
         return dict(await self._request("POST", "/episodes", json=payload))
 
     async def har(self, episode_id: str) -> dict[str, Any]:

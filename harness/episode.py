@@ -66,9 +66,10 @@ class InfraFailure(Exception):
 
 
 class EpisodeManager:
-    def __init__(self, oracle: OracleClient, control: ControlClient) -> None:
+    def __init__(self, oracle: OracleClient, control: ControlClient, record_replay: bool = True) -> None:
         self.oracle = oracle
         self.control = control
+        self.record_replay = record_replay  # rrweb page recording (rrweb.jsonl) for `webchaos replay`
 
     async def open(self, spec: EpisodeSpec, episode_id: str, out_dir: Path) -> OpenEpisode:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -82,7 +83,8 @@ class EpisodeManager:
         initial = await self.oracle.initial_state_bytes(episode_id)
         (out_dir / "state_initial.json").write_bytes(initial)
         try:
-            proxy = await self.control.open_episode(episode_id, spec.seed, faults, out_dir)
+            proxy = await self.control.open_episode(episode_id, spec.seed, faults, out_dir,
+                                                    record_replay=self.record_replay)
         except BaseException:
             await self.oracle.delete_episode(episode_id)
             raise

@@ -26,8 +26,8 @@ REPORT_NAME = "report.html"
 LEDGER_LIMIT = 200  # ledger lines shown per episode (the file itself is linked)
 DETAIL_CHARS = 400  # a ledger line's detail, as compact JSON, is cut here
 LOG_LIMIT = 200
-EPISODE_FILES = ("trace.har", "faults.jsonl", "events.jsonl", "actions.jsonl", "result.json", "episode.json",
-                 "state_initial.json", "state_final.json", "agent.log")
+EPISODE_FILES = ("replay.html", "trace.har", "faults.jsonl", "events.jsonl", "actions.jsonl", "rrweb.jsonl",
+                 "result.json", "episode.json", "state_initial.json", "state_final.json", "agent.log")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif")
 AGENT_COLOURS = ("#3b6ea5", "#d08a2e", "#3f8f7a", "#8a5aa8", "#b5534f", "#6b7b8c")
 
@@ -345,6 +345,7 @@ def _episode(r: EpisodeResult, run_dir: Path) -> dict[str, Any]:
         "passed_checks": (len(verdict.checks) + len(verdict.negative_checks) - len(failed_checks)) if verdict else 0,
         "process": _process(r), "ledger": _ledger(folder / "faults.jsonl") if present else None,
         "folder_present": present, "folder": f"episodes/{r.episode_id}/", "files": files, "shots": shots,
+        "replay": f"{rel}/replay.html" if present and (folder / "replay.html").is_file() else None,
         "search": " ".join([r.task_id, r.variant_id or "base", r.target_primitive or "base", r.agent, status,
                             "pass" if r.success else "fail", f"seed {r.seed}"]).lower(),
     }

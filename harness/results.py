@@ -85,6 +85,7 @@ class RunConfig(BaseModel):
     time_budget_s: float = 120.0
     concurrency: int = 2
     isolate: bool = False
+    record_replay: bool = True
 
 
 class RunSummary(BaseModel):

@@ -18,6 +18,7 @@ from harness.config import RUNS_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, InfraFailure, episode_id_for, run_episode
 from harness.html_report import write_report
+from harness.replay import write_replay_quietly
 from harness.results import AgentInfo, EpisodeResult, InfraError, RunConfig, RunSummary, write_json_atomic
 from harness.stack import ServiceDeath, Stack
 from scenarios.loader import Catalog
@@ -128,7 +129,7 @@ async def run_matrix(
     specs: Sequence[EpisodeSpec], agents: Sequence[Agent], *, run_id: str | None = None,
     runs_dir: Path = RUNS_DIR, concurrency: int = 2, time_budget_s: float = 120.0,
     on_result: ProgressHook | None = None, stack: Stack | None = None, https: bool = False,
-    config: RunConfig | None = None, resume: bool = False,
+    config: RunConfig | None = None, resume: bool = False, record_replay: bool = True,
 ) -> tuple[RunSummary, Path]:
     """Run every (spec, agent). With `resume`, `run_id` names an existing run of the same plan: its
     graded episodes are kept as they are (files untouched) and only the missing and
@@ -167,7 +168,7 @@ async def run_matrix(
         await stack.start()
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
-    manager = EpisodeManager(oracle, control)
+    manager = EpisodeManager(oracle, control, record_replay=record_replay)
     gate = asyncio.Semaphore(max(1, concurrency))
     lock = asyncio.Lock()
     # Each running episode's infrastructure watch: resolved with the cause when webchaos fails under it.
@@ -233,6 +234,7 @@ async def run_matrix(
                 result = infra_result(spec, agent.name, episode_id, cause)
             finally:
                 inflight.pop(episode_id, None)
+            await asyncio.to_thread(write_replay_quietly, out_dir)  # replay.html, linked from the report
             async with lock:
                 with contextlib.suppress(OSError):  # a full disk now must not lose the rest of the run
                     if result.infra_failed:

@@ -10,7 +10,8 @@ nothing else. A control port without a secret is refused at start.
 
 - `GET /health` -> 200 `{"ok": true, "episodes": n}`
 - `POST /episodes` `{"episode_id", "seed", "faults": [envelopes], "out_dir", "port": int|null,
-  "record_actions": bool (default true: GUI actions to `<out_dir>/actions.jsonl`)}`
+  "record_actions": bool (default true: GUI actions to `<out_dir>/actions.jsonl`),
+  "record_replay": bool (default true: rrweb page recording to `<out_dir>/rrweb.jsonl`)}`
   -> 201 `{"episode_id", "port", "proxy_url", "site_scheme"}` (`https` when the stack runs with
   `webchaos_https`: agents should then start from https:// site URLs); opens listener `regular@127.0.0.1:<port>`
   (a free port if null; a port is never reused within the process -> 409). Faults are
@@ -57,6 +58,7 @@ class OpenEpisode(BaseModel):
     out_dir: str = Field(min_length=1)
     port: int | None = Field(default=None, ge=1, le=65535)
     record_actions: bool = True
+    record_replay: bool = True
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -189,7 +191,7 @@ class Control:
                 return _error(409, f"port {port} was already used in this proxy; ports are never reused")
             try:
                 episode = Episode(body.episode_id, body.seed, Path(body.out_dir), port, armed,
-                                  record_actions=body.record_actions)
+                                  record_actions=body.record_actions, record_replay=body.record_replay)
             except OSError as exc:
                 return _error(422, f"out_dir: {exc}")
             self.episodes.add(episode)

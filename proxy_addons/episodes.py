@@ -58,6 +58,8 @@ class Episode:
     # By flow id, in arrival order: the flow while in flight, its bounded HAR entry once done (recorder.py).
     flows: dict[str, http.HTTPFlow | dict[str, Any]] = field(default_factory=dict)
     record_actions: bool = True  # inject the GUI-action recorder into every HTML page
+    record_replay: bool = True  # record every top page with rrweb into <out_dir>/rrweb.jsonl (when installed)
+    replay_pages: int = 0  # page loads given an rrweb recorder so far (their `rec` numbers: 1..n)
     ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
     ledger: Ledger = field(init=False)
 

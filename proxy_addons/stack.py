@@ -19,7 +19,8 @@ Ready when `GET http://127.0.0.1:<control port>/health` answers 200 (with the se
 passes it through an inherited pipe, never argv or the environment).
 
 Chain: secret (read from its fd at start) -> guard (refuse, strip `x-webchaos-*`) -> recorder
-(keep flows, answer `/__webchaos/report`) -> router (to the sites server, Host kept, episode
+(keep flows, answer `/__webchaos/report`) -> rrweb recorder (answer
+`/__webchaos/rrweb`) -> router (to the sites server, Host kept, episode
 and secret headers)
 -> network faults -> client-script injection -> client view (the URL the client asked
 for is put back, and the secret taken off, on answered flows) -> recorder tail (a finished
@@ -49,6 +50,7 @@ from proxy_addons.guard import Guard  # noqa: E402
 from proxy_addons.network import NetworkFaults  # noqa: E402
 from proxy_addons.recorder import Recorder  # noqa: E402
 from proxy_addons.router import ClientView, Router  # noqa: E402
+from proxy_addons.rrweb import RrwebRecorder  # noqa: E402
 from proxy_addons.secret import StackSecret  # noqa: E402
 
 # Episodes keep their flows for the HAR, so the heap holds many long-lived objects and the
@@ -65,6 +67,7 @@ addons = [
     secret,
     Guard(episodes),
     recorder,
+    RrwebRecorder(episodes),
     Router(episodes, secret),
     NetworkFaults(episodes),
     ClientInject(episodes),

@@ -351,6 +351,7 @@ function make(fault, tag, style, text) {
 }
 
 function boot() {
+  if (typeof startRrweb === "function" && config.rrweb) { startRrweb(); }
   if (typeof startRecorder === "function" && config.actions) { startRecorder(); }
   config.faults.forEach(arm);
 }

@@ -4,14 +4,17 @@ For each HTML response (2xx, `text/html`, not HEAD) of an episode, every client
 fault whose `match` fits the page (host, path glob on the page path, methods)
 counts one eligible event and the scheduler decides (`ArmedFault.decide`). If at
 least one fault is armed for this page load, or the episode records GUI actions
-(`record_actions`, on by default), an inline `<script>` is inserted right after
+(`record_actions`, on by default) or the page for replay (`record_replay`, on by
+default; needs rrweb installed, see proxy_addons/rrweb.py), an inline `<script>` is inserted right after
 `<head ...>` (else after `<html ...>`, else after a doctype, else at the very
 start). It is one IIFE: a frozen config (the armed faults: id, type, params,
 target; the report and actions paths), `core.js`, the JS file of each armed
 fault's family (`ClientFault.script`), `recorder.js` when actions are recorded,
-then `boot()`. The script removes its own element as it runs, defines no global
-and registers only capture-phase listeners. Pages of an episode that neither
-records actions nor has an armed fault are left byte-for-byte alone.
+the rrweb record bundle and `rrweb.js` when the page is recorded (config `rrweb`:
+the endpoint, `rrweb_rec`: this page load's recording number), then `boot()`. The
+script removes its own element as it runs, defines no global and registers only
+capture-phase listeners. Pages of an episode that records neither actions nor
+replay and has no armed fault are left byte-for-byte alone.
 
 Injected pages get `cache-control: no-store` (and lose `etag`/`last-modified`) so
 a cached copy never replays a decision. CSP (simple approach): if the page sends
@@ -46,6 +49,7 @@ from pydantic import Field
 from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.ledger import marks, request_summary
 from proxy_addons.network.engine import error_response
+from proxy_addons.rrweb import RRWEB_PATH, record_bundle
 from scenarios.faults import ArmedFault, FaultType, Layer, Match, lookup
 
 logger = logging.getLogger(__name__)
@@ -63,6 +67,7 @@ def _js(name: str) -> str:
 
 CORE_JS = _js("core.js")
 RECORDER_JS = _js("recorder.js")
+RRWEB_JS = _js("rrweb.js")
 
 _HEAD = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
 _HTML = re.compile(rb"<html(\s[^>]*)?>", re.IGNORECASE)
@@ -130,10 +135,16 @@ def fault_config(armed: ArmedFault) -> dict[str, Any]:
     }
 
 
-def script_source(configs: list[dict[str, Any]], record_actions: bool) -> str:
-    """The body of the injected script: config, core, the armed faults' families, recorder, boot."""
-    config = json.dumps({"faults": configs, "report": REPORT_PATH,
-                         "actions": ACTIONS_PATH if record_actions else None}, ensure_ascii=True)
+def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec: int | None = None) -> str:
+    """The body of the injected script: config, core, the armed faults' families, recorder, rrweb, boot.
+
+    `rrweb_rec`: this page load's recording number (None: the page is not recorded)."""
+    bundle = record_bundle() if rrweb_rec is not None else None
+    settings: dict[str, Any] = {"faults": configs, "report": REPORT_PATH,
+                                "actions": ACTIONS_PATH if record_actions else None}
+    if bundle is not None:
+        settings.update(rrweb=RRWEB_PATH, rrweb_rec=rrweb_rec)
+    config = json.dumps(settings, ensure_ascii=True)
     config = config.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     families: list[str] = []
     for c in configs:
@@ -143,13 +154,16 @@ def script_source(configs: list[dict[str, Any]], record_actions: bool) -> str:
     parts = [f"var WEBCHAOS_CONFIG = {config};", CORE_JS, *(_js(f) for f in families)]
     if record_actions:
         parts.append(RECORDER_JS)
+    if bundle is not None:
+        parts += [f"var RRWEB_RECORD = {bundle};", RRWEB_JS]
     parts.append("boot();")
     return "(function () {\n\"use strict\";\n" + "\n".join(parts) + "\n})();\n"
 
 
-def script_tag(configs: list[dict[str, Any]], nonce: str | None = None, record_actions: bool = False) -> bytes:
+def script_tag(configs: list[dict[str, Any]], nonce: str | None = None, record_actions: bool = False,
+               rrweb_rec: int | None = None) -> bytes:
     attrs = f' nonce="{nonce}"' if nonce else ""
-    body = script_source(configs, record_actions)
+    body = script_source(configs, record_actions, rrweb_rec)
     return f"<script data-webchaos{attrs}>\n{body}</script>".encode("ascii")
 
 
@@ -205,12 +219,16 @@ class ClientInject:
     def __init__(self, episodes: Episodes) -> None:
         self.episodes = episodes
 
+    @staticmethod
+    def _replay(episode: Episode) -> bool:
+        return episode.record_replay and record_bundle() is not None
+
     def response(self, flow: http.HTTPFlow) -> None:
         m = marks(flow)
         if m.get("local") or "site" not in m or flow.response is None:
             return
         episode = self.episodes.get(m.get("episode", ""))
-        if episode is None or not (episode.faults_of(Layer.client) or episode.record_actions):
+        if episode is None or not (episode.faults_of(Layer.client) or episode.record_actions or self._replay(episode)):
             return
         resp = flow.response
         if flow.request.method == "HEAD" or not 200 <= resp.status_code < 300 or resp.stream:
@@ -236,8 +254,13 @@ class ClientInject:
                 continue
             if armed.decide(episode.elapsed_ms()):
                 armed_now.append(armed)
-        if not armed_now and not episode.record_actions:
+        replay = self._replay(episode)
+        if not armed_now and not episode.record_actions and not replay:
             return
+        rrweb_rec = None
+        if replay:
+            episode.replay_pages += 1
+            rrweb_rec = episode.replay_pages
         for armed in armed_now:
             episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id,
                                  detail={"event": "injected", "page": req["path"]})
@@ -251,7 +274,7 @@ class ClientInject:
             if any(needed for _, needed in relaxed):
                 nonce = candidate
         html = flow.response.content or b""
-        tag = script_tag([fault_config(a) for a in armed_now], nonce, episode.record_actions)
+        tag = script_tag([fault_config(a) for a in armed_now], nonce, episode.record_actions, rrweb_rec)
         flow.response.content = insert_script(html, tag)
         headers["cache-control"] = "no-store"
         headers.pop("etag", None)

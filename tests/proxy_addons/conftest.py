@@ -19,6 +19,7 @@ from proxy_addons.guard import Guard
 from proxy_addons.network import NetworkFaults
 from proxy_addons.recorder import Recorder
 from proxy_addons.router import Router
+from proxy_addons.rrweb import RrwebRecorder
 
 SITES = ("127.0.0.1", 18999)
 
@@ -31,18 +32,20 @@ class Chain:
         self.episodes = Episodes()
         self.guard = Guard(self.episodes)
         self.recorder = Recorder(self.episodes)
+        self.rrweb = RrwebRecorder(self.episodes)
         self.router = Router(self.episodes)
         self.network = NetworkFaults(self.episodes)
         self.inject = ClientInject(self.episodes)
-        self.addons = [self.guard, self.recorder, self.router, self.network, self.inject, self.recorder.tail]
+        self.addons = [self.guard, self.recorder, self.rrweb, self.router, self.network, self.inject,
+                       self.recorder.tail]
         self._port = 40000
 
     def open(self, faults: list[dict[str, Any]] | None = None, seed: int = 7, name: str = "ep1",
-             record_actions: bool = False) -> Episode:
-        """An episode on its own port; the GUI-action recorder is off unless asked for (pages stay as sent)."""
+             record_actions: bool = False, record_replay: bool = False) -> Episode:
+        """An episode on its own port; the GUI-action and rrweb recorders are off unless asked for (pages as sent)."""
         self._port += 1
         episode = Episode(name, seed, self.tmp_path / name, self._port, arm_proxy_faults(faults or [], seed),
-                          record_actions=record_actions)
+                          record_actions=record_actions, record_replay=record_replay)
         self.episodes.add(episode)
         return episode
 
