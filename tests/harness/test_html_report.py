@@ -241,7 +241,7 @@ async def test_runner_writes_a_report_and_survives_a_report_error(tmp_path: Path
                                                                   caplog: pytest.LogCaptureFixture) -> None:
     from harness import runner
 
-    dead = SimpleNamespace(oracle_url="http://127.0.0.1:9", control_url="http://127.0.0.1:9")
+    dead = SimpleNamespace(oracle_url="http://127.0.0.1:9", control_url="http://127.0.0.1:9", secret="")
     summary, run_dir = await runner.run_matrix([], [], run_id="empty", runs_dir=tmp_path, stack=dead)  # type: ignore[arg-type]
     assert (run_dir / "report.html").is_file() and (run_dir / "run.json").is_file()
 
