@@ -16,18 +16,18 @@ import pytest
 from playwright.async_api import Page, async_playwright, expect
 
 from harness.agents import ReferenceAgent
-from harness.config import PROJECT_ROOT, find_chromium
+from harness.config import find_chromium
 from harness.episode import EpisodeSpec
 from harness.play import PlayApp
 from harness.runner import run_matrix
 from harness.stack import Stack
 from tests.harness.episodes import CATALOG, jsonl
+from tests.screens import keep_screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 TASK = "shop_add_to_cart"
 expect.set_options(timeout=20_000)  # two shared cores: a page may take a while under load
-SCREENSHOT = PROJECT_ROOT / "docs" / "screens" / "play.png"
 
 
 async def add_to_cart_by_hand(page: Page, start_url: str, instruction: str) -> None:
@@ -108,7 +108,7 @@ async def test_a_person_plays_a_base_task_and_a_variant_against_the_agent(stack:
                         assert response.status == 200 and "rrwebPlayer" in await response.text()
                     assert await play.locator("#cmp a").count() == 2
                 await play.set_viewport_size({"width": 1360, "height": 820})
-                await play.screenshot(path=str(SCREENSHOT))
+                keep_screenshot(await play.screenshot(), "play.png")
                 assert problems == []
             finally:
                 await browser.close()

@@ -5,7 +5,8 @@
    same GUI actions, and a final screenshot with the same pixels.
 2. replay.html opens offline in Chromium without console errors; clicking a fault firing on its
    timeline seeks the player to that moment, and the replayed page shows the fault (the cookie
-   banner) there and not before. The screenshot is kept as docs/screens/replay.png.
+   banner) there and not before. The screenshot is kept as docs/screens/replay.png
+   (with WEBCHAOS_UPDATE_SCREENSHOTS=1).
 """
 
 import json
@@ -19,20 +20,20 @@ import pytest
 from playwright.async_api import async_playwright
 
 from harness.agents import ReferenceAgent
-from harness.config import PROJECT_ROOT, find_chromium
+from harness.config import find_chromium
 from harness.episode import EpisodeSpec
 from harness.html_report import REPORT_NAME
 from harness.runner import run_matrix
 from harness.stack import Stack
 from proxy_addons.rrweb import player_assets, record_bundle
 from tests.harness.episodes import CATALOG, jsonl
+from tests.screens import keep_screenshot
 
 pytestmark = [
     pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"),
     pytest.mark.skipif(record_bundle() is None or player_assets() is None, reason="rrweb not installed (make rrweb)"),
 ]
 
-SCREENSHOT = PROJECT_ROOT / "docs" / "screens" / "replay.png"
 BANNER = "We value your privacy"
 
 
@@ -168,8 +169,7 @@ async def test_replay_html_seeks_to_a_fault_firing_and_shows_the_page_then(stack
             assert "active" in (await row.get_attribute("class") or "")
             elapsed = time.perf_counter() - started
             await page.wait_for_timeout(300)
-            SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-            await page.screenshot(path=str(SCREENSHOT))
+            keep_screenshot(await page.screenshot(), "replay.png")
             print(f"\nreplay.html {replay.stat().st_size} bytes; opened, seeked twice in {elapsed:.1f} s")
             assert problems == []
         finally:

@@ -18,7 +18,7 @@ PAYLOAD = '<script>window.__pwned = 1</script><img src="/nope.png" onerror="wind
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_markup_in_posts_comments_and_names_is_shown_as_text(stack: Stack, tmp_path: Path) -> None:
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     try:
         info = await oracle.create_episode(site="forum", task_id="escaping", seed=2, episode_id="forum-escape")
         proxy = (await control.open_episode("forum-escape", 2, [], tmp_path / "ep"))["proxy_url"]

@@ -20,7 +20,7 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "screens"
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_question_page_looks_like_a_product(stack: Stack, tmp_path: Path) -> None:
-    oracle, control = OracleClient(stack.oracle_url), ControlClient(stack.control_url)
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     try:
         info = await oracle.create_episode(site="forum", task_id="look", seed=1, episode_id="forum-look")
         proxy = (await control.open_episode("forum-look", 1, [], tmp_path / "ep"))["proxy_url"]
