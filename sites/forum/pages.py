@@ -261,7 +261,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
                                   question_ids=[q.id for q in listing.shown], total=listing.total)
         return html
 
-    @router.get("/search", response_class=HTMLResponse)
+    @router.get("/search", response_class=HTMLResponse,
+                responses={303: {"description": "An empty query goes back to the questions list"}})
     @hook_point("search", "page")
     async def search(request: Request, episode: Episode = episode_dep) -> Response:
         state = state_of(episode)

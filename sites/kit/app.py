@@ -69,8 +69,15 @@ def document_errors(app: FastAPI) -> None:
                 content: dict[str, Any] = {"application/json": {"schema": error}}
                 if not (path == "/api" or path.startswith("/api/")):
                     content["text/html"] = {"schema": {"type": "string"}}
-                operation.setdefault("responses", {}).setdefault(
+                responses = operation.setdefault("responses", {})
+                responses.setdefault(
                     "4XX", {"description": "Refused: malformed, or names nothing here", "content": content})
+                # A handler may refuse well-formed input with its own 422 (`{"detail": "…"}`), next to
+                # FastAPI's validation 422 (`{"detail": [...]}`): document both shapes.
+                if "422" in responses:
+                    json_422 = responses["422"].setdefault("content", {}).setdefault("application/json", {})
+                    json_422["schema"] = {"anyOf": [json_422.get("schema", {}), error]}
+                    responses["422"]["content"].update({k: v for k, v in content.items() if k != "application/json"})
         app.openapi_schema = schema
         return schema
 
