@@ -211,7 +211,8 @@ async def confirm_effect(page: Page, step: PlanStep, base_url: str) -> bool:
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
     assert step.expect is not None
     # A page that says the action failed is believed; otherwise the effect may just be slow.
-    if not await reports_error(page) and await holds(page, step.expect, scale=2 * state.patience):
+    errored = await reports_error(page)
+    if not errored and await holds(page, step.expect, scale=2 * state.patience):
         return "effect confirmed"
     if step.effect is not None:
         # Before repeating a write, check whether it happened after all.
@@ -228,8 +229,8 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
         state.acted = False
         return f"trying candidate {state.candidate + 1} of {count}"
     state.acted = False
-    if not state.reloaded:
-        # The action showed nothing: the control may not be what it looked like; start afresh.
+    if not state.reloaded and not errored:
+        # The action showed nothing (no error either): the control may not be what it looked like.
         state.reloaded = True
         state.left_page = True
         await page.reload(wait_until="domcontentloaded")
