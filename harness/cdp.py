@@ -11,9 +11,7 @@ the proxy injects it into every page, whoever drives the browser.
 
 import asyncio
 import contextlib
-import os
 import shutil
-import signal
 import tempfile
 import time
 from collections.abc import Sequence
@@ -22,7 +20,7 @@ from types import TracebackType
 
 from harness.browser import CHROMIUM_ARGS
 from harness.config import find_chromium
-from harness.stack import _die_with_parent
+from harness.stack import _die_with_parent, stop_process_group
 
 
 class CdpBrowserError(RuntimeError):
@@ -146,15 +144,8 @@ class CdpBrowser:
 
     async def stop(self, grace_s: float = 3.0) -> None:
         process, self._process = self._process, None
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                await asyncio.wait_for(process.wait(), grace_s)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                await process.wait()
+        if process is not None:
+            await stop_process_group(process, grace_s)
         self.port = 0
         self._remove_profile()
 

@@ -42,6 +42,20 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+async def stop_process_group(process: asyncio.subprocess.Process, grace_s: float) -> None:
+    """SIGTERM the process's group, then SIGKILL it if it has not ended within `grace_s`."""
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(process.wait(), grace_s)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
+
+
 class StackError(RuntimeError):
     pass
 
@@ -122,17 +136,8 @@ class Service:
             return "(no log)"
 
     async def stop(self, grace_s: float = 5.0) -> None:
-        process = self.process
-        if process is None or process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), grace_s)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            await process.wait()
+        if self.process is not None:
+            await stop_process_group(self.process, grace_s)
 
 
 @dataclass
