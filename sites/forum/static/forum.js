@@ -2,30 +2,7 @@
 (function () {
   "use strict";
 
-  function api(method, url, body) {
-    var options = { method: method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    return fetch(url, options).then(function (response) {
-      if (response.status === 401) {
-        // Signed out: go to the sign-in page, and come back here afterwards.
-        window.location.assign("/login?next=" + encodeURIComponent(here()) + "&expired=1");
-      }
-      return response.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (err) { data = null; }
-        if (!response.ok || data === null) {
-          var error = new Error("request failed with status " + response.status);
-          error.status = response.status;
-          error.data = data;
-          throw error;
-        }
-        return data;
-      });
-    });
-  }
+  var api = window.Kit.api;  /* the kit's JSON helper (kit.js, loaded before this script) */
 
   /* The server's words for what went wrong, else a generic line. */
   function reason(error, fallback) {
