@@ -559,6 +559,8 @@ async def _snapshot(env: Env, proxy: str, path: str) -> dict[str, Any]:
     try:
         await page.goto("http://shop.test" + path, wait_until="load")
         await page.evaluate("document.fonts.ready.then(() => new Promise(requestAnimationFrame))")
+        # Every image decoded, so the pixels do not depend on when the decoder got to it.
+        await page.evaluate("Promise.all(Array.from(document.images, i => i.decode().catch(() => null)))")
         await page.wait_for_timeout(300)
         return {
             "html": await page.evaluate("document.documentElement.outerHTML"),
