@@ -1,0 +1,62 @@
+"""Each site with tasks of its own end to end: its catalog's shape, and a few base tasks through the real stack
+(sites server, mitmdump, headless Chromium) with the reference agent."""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from harness.agents import ReferenceAgent
+from harness.episode import EpisodeSpec
+from harness.runner import run_matrix
+from harness.stack import Stack
+from scenarios.faults import Primitive
+from scenarios.schema import Task, Variant
+from sites.registry import load_site_catalog
+
+CATALOG = load_site_catalog()
+# Per site, the base tasks run through the real stack.
+E2E_TASKS = {
+    "mail": ["mail_reply_latest", "mail_delete_phishing", "mail_create_filter"],
+    "forum": ["forum_upvote_namesake", "forum_answer_by_distro", "forum_flag_spam"],
+}
+
+
+def site_catalog(site: str) -> tuple[dict[str, Task], list[Variant]]:
+    tasks = {tid: t for tid, t in CATALOG.tasks.items() if t.site == site}
+    return tasks, [v for v in CATALOG.variants.values() if all(t in tasks for t in v.tasks)]
+
+
+@pytest.mark.parametrize("site", sorted(E2E_TASKS))
+def test_catalog_covers_every_primitive(site: str) -> None:
+    site_tasks, site_variants = site_catalog(site)
+    assert len(site_tasks) >= 8
+    assert all(tid.startswith(f"{site}_") for tid in site_tasks)
+    every = set(Primitive)
+    # The base tasks between them exercise all seven primitives.
+    assert {p for t in site_tasks.values() for p in t.primitives} == every
+    # At least three variants target each primitive, and each variant targets exactly one.
+    per_primitive = Counter(v.target_primitive for v in site_variants)
+    assert set(per_primitive) == every, per_primitive
+    assert min(per_primitive.values()) >= 3, per_primitive
+    for variant in site_variants:
+        assert variant.id.startswith(f"{site}_") and variant.title
+        for tid in variant.tasks:
+            assert len(set(site_tasks[tid].primitives) | {variant.target_primitive}) <= 2, (variant.id, tid)
+    # Faults at every layer.
+    assert {f["layer"] for v in site_variants for f in v.faults} == {"seed", "server", "network", "client"}
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("site", sorted(E2E_TASKS))
+async def test_base_tasks_pass_with_the_reference_agent(stack: Stack, tmp_path: Path, site: str) -> None:
+    site_tasks, _ = site_catalog(site)
+    specs = [EpisodeSpec(site_tasks[task], None, 1) for task in E2E_TASKS[site]]
+    summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], runs_dir=tmp_path, stack=stack,
+                                  concurrency=2, time_budget_s=60)
+    results = {r.task_id: r for r in summary.episodes}
+    assert set(results) == set(E2E_TASKS[site])
+    for task, result in results.items():
+        assert result.outcome.status == "done", (task, result.outcome)
+        assert result.success, (task, result.verdict)
