@@ -19,7 +19,8 @@ nothing else. A control port without a secret is refused at start.
   armed here, other layers are ignored. 422 `{"error": "faults[2].params.delay_ms: ..."}`
   on a bad body or fault, 409 on a duplicate id/port, 500 if the listener fails.
 - `GET /episodes/{id}/har` -> the episode's HAR so far (nothing stops).
-- `DELETE /episodes/{id}` -> removes the listener, writes `<out_dir>/trace.har`, forgets
+- `DELETE /episodes/{id}` -> removes the listener, waits (at most WRITE_SETTLE_S) for writes already
+  forwarded to the sites server to be answered, writes `<out_dir>/trace.har`, forgets
   the flows, closes the ledger: `{"flows", "har", "ledger", "firings"}`.
 """
 
@@ -34,11 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from mitmproxy import ctx, exceptions
+from mitmproxy import ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
+from proxy_addons.ledger import marks
 from proxy_addons.recorder import Recorder
 from proxy_addons.secret import StackSecret
 from scenarios.faults import FaultError
@@ -63,6 +65,27 @@ class OpenEpisode(BaseModel):
 
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
+
+
+# How long closing an episode waits for writes already forwarded to the sites server to be answered.
+WRITE_SETTLE_S = 2.0
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def writes_in_flight(episode: Episode) -> int:
+    """Writes the proxy has forwarded upstream (`marks["forwarded"]`, see router.ClientView) and not yet
+    seen answered: held or dropped ones (a hang fault) never reached the site and do not count."""
+    return sum(1 for flow in episode.flows.values()
+               if isinstance(flow, http.HTTPFlow) and flow.response is None and flow.error is None
+               and flow.request.method in WRITE_METHODS and marks(flow).get("forwarded"))
+
+
+async def settle_writes(episode: Episode, timeout_s: float, poll_s: float = 0.01) -> None:
+    # Polled: a flow's answer arrives through mitmproxy's hooks, which signal nothing to wait on here.
+    for _ in range(int(timeout_s / poll_s)):
+        if not writes_in_flight(episode):
+            return
+        await asyncio.sleep(poll_s)
 
 
 def free_port() -> int:
@@ -216,10 +239,16 @@ class Control:
 
     async def close_episode(self, request: web.Request) -> web.Response:
         async with self.lock:
-            episode = self.episodes.remove(request.match_info["id"])
-            if episode is None:
+            episode = self.episodes.get(request.match_info["id"])
+            if episode is None or episode.closing:
                 return _error(404, f"unknown episode {request.match_info['id']!r}")
+            episode.closing = True
             await self._set_listener(episode.mode_spec, False)
+        # Outside the lock (other episodes open and close meanwhile): a write the agent sent just before
+        # it stopped is still being answered, and the final state read after this must include it.
+        await settle_writes(episode, WRITE_SETTLE_S)
+        async with self.lock:
+            self.episodes.remove(episode.id)
             dropped = self._drop_connections(episode.mode_spec)
         har_path, flows = await self.recorder.export(episode)
         episode.ledger.close()

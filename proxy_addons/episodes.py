@@ -61,6 +61,7 @@ class Episode:
     record_replay: bool = True  # record every top page with rrweb into <out_dir>/rrweb.jsonl (when installed)
     replay_pages: int = 0  # page loads given an rrweb recorder so far (their `rec` numbers: 1..n)
     ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
+    closing: bool = False  # its close has begun: no second close, though its in-flight writes finish
     ledger: Ledger = field(init=False)
 
     def __post_init__(self) -> None:

@@ -7,7 +7,8 @@ names the episode in `x-webchaos-episode` and adds the stack's secret in
 `x-webchaos-secret`, without which the sites server answers 401 (the guard has already
 stripped any copy of either the agent sent).
 
-`ClientView` (last in the chain) puts the URL the client asked for back on the flow
+`ClientView` (last in the chain) marks a request it sees unanswered as `forwarded` (every fault
+has let it go), and puts the URL the client asked for back on the flow
 once it is answered (and takes the secret off it again), so the HAR shows `https://<site>.test/...` in HTTPS mode rather
 than the sites server's plain-HTTP address (or the pacing relay's).
 """
@@ -86,6 +87,12 @@ class ClientView:
         flow.request.scheme, flow.request.host, flow.request.port = target
         if host_header:
             flow.request.host_header = host_header
+
+    @staticmethod
+    def request(flow: http.HTTPFlow) -> None:
+        # Last in the chain: every fault before it has let the request go, so it is sent upstream now.
+        if flow.response is None and "client_target" in marks(flow):
+            marks(flow)["forwarded"] = True
 
     def response(self, flow: http.HTTPFlow) -> None:
         self._restore(flow)

@@ -474,6 +474,9 @@ async def test_a_scripted_session_gives_exactly_the_expected_actions(env: Env, t
         await page.get_by_role("heading", name=f"Results for “{p.target['name']}”").wait_for()
         await page.get_by_role("link", name=p.target["name"]).first.click()
         await page.get_by_role("heading", name=p.target["name"]).wait_for()
+        # The heading is in the DOM before the stylesheets apply; clicking earlier makes Playwright scroll to
+        # where the button sat in the unstyled page, which the recorder rightly logs as a scroll.
+        await page.wait_for_load_state("load")
         await page.get_by_role("spinbutton", name="Quantity").fill("2")
         await page.get_by_role("button", name="Add to cart").click()
         await page.get_by_text("Added to cart").wait_for()

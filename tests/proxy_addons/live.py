@@ -32,6 +32,10 @@ PAGE = """<!doctype html>
 """
 
 
+# The query strings of the /slow requests the stand-in upstream has received (appended on its own thread).
+SLOW_ARRIVALS: list[str] = []
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -58,6 +62,9 @@ async def _echo(request: web.Request) -> web.StreamResponse:
     if request.path == "/huge":  # ?mib=N: a response body of N MiB
         return web.Response(body=b"x" * (int(request.query.get("mib", "1")) << 20), content_type="text/plain")
     await request.read()
+    if request.path == "/slow":  # ?ms=N: answered after N ms
+        SLOW_ARRIVALS.append(request.query_string)
+        await asyncio.sleep(int(request.query.get("ms", "500")) / 1000)
     return web.json_response({
         "host": request.headers.get("Host"),
         "episode": request.headers.get("x-webchaos-episode"),

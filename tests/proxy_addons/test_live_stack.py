@@ -8,6 +8,8 @@ from typing import Any
 
 import aiohttp
 
+from tests.proxy_addons.live import SLOW_ARRIVALS
+
 DELAY_MS = 600
 
 
@@ -111,3 +113,42 @@ async def test_control_api_errors(stack: Any, tmp_path: Path) -> None:
             assert r.status == 409  # ports are never reused within the process
         async with s.get(f"{stack.control}/health") as r:
             assert (await r.json()) == {"ok": True, "episodes": 0}
+
+
+async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, tmp_path: Path) -> None:
+    """The final state is read right after the close: a write already at the site must be answered first;
+    one a fault holds never reaches the site, so the close does not wait for it."""
+    hang = {"type": "hang", "layer": "network", "match": {"path": "/held", "methods": ["POST"]},
+            "params": {"timeout_ms": 30_000}}
+    async with aiohttp.ClientSession(headers=stack.auth) as s:
+        async with s.post(f"{stack.control}/episodes", json={
+                "episode_id": "settle", "seed": 1, "out_dir": str(tmp_path / "settle"), "faults": [hang]}) as r:
+            assert r.status == 201, await r.text()
+            proxy = (await r.json())["proxy_url"]
+
+        async def post(path: str) -> int | str:
+            async with aiohttp.ClientSession() as agent:
+                try:
+                    async with agent.post(f"http://shop.test{path}", proxy=proxy, data=b"{}") as r:
+                        return r.status
+                except aiohttp.ClientError as e:
+                    return type(e).__name__
+
+        held = asyncio.create_task(post("/held"))
+        slow = asyncio.create_task(post("/slow?ms=800&settle"))
+        for _ in range(500):  # until the upstream has it, and the proxy holds the other
+            async with s.get(f"{stack.control}/episodes/settle/har") as r:
+                seen = len((await r.json())["log"]["entries"])
+            if seen == 2 and "ms=800&settle" in SLOW_ARRIVALS:
+                break
+            await asyncio.sleep(0.01)
+        start = time.monotonic()
+        async with s.delete(f"{stack.control}/episodes/settle") as r:
+            assert r.status == 200
+        waited = time.monotonic() - start
+        assert await slow == 200  # answered, not cut off by the close
+        assert isinstance(await held, str)  # the held one is dropped with the episode
+    assert 0.3 <= waited < 1.8, waited  # waited for the forwarded write (~0.8 s left), not the 2 s bound
+    har = json.loads((tmp_path / "settle" / "trace.har").read_text())
+    assert [(e["request"]["url"].split("?")[0], e["response"]["status"]) for e in har["log"]["entries"]
+            if e["request"]["url"].endswith("ms=800&settle")] == [("http://shop.test/slow", 200)]
