@@ -18,7 +18,7 @@ from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.episode import grade_episode_dir
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunConfig, RunSummary
-from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix
+from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
 
@@ -219,11 +219,15 @@ def demo(
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 3,
     runs_dir: Annotated[Path, typer.Option()] = RUNS_DIR,
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
-    everything: Annotated[bool, typer.Option("--all", help="every applicable variant, not one per primitive")] = False,
+    everything: Annotated[bool, typer.Option(
+        "--all", help="every task × (base + one variant per target primitive), not the short tour")] = False,
 ) -> None:
-    """A tour: every task × (base + one variant per target primitive), reference agent with recovery on and off."""
-    code = _execute(_catalog(None), None, None, [1], ["reference", "reference-no-recovery"], concurrency,
-                    None, runs_dir, True, 120.0, one_per_primitive=not everything, https=https)
+    """A tour: per site, two tasks, their base runs and one variant per target primitive, with the reference
+    agent with recovery on and off."""
+    catalog = _catalog(None)
+    tasks, variants = (None, None) if everything else tour(catalog)
+    code = _execute(catalog, tasks, variants, [1], ["reference", "reference-no-recovery"], concurrency,
+                    None, runs_dir, True, 120.0, one_per_primitive=everything, https=https)
     raise typer.Exit(code)
 
 

@@ -57,6 +57,25 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     return specs
 
 
+def tour(catalog: Catalog, tasks_per_site: int = 2) -> tuple[list[str], list[str]]:
+    """A fixed, short tour of the catalog (what `webchaos demo` runs): per site, the tasks whose variants
+    cover the most target primitives (ties by id), and one variant per primitive among theirs.
+    Returns (task ids, variant ids); its size grows with the number of sites, not of variants."""
+    task_ids: list[str] = []
+    variant_ids: list[str] = []
+    for site in sorted({t.site for t in catalog.tasks.values()}):
+        def reach(task_id: str) -> tuple[int, str]:
+            return -len({v.target_primitive for v in catalog.variants_for(task_id)}), task_id
+        chosen = sorted((tid for tid, t in catalog.tasks.items() if t.site == site), key=reach)[:tasks_per_site]
+        firsts: dict[str, str] = {}
+        for task_id in chosen:
+            for v in catalog.variants_for(task_id):
+                firsts.setdefault(v.target_primitive.value, v.id)
+        task_ids += chosen
+        variant_ids += firsts.values()
+    return task_ids, variant_ids
+
+
 def agent_info(agent: Agent) -> AgentInfo:
     command = getattr(agent, "command", None)
     return AgentInfo(name=agent.name, kind="command" if command is not None else "reference",
