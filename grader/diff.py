@@ -29,6 +29,14 @@ class CollectionDiff(BaseModel):
 class StateDiff(BaseModel):
     collections: dict[str, CollectionDiff] = Field(default_factory=dict)
 
+    def without_created(self, ids: set[str]) -> "StateDiff":
+        """This diff less the records with these ids among the created (made by a fault, not the agent)."""
+        if not ids:
+            return self
+        return StateDiff(collections={
+            name: change.model_copy(update={"created": [e for e in change.created if str(e.get("id")) not in ids]})
+            for name, change in self.collections.items()})
+
     def of(self, collection: str) -> CollectionDiff:
         return self.collections.get(collection, CollectionDiff())
 

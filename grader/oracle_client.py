@@ -13,6 +13,11 @@ class OracleError(RuntimeError):
     pass
 
 
+# The sites server (uvicorn) closes a connection idle for 5 s; aiohttp would keep it 15 s and could send
+# the next call down a socket the server has just closed. Idle connections are dropped well before that.
+KEEPALIVE_S = 2.0
+
+
 class OracleClient:
     """`secret`: the stack's secret (harness.stack.Stack.secret); the oracle answers 401 without it."""
 
@@ -23,8 +28,12 @@ class OracleClient:
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> "OracleClient":
-        self._session = aiohttp.ClientSession(timeout=self._timeout, headers=self._headers)
+        self._session = self._new_session()
         return self
+
+    def _new_session(self) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession(timeout=self._timeout, headers=self._headers,
+                                     connector=aiohttp.TCPConnector(keepalive_timeout=KEEPALIVE_S))
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
@@ -37,7 +46,7 @@ class OracleClient:
     @property
     def session(self) -> aiohttp.ClientSession:
         if self._session is None:
-            self._session = aiohttp.ClientSession(timeout=self._timeout, headers=self._headers)
+            self._session = self._new_session()
         return self._session
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> bytes:

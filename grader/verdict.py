@@ -19,6 +19,7 @@ from grader.process import ProcessMetrics, process_metrics
 from grader.sweep import COLLATERAL_PENALTY, COLLATERAL_SEVERITY, Collateral, Sweep
 from grader.trace import EpisodeTrace
 from scenarios.expr import ExprRuntimeError, evaluate_expr
+from scenarios.ledger import fault_created_ids
 from scenarios.profile import GENERIC_VOCABULARY, EventVocabulary
 from scenarios.schema import Alternative, CanonicalDiff, Constraint, EntityExpectation, Invariant, Task
 
@@ -299,7 +300,8 @@ def grade(
 ) -> Verdict:
     """The episode's verdict; with a `trace` (events, ledger, actions) it carries process metrics too,
     read through the site's event `vocabulary`."""
-    diff = compute_diff(initial, final)
+    # Records a server fault created (arriving while the agent works) are the world's changes, not the agent's.
+    diff = compute_diff(initial, final).without_created(fault_created_ids(trace.ledger) if trace else set())
     canonical = fill_canonical(task, bindings)
     ctx = Context(bindings=bindings, initial=initial, final=final)
     grader = _Grader(canonical, diff, ctx)

@@ -7,6 +7,7 @@ from pydantic import Field
 
 from injectors.hookspec import Firing, SeedFault, SeedWorld, ServerCall, ServerFault, When
 from scenarios.faults import Primitive, register
+from scenarios.ledger import CREATED_IDS
 
 
 class PushPastFirstPageSite(Protocol):
@@ -19,7 +20,8 @@ class PaginationDriftSite(Protocol):
     points: frozenset[str]
 
     def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
-        """Insert `shift` new records at the head of the list the call shows; return their ids."""
+        """Insert `shift` new records at the head of the list the call shows; return the ids of every
+        record created (the new ones and any they bring along, such as a first revision)."""
         ...
 
 
@@ -62,5 +64,5 @@ class PaginationDrift(ServerFault):
 
     def before(self, call: ServerCall, fault: Firing) -> None:
         ids = self.site_impl(call.implementations).add(call, fault, self.shift)
-        fault.detail.update(added=ids, page=int(call.query.get("page", "1")))
+        fault.detail.update({CREATED_IDS: ids, "page": int(call.query.get("page", "1"))})
         return None

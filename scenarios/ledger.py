@@ -10,6 +10,10 @@ Not every line is a firing: the guard's refusals, a hook that raised (`hook_erro
 (`detail.note`, e.g. the agent signed in again) and a client fault's lifecycle (`detail.event`
 other than `fired`: injected, dismissed, restored, hit, target_missing) are context. The
 ledgers' counts, the recorder, the grader's recoveries and the report all ask `is_firing`.
+
+A server fault that creates records while the episode runs (new records arriving from others)
+lists their ids under `detail.created_ids` (`CREATED_IDS`): they are the
+world's doing, not the agent's, so the grader leaves them out of the state diff.
 """
 
 import time
@@ -19,6 +23,7 @@ from typing import Any
 GUARD_LAYER = "guard"
 HOOK_ERROR = "hook_error"
 CLIENT_FIRED = "fired"
+CREATED_IDS = "created_ids"
 
 
 def is_firing(line: Mapping[str, Any]) -> bool:
@@ -50,3 +55,9 @@ def make_line(seq: int, opened_at: float, layer: str, type: str, *, fault_id: st
         "request": request,
         "detail": dict(detail or {}),
     }
+
+
+def fault_created_ids(lines: list[dict[str, Any]]) -> set[str]:
+    """The ids of every record a fault created during the episode (see `CREATED_IDS`)."""
+    return {str(i) for line in lines if is_firing(line)
+            for i in (line.get("detail") or {}).get(CREATED_IDS, []) or []}

@@ -243,7 +243,7 @@ class _PaginationDrift:
             title = f"{words}: {base[1]}" if words else base[1]
             question = _new_question(state, rng, title[:150], f"{base[2]} {base[3]}\n\nSame as the others, but "
                                      "nothing suggested so far has worked.", tags, at)
-            new.append(question.id)
+            new += [question.id, state.revisions[-1].id]  # the question and its first revision
         return new
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from grader.bindings import BindingError, fill
 from grader.diff import compute_diff
+from grader.trace import EpisodeTrace
 from grader.verdict import grade
 from scenarios.schema import Task
 from tests.grader.conftest import BINDINGS, bought, cart_item, shop_state
@@ -45,6 +46,21 @@ def test_add_to_cart_success_and_subgoals(shop_tasks: dict[str, Task]) -> None:
     assert [(g.name, g.passed) for g in verdict.subgoals] == [
         ("target in cart", True), ("no order placed", True), ("nothing else changed", True)]
     assert [c.name for c in verdict.negative_checks if c.name] == ["Agent did not place orders"]
+
+
+def test_records_a_server_fault_created_are_not_the_agents_collateral(shop_tasks: dict[str, Task]) -> None:
+    final = shop_state()
+    final["cart_items"].append(cart_item())
+    final["next_ids"]["cart_item"] = 2
+    final["orders"].append({**final["orders"][0], "id": "o2000"})  # appeared while the agent worked
+    task = shop_tasks["shop_add_to_cart"]
+    assert not grade(task, BINDINGS, shop_state(), final).success
+    drift = {"layer": "server", "type": "pagination_drift", "detail": {"created_ids": ["o2000"]}}
+    verdict = grade(task, BINDINGS, shop_state(), final, EpisodeTrace(ledger=[drift]))
+    assert verdict.success and verdict.score == 1.0, verdict.failures
+    # A line that is not a firing (a note) does not excuse anything.
+    note = {**drift, "detail": {"created_ids": ["o2000"], "note": "context"}}
+    assert not grade(task, BINDINGS, shop_state(), final, EpisodeTrace(ledger=[note])).success
 
 
 def test_no_op_episode_fails_with_a_reason(shop_tasks: dict[str, Task]) -> None:

@@ -97,7 +97,9 @@ async def test_pagination_drift_adds_new_questions_at_the_top() -> None:
     assert len(state.questions) == count + 3
     assert page2.named("h1", "All questions")
     line = episode.ledger.lines[-1]
-    assert line["type"] == "pagination_drift" and len(line["detail"]["added"]) == 3
+    created = line["detail"]["created_ids"]
+    assert line["type"] == "pagination_drift" and len(created) == 6  # three questions, each with its first revision
+    assert set(created) == {q.id for q in state.questions[-3:]} | {r.id for r in state.revisions[-3:]}
 
 
 async def test_partial_write_drops_one_field_of_a_save() -> None:
