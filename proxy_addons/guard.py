@@ -12,7 +12,8 @@ Refused with a 403 and a short text body (and a ledger line: layer `guard`, type
 - reserved paths on any host: `/_oracle*`, `/_control*` and `/__webchaos/*`, except
   the client report and GUI-action endpoints `/__webchaos/report` and
   `/__webchaos/actions` (answered by the recorder) and the page-recording endpoint
-  `/__webchaos/rrweb` (answered by proxy_addons/rrweb.py); matched on the path normalised as a
+  `/__webchaos/rrweb` with its script `/__webchaos/rrweb-record.js` (both answered by
+  proxy_addons/rrweb.py); matched on the path normalised as a
   server could read it (`normalized_path`: `/a/../_oracle`, `/%2e/_oracle`,
   `/;x/_oracle` and `/_ORACLE;x` are all `/_oracle`).
 
@@ -65,6 +66,7 @@ logger = logging.getLogger(__name__)
 REPORT_PATH = "/__webchaos/report"
 ACTIONS_PATH = "/__webchaos/actions"
 RRWEB_PATH = "/__webchaos/rrweb"  # page recording batches (answered by proxy_addons/rrweb.py)
+RRWEB_SCRIPT_PATH = "/__webchaos/rrweb-record.js"  # rrweb's record bundle (served by proxy_addons/rrweb.py)
 RESERVED_PREFIXES = ("/_oracle", "/_control", "/__webchaos/")
 HEADER_PREFIX = "x-webchaos-"
 _HEADER_PREFIX_BYTES = HEADER_PREFIX.encode()
@@ -120,7 +122,7 @@ def normalized_path(path: str) -> str:
 
 def reserved_path(path: str) -> bool:
     p = normalized_path(path)
-    if p in (REPORT_PATH, ACTIONS_PATH, RRWEB_PATH):
+    if p in (REPORT_PATH, ACTIONS_PATH, RRWEB_PATH, RRWEB_SCRIPT_PATH):
         return False
     return p.startswith(RESERVED_PREFIXES) or p == "/__webchaos"
 

@@ -3,10 +3,16 @@
 rrweb (https://github.com/rrweb-io/rrweb) is a pinned npm dependency in `third_party/rrweb/`
 (`package.json` + `package-lock.json`), installed by `make rrweb` (`npm ci`; `make install`,
 `make test` and `make demo` run it). Nothing is committed from it and nothing is loaded from a
-CDN: the proxy inlines the record bundle (`@rrweb/record`, UMD, ~77 KB) into the client script
-it injects, and `webchaos replay` inlines rrweb-player's JS and CSS into `replay.html`. Without
+CDN: the proxy serves the record bundle (`@rrweb/record`, UMD, ~77 KB) itself at
+`GET /__webchaos/rrweb-record.js?v=<digest>` (immutable, so the browser fetches it once per episode;
+kept out of the HAR like every other endpoint here), the client script it injects loads it once the
+page has loaded, and `webchaos replay` inlines rrweb-player's JS and CSS into `replay.html`. Without
 the bundles (npm missing, `make rrweb` not run) recording is off, with one warning, and
 everything else works as before. `WEBCHAOS_RRWEB_DIR` points at another `node_modules` folder.
+
+The served script defines no global: it leaves rrweb's exports on its own `<script>` element
+(`webchaosRecord`), where the injected script, which created that element, picks them up and then
+removes the element.
 
 `POST /__webchaos/rrweb` on any site host of an episode listener is answered here and never
 forwarded (nor kept for the HAR: it is the recorder's traffic, not the agent's). Body (identity
@@ -32,6 +38,7 @@ recording).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -45,7 +52,7 @@ from mitmproxy import ctx, http
 from mitmproxy.addonmanager import Loader
 
 from proxy_addons.episodes import Episode, Episodes
-from proxy_addons.guard import RRWEB_PATH, content_encoding, normalized_path
+from proxy_addons.guard import RRWEB_PATH, RRWEB_SCRIPT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 
 logger = logging.getLogger(__name__)
@@ -76,17 +83,26 @@ def _bundle(relative: str) -> str | None:
 
 
 @cache
-def record_bundle() -> str | None:
-    """The rrweb record bundle as a JS expression that evaluates to its exports, or None (warned once)."""
+def record_script() -> tuple[bytes, str] | None:
+    """The script served at RRWEB_SCRIPT_PATH and its URL (versioned by digest), or None when rrweb is
+    not installed (warned once)."""
     text = _bundle(RECORD_BUNDLE)
-    if text is None or "</script" in text.lower() or "<!--" in text:
+    if text is None:
         logger.warning(f"webchaos: rrweb is not installed ({modules_dir() / RECORD_BUNDLE} missing or unusable): "
                        "page recording for replay is off. Install Node.js with npm, then run `make rrweb`.")
         return None
     # A UMD bundle: run it with `this` = a holder and no CommonJS/AMD names in sight, so it defines
-    # no global and never touches the page's own module loader.
-    return ("(function () { var holder = {}; (function (exports, module, define) {\n" + text
-            + "\n}).call(holder); return holder.rrwebRecord || null; })()")
+    # no global and never touches the page's own module loader; its exports go on its own element.
+    body = ("(function () { var holder = {}; (function (exports, module, define) {\n" + text
+            + "\n}).call(holder); var me = document.currentScript;"
+            + " if (me) { me.webchaosRecord = holder.rrwebRecord || null; } })();\n").encode("utf-8")
+    return body, f"{RRWEB_SCRIPT_PATH}?v={hashlib.sha256(body).hexdigest()[:16]}"
+
+
+def record_script_url() -> str | None:
+    """Where an injected page loads rrweb's recorder from (None: recording is off)."""
+    script = record_script()
+    return script[1] if script is not None else None
 
 
 def player_assets() -> tuple[str, str] | None:
@@ -167,7 +183,8 @@ class RrwebRecorder:
         if flow.response:
             return
         m = marks(flow)
-        if "site" not in m or normalized_path(flow.request.path) != RRWEB_PATH:
+        where = normalized_path(flow.request.path)
+        if "site" not in m or where not in (RRWEB_PATH, RRWEB_SCRIPT_PATH):
             return
         m["local"] = True
         episode = self.episodes.get(m.get("episode", ""))
@@ -175,6 +192,9 @@ class RrwebRecorder:
             episode.flows.pop(flow.id, None)  # the recorder's own traffic stays out of the HAR
         if episode is None or not episode.record_replay:
             flow.response = http.Response.make(404, "webchaos: no page recording here\n", _TEXT)
+            return
+        if where == RRWEB_SCRIPT_PATH:
+            self._serve_script(flow)
             return
         if flow.request.method != "POST":
             flow.response = http.Response.make(405, "webchaos: POST only\n", {**_TEXT, "allow": "POST"})
@@ -195,6 +215,19 @@ class RrwebRecorder:
             flow.response = http.Response.make(400, f"webchaos: bad rrweb batch ({problem})\n", _TEXT)
             return
         self._store(episode, flow, batch["rec"], batch["events"])
+
+    @staticmethod
+    def _serve_script(flow: http.HTTPFlow) -> None:
+        script = record_script()
+        if script is None:
+            flow.response = http.Response.make(404, "webchaos: rrweb is not installed\n", _TEXT)
+        elif flow.request.method not in ("GET", "HEAD"):
+            flow.response = http.Response.make(405, "webchaos: GET only\n", {**_TEXT, "allow": "GET, HEAD"})
+        else:
+            # The URL carries the script's digest, so a cached copy is never stale.
+            flow.response = http.Response.make(200, script[0] if flow.request.method == "GET" else b"", {
+                "content-type": "text/javascript; charset=utf-8",
+                "cache-control": "public, max-age=31536000, immutable"})
 
     def _store(self, episode: Episode, flow: http.HTTPFlow, rec: int, events: list[dict[str, Any]]) -> None:
         log = self._file(episode)

@@ -10,8 +10,9 @@ default; needs rrweb installed, see proxy_addons/rrweb.py), an inline `<script>`
 start). It is one IIFE: a frozen config (the armed faults: id, type, params,
 target; the report and actions paths), `core.js`, the JS file of each armed
 fault's family (`ClientFault.script`), `recorder.js` when actions are recorded,
-the rrweb record bundle and `rrweb.js` when the page is recorded (config `rrweb`:
-the endpoint, `rrweb_rec`: this page load's recording number), then `boot()`. The
+`rrweb.js` when the page is recorded (config `rrweb`: the endpoint, `rrweb_rec`: this page
+load's recording number, `rrweb_script`: where it loads rrweb's recorder from once the page
+has loaded), then `boot()`. The
 script removes its own element as it runs, defines no global and registers only
 capture-phase listeners. Pages of an episode that records neither actions nor
 replay and has no armed fault are left byte-for-byte alone.
@@ -49,7 +50,7 @@ from pydantic import Field
 from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.ledger import marks, request_summary
 from proxy_addons.network.engine import error_response
-from proxy_addons.rrweb import RRWEB_PATH, record_bundle
+from proxy_addons.rrweb import RRWEB_PATH, record_script_url
 from scenarios.faults import ArmedFault, FaultType, Layer, Match, lookup
 
 logger = logging.getLogger(__name__)
@@ -139,11 +140,11 @@ def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec
     """The body of the injected script: config, core, the armed faults' families, recorder, rrweb, boot.
 
     `rrweb_rec`: this page load's recording number (None: the page is not recorded)."""
-    bundle = record_bundle() if rrweb_rec is not None else None
+    script_url = record_script_url() if rrweb_rec is not None else None
     settings: dict[str, Any] = {"faults": configs, "report": REPORT_PATH,
                                 "actions": ACTIONS_PATH if record_actions else None}
-    if bundle is not None:
-        settings.update(rrweb=RRWEB_PATH, rrweb_rec=rrweb_rec)
+    if script_url is not None:
+        settings.update(rrweb=RRWEB_PATH, rrweb_rec=rrweb_rec, rrweb_script=script_url)
     config = json.dumps(settings, ensure_ascii=True)
     config = config.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     families: list[str] = []
@@ -154,8 +155,8 @@ def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec
     parts = [f"var WEBCHAOS_CONFIG = {config};", CORE_JS, *(_js(f) for f in families)]
     if record_actions:
         parts.append(RECORDER_JS)
-    if bundle is not None:
-        parts += [f"var RRWEB_RECORD = {bundle};", RRWEB_JS]
+    if script_url is not None:
+        parts.append(RRWEB_JS)
     parts.append("boot();")
     return "(function () {\n\"use strict\";\n" + "\n".join(parts) + "\n})();\n"
 
@@ -221,7 +222,7 @@ class ClientInject:
 
     @staticmethod
     def _replay(episode: Episode) -> bool:
-        return episode.record_replay and record_bundle() is not None
+        return episode.record_replay and record_script_url() is not None
 
     def response(self, flow: http.HTTPFlow) -> None:
         m = marks(flow)

@@ -1,6 +1,7 @@
 /* rrweb: the page as the agent sees it (a DOM snapshot, then its mutations, mouse, scrolls and
-   inputs), recorded by the rrweb record bundle the proxy inlines just before this file
-   (`RRWEB_RECORD`, local to the injected IIFE) and posted in batches to config.rrweb as
+   inputs), recorded by the rrweb record bundle the proxy serves at config.rrweb_script (loaded
+   once the page has loaded, cached by the browser; it leaves its exports on its own <script>
+   element, which is removed again at once, so the page gains no global) and posted in batches to config.rrweb as
    {"rec": n, "events": [...]} (`rec`: the page load's number within the episode, given by the
    proxy). Top frames only (rrweb records same-origin iframes from there). Passwords are masked.
    Recording begins just after the page's load event (or 2 s after DOMContentLoaded).
@@ -12,8 +13,29 @@ var RRWEB_LATEST_MS = 2000;  /* after DOMContentLoaded, start even if `load` nev
 var RRWEB_CHUNK_BYTES = 256 * 1024;
 var RRWEB_KEEPALIVE_BYTES = 60000;  /* browsers refuse keepalive bodies over 64 KiB */
 
+var RRWEB_NONCE = (D.currentScript && D.currentScript.nonce) || "";  /* the page's CSP may need it */
+
+/* Fetch rrweb's recorder and call back with its exports (null when it cannot load). */
+function loadRrweb(done) {
+  var tag = D.createElement("script");
+  var settled = false;
+  function finish() {
+    if (settled) { return; }
+    settled = true;
+    var found = tag.webchaosRecord || null;
+    if (tag.parentNode) { tag.parentNode.removeChild(tag); }
+    done(found);
+  }
+  tag.src = config.rrweb_script;
+  if (RRWEB_NONCE) { tag.nonce = RRWEB_NONCE; }
+  tag.onload = finish;
+  tag.onerror = finish;
+  (D.head || D.documentElement).appendChild(tag);
+}
+
 function startRrweb() {
-  if (!RRWEB_RECORD || !config.rrweb || W.top !== W) { return; }
+  if (!config.rrweb || !config.rrweb_script || W.top !== W) { return; }
+  var RRWEB_RECORD = null;
   var queue = [];
   var size = 0;
   var timer = null;
@@ -63,11 +85,15 @@ function startRrweb() {
   function begin() {
     if (stop || stopped) { return; }
     stop = true;  /* claimed: begin runs once */
-    try {
-      stop = record() || null;
-    } catch (e) {
-      halt();
-    }
+    loadRrweb(function (exports) {
+      RRWEB_RECORD = exports;
+      if (!RRWEB_RECORD || stopped) { halt(); return; }
+      try {
+        stop = record() || null;
+      } catch (e) {
+        halt();
+      }
+    });
   }
   /* The snapshot is taken just after the page's load event, never before it: the page loads as
      fast as without recording (an agent waiting for `load` waits no longer). Whatever a fault did

@@ -4,7 +4,9 @@ Errors: JSON calls (`/api/…`) and requests outside any episode keep FastAPI's 
 (`{"detail": …}`); pages get the site's error page. Malformed requests are 4xx, never 500.
 """
 
+import hashlib
 import mimetypes
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -37,13 +39,24 @@ def error_page(site: Site, pages: Pages, episode: Episode | None, status_code: i
     )
 
 
-def _static_files(site: Site) -> dict[str, tuple[bytes, str]]:
+@dataclass(frozen=True)
+class StaticFile:
+    body: bytes
+    media_type: str
+    etag: str  # a strong validator: the browser revalidates (no-cache) and gets a 304, not the file again
+
+
+def _static_files(site: Site) -> dict[str, StaticFile]:
     files = {name: KIT_DIR / "static" / name for name in ("kit.css", "kit.js")}
     static_dir = site.package_dir / "static"
     if static_dir.is_dir():
         files.update({p.name: p for p in sorted(static_dir.iterdir()) if p.is_file()})
-    return {name: (path.read_bytes(), _TEXT_TYPES.get(path.suffix) or mimetypes.guess_type(name)[0]
-                   or "application/octet-stream") for name, path in files.items()}
+    found = {}
+    for name, path in files.items():
+        body = path.read_bytes()
+        found[name] = StaticFile(body, _TEXT_TYPES.get(path.suffix) or mimetypes.guess_type(name)[0]
+                                 or "application/octet-stream", f'"{hashlib.sha256(body).hexdigest()[:20]}"')
+    return found
 
 
 _ERROR_DETAIL = {
@@ -121,12 +134,15 @@ def site_app(site: Site, store: EpisodeStore) -> FastAPI:
     static = _static_files(site)
 
     @app.get("/static/{filename}")
-    async def static_file(filename: str) -> Response:
+    async def static_file(filename: str, request: Request) -> Response:
         found = static.get(filename)
         if found is None:
             raise HTTPException(404, f"no static file {filename!r}")
-        body, media_type = found
-        return Response(body, media_type=media_type, headers={"Cache-Control": "no-cache"})
+        headers = {"Cache-Control": "no-cache", "ETag": found.etag}
+        asked = request.headers.get("if-none-match", "")
+        if found.etag in [tag.strip().removeprefix("W/") for tag in asked.split(",")] or asked.strip() == "*":
+            return Response(status_code=304, headers=headers)
+        return Response(found.body, media_type=found.media_type, headers=headers)
 
     for router in site.routers(pages, store):
         app.include_router(router)

@@ -25,13 +25,13 @@ from harness.episode import EpisodeSpec
 from harness.html_report import REPORT_NAME
 from harness.runner import run_matrix
 from harness.stack import Stack
-from proxy_addons.rrweb import player_assets, record_bundle
+from proxy_addons.rrweb import player_assets, record_script
 from tests.harness.episodes import CATALOG, jsonl
 from tests.screens import keep_screenshot
 
 pytestmark = [
     pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.skipif(record_bundle() is None or player_assets() is None, reason="rrweb not installed (make rrweb)"),
+    pytest.mark.skipif(record_script() is None or player_assets() is None, reason="rrweb not installed (make rrweb)"),
 ]
 
 BANNER = "We value your privacy"

@@ -1,5 +1,6 @@
 """rrweb page recording without a browser: injection, the /__webchaos/rrweb endpoint, its cap, no rrweb."""
 
+import asyncio
 import json
 import logging
 import subprocess
@@ -12,11 +13,11 @@ import pytest
 from proxy_addons import rrweb
 from proxy_addons.client.inject import script_source
 from proxy_addons.guard import reserved_path
-from proxy_addons.rrweb import RRWEB_FILE, record_bundle
+from proxy_addons.rrweb import RRWEB_FILE, record_script
 from tests.proxy_addons.conftest import Chain
 from tests.proxy_addons.test_client import config_of, html
 
-pytestmark = pytest.mark.skipif(record_bundle() is None, reason="rrweb not installed (make rrweb)")
+pytestmark = pytest.mark.skipif(record_script() is None, reason="rrweb not installed (make rrweb)")
 
 
 def batch(rec: int, events: list[dict[str, Any]]) -> bytes:
@@ -31,7 +32,8 @@ def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text().splitlines()]
 
 
-async def test_each_recorded_page_gets_the_bundle_and_its_own_recording_number(chain: Chain) -> None:
+async def test_each_recorded_page_loads_the_served_recorder_and_gets_its_own_recording_number(
+        chain: Chain) -> None:
     ep = chain.open([], record_replay=True)
     numbers = []
     for path in ("/", "/product/1"):
@@ -41,8 +43,9 @@ async def test_each_recorded_page_gets_the_bundle_and_its_own_recording_number(c
         config = config_of(body)
         assert config["rrweb"] == "/__webchaos/rrweb" and config["actions"] is None
         numbers.append(config["rrweb_rec"])
-        assert b"var RRWEB_RECORD = (function () { var holder = {};" in body
-        assert b"sourceMappingURL" not in body
+        assert config["rrweb_script"].startswith("/__webchaos/rrweb-record.js?v=")
+        # The recorder is not in the page: a page grows by the small injected script only.
+        assert b"rrwebRecord" not in body and len(body) < len(html().content or b"") + 40_000
     assert numbers == [1, 2] and ep.replay_pages == 2
     off = chain.open([], name="ep2")
     f = await chain.send(chain.flow(off, "GET", "http://shop.test/"), html())
@@ -56,8 +59,30 @@ def test_the_injected_script_parses() -> None:
     assert node.returncode == 0, node.stderr
 
 
+async def test_the_recorder_script_is_served_cacheable_and_kept_out_of_the_har(chain: Chain) -> None:
+    ep = chain.open([], record_replay=True)
+    page = await chain.send(chain.flow(ep, "GET", "http://shop.test/"), html())
+    url = config_of(page.response.content or b"" if page.response else b"")["rrweb_script"]
+    f = await chain.send(chain.flow(ep, "GET", f"http://shop.test{url}"))
+    assert f.response is not None and f.response.status_code == 200
+    assert f.response.headers["content-type"].startswith("text/javascript")
+    assert "immutable" in f.response.headers["cache-control"]
+    source = f.response.get_text() or ""
+    assert "me.webchaosRecord = holder.rrwebRecord" in source and "sourceMappingURL" not in source
+    node = await asyncio.to_thread(subprocess.run, ["node", "--check", "-"], input=source, text=True,
+                                   capture_output=True)
+    assert node.returncode == 0, node.stderr
+    post = await chain.send(chain.flow(ep, "POST", f"http://shop.test{url}", b"x"))
+    assert post.response is not None and post.response.status_code == 405
+    assert [e["request"]["url"] for e in chain.recorder.har(ep)["log"]["entries"]] == ["http://shop.test/"]
+    off = chain.open([], name="ep2")  # an episode that does not record gets nothing
+    gone = await chain.send(chain.flow(off, "GET", f"http://shop.test{url}"))
+    assert gone.response is not None and gone.response.status_code == 404
+
+
 def test_the_endpoint_is_not_a_reserved_path_but_its_neighbours_are() -> None:
     assert not reserved_path("/__webchaos/rrweb")
+    assert not reserved_path("/__webchaos/rrweb-record.js")
     assert not reserved_path("/__WEBCHAOS/./rrweb")
     assert reserved_path("/__webchaos/rrweb2") and reserved_path("/__webchaos/rrweb/x")
 
@@ -125,7 +150,7 @@ async def test_the_cap_cuts_the_recording_once_with_a_marker(chain: Chain) -> No
 async def test_without_rrweb_installed_nothing_is_recorded_and_one_warning_says_why(
         chain: Chain, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setenv("WEBCHAOS_RRWEB_DIR", str(tmp_path / "nowhere"))
-    record_bundle.cache_clear()
+    record_script.cache_clear()
     try:
         with caplog.at_level(logging.WARNING):
             ep = chain.open([], record_replay=True, record_actions=True)
@@ -134,7 +159,7 @@ async def test_without_rrweb_installed_nothing_is_recorded_and_one_warning_says_
                 assert f.response is not None
                 config = config_of(f.response.content or b"")
                 assert "rrweb" not in config and config["actions"] == "/__webchaos/actions"
-                assert b"RRWEB_RECORD" not in (f.response.content or b"")
+                assert b"rrweb-record.js" not in (f.response.content or b"")
             only = chain.open([], name="ep2", record_replay=True)
             page = await chain.send(chain.flow(only, "GET", "http://shop.test/"), html())
             assert page.response is not None and b"data-webchaos" not in (page.response.content or b"")
@@ -142,5 +167,5 @@ async def test_without_rrweb_installed_nothing_is_recorded_and_one_warning_says_
         assert len(warnings) == 1 and "make rrweb" in warnings[0].getMessage()
     finally:
         monkeypatch.delenv("WEBCHAOS_RRWEB_DIR")
-        record_bundle.cache_clear()
-    assert record_bundle() is not None
+        record_script.cache_clear()
+    assert record_script() is not None

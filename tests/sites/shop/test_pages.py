@@ -71,6 +71,11 @@ async def test_static_assets_are_local(world: tuple[Any, Any]) -> None:
             assert "http" not in text and "@import" not in text and "url(" not in text
             assert "@font-face" not in text
         assert (await client.get("/static/nope.css")).status_code == 404
+        # Revalidated, not downloaded again: the browser sends the ETag back and gets a 304 without a body.
+        again = await client.get("/static/shop.css", headers={"if-none-match": css.headers["etag"]})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == css.headers["etag"]
+        other = await client.get("/static/shop.js", headers={"if-none-match": css.headers["etag"]})
+        assert other.status_code == 200 and other.text == js.text
         html = (await client.get("/")).text
         for ref in re.findall(r'(?:href|src|action)="([^"]*)"', html):
             assert ref.startswith("/") or ref.startswith("#"), ref
