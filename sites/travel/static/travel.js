@@ -60,6 +60,8 @@
     pop.setAttribute("role", "dialog");
     pop.setAttribute("aria-modal", "false");
     pop.setAttribute("aria-label", "Choose " + label.toLowerCase() + " date");
+    /* Redrawing a month detaches the clicked button: keep such clicks from closing the calendar. */
+    pop.addEventListener("click", function (event) { event.stopPropagation(); });
 
     function draw() {
       pop.innerHTML = "";
