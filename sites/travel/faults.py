@@ -206,9 +206,10 @@ class _PartialWrite:
             asked = booking.card_id
             booking.card_id = next(c.id for c in state.cards if c.is_default)
             return {"entity": booking.id, "field": "card_id", "asked": asked, "stored": booking.card_id}
-        booking = state.booking(call.target or "")
+        changed = state.booking(call.target or "")
         old = before.booking(call.target or "")
-        assert booking is not None and old is not None
+        assert changed is not None and old is not None
+        booking = changed
         asked, booking.check_out = booking.check_out, old.check_out
         if booking.check_out <= booking.check_in:
             booking.check_out = asked

@@ -35,7 +35,7 @@ Bindings (task templates refer to them as `{group.key}`); every stay has check_i
 
 from datetime import date, timedelta
 from random import Random
-from typing import Any
+from typing import Any, Literal
 
 from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
@@ -153,9 +153,9 @@ class _Builder:
     def stay(self, earliest: int = 14, latest: int = 80) -> dict[str, Any]:
         check_in = self.today + timedelta(days=self.rng.randint(earliest, latest))
         nights = self.rng.randint(2, 4)
-        return {"check_in": check_in.isoformat(), "check_out": (check_in + timedelta(days=nights)).isoformat(),
-                "nights": nights, "guests": 2, "dates_text": dates_text(check_in.isoformat(),
-                                                                         (check_in + timedelta(days=nights)).isoformat())}
+        check_out = (check_in + timedelta(days=nights)).isoformat()
+        return {"check_in": check_in.isoformat(), "check_out": check_out, "nights": nights, "guests": 2,
+                "dates_text": dates_text(check_in.isoformat(), check_out)}
 
     def rooms_of(self, hotel: Hotel) -> list[Room]:
         return sorted((r for r in self.rooms if r.hotel_id == hotel.id), key=lambda r: (r.nightly_cents, r.id))
@@ -168,7 +168,8 @@ def _place_on_first_page(b: _Builder, hotel: Hotel) -> None:
         placed.rank = rank * 10
 
 
-def _booking(state: TravelState, b: _Builder, hotel: Hotel, room: Room, stay: dict[str, Any], status: str,
+def _booking(state: TravelState, b: _Builder, hotel: Hotel, room: Room, stay: dict[str, Any],
+             status: Literal["confirmed", "completed"],
              created_days_ago: int) -> Booking:
     q = quote(hotel, room, stay["nights"], 1)
     booking = Booking(
@@ -177,7 +178,7 @@ def _booking(state: TravelState, b: _Builder, hotel: Hotel, room: Room, stay: di
         guest_name=f"{state.user.first_name} {state.user.last_name}", guest_email=state.user.email,
         card_id=next(c.id for c in state.cards if c.is_default), nightly_cents=q.nightly_cents,
         room_total_cents=q.room_total_cents, taxes_cents=q.taxes_cents, total_cents=q.total_cents,
-        refundable=room.refundable, status=status,  # type: ignore[arg-type]
+        refundable=room.refundable, status=status,
         created_at=b.clock.ago(days=created_days_ago, minutes=b.rng.randint(0, 600)))
     state.bookings.append(booking)
     return booking

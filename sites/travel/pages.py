@@ -180,7 +180,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         base = {**stay_query, **filters.query()}
         page_urls = [(n, _url("/hotels", {**base, "page": n if n > 1 else None})) for n in range(1, pages + 1)]
         episode.emit.search("search_hotels", query=match, results=[h.id for h in shown], total=len(found),
-                            page=page, sort=filters.sort, stars=filters.stars, free_cancellation=filters.free_cancellation,
+                            page=page, sort=filters.sort, stars=filters.stars,
+                            free_cancellation=filters.free_cancellation,
                             amenities=filters.amenities, max_price=filters.max_price)
         return ui.render(
             episode, "hotels.html", title=f"Stays in {match}", city=match, stay=stay,
@@ -236,11 +237,12 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @hook_point("trips", "page")
     async def trips(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
-        rows = [{"b": b, "hotel": state.hotel(b.hotel_id), "room": state.room(b.room_id)} for b in state.bookings]
-        groups = {"upcoming": sorted((r for r in rows if r["b"].status == "confirmed"), key=lambda r: r["b"].check_in),
-                  "past": sorted((r for r in rows if r["b"].status == "completed"), key=lambda r: r["b"].check_in,
-                                 reverse=True),
-                  "cancelled": [r for r in rows if r["b"].status == "cancelled"]}
+        def rows(status: str) -> list[dict[str, Any]]:
+            chosen = sorted((b for b in state.bookings if b.status == status), key=lambda b: (b.check_in, b.id),
+                            reverse=status == "completed")
+            return [{"b": b, "hotel": state.hotel(b.hotel_id), "room": state.room(b.room_id)} for b in chosen]
+
+        groups = {"upcoming": rows("confirmed"), "past": rows("completed"), "cancelled": rows("cancelled")}
         flights = [{"fb": fb, "f": state.flight(fb.flight_id)} for fb in state.flight_bookings]
         episode.emit.navigate("view_trips", None, booking_ids=[b.id for b in state.bookings])
         return ui.render(episode, "trips.html", title="Your trips", groups=groups, flights=flights,
