@@ -15,7 +15,7 @@ The task's `target` binding is a hotel (the generator's `focus`).
 - `item_removed_mid_flow` (server): the room sells out just before the booking is placed.
 - `price_change_at_checkout` (server): the room's nightly price changes as the booking is placed.
 - `partial_write` (server): a booking is stored on the default card instead of the chosen one;
-  a change of dates keeps the old check-out.
+  a change of dates keeps the old check-out (or, when that would come first, stores one night).
 - `concurrent_edit` (server): another session adds a guest to the booking just before the agent's change.
 - `pagination_drift` (server): new hotels in the searched city arrive at the top while the agent pages.
 
@@ -23,6 +23,7 @@ They use only the fault's RNG and the episode clock, so the same seed gives the 
 """
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 from random import Random
 from typing import Any
 
@@ -91,11 +92,12 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
 
 def noise_trips(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
     state, rng = _state(world), fault.rng
-    from datetime import date, timedelta
     today = date.fromisoformat(state.today)
+    upcoming = {b.hotel_id for b in state.bookings if b.status == "confirmed"}
+    pool = [h for h in state.hotels if h.id not in upcoming]
     ids = []
     for _ in range(count):
-        hotel = rng.choice(state.hotels)
+        hotel = rng.choice(pool)
         room = state.rooms_of(hotel.id)[-1]
         start = today - timedelta(days=rng.randint(3, max(4, max_days_ago)))
         nights = rng.randint(1, 4)
@@ -212,7 +214,8 @@ class _PartialWrite:
         booking = changed
         asked, booking.check_out = booking.check_out, old.check_out
         if booking.check_out <= booking.check_in:
-            booking.check_out = asked
+            # The old check-out would come first: the stay is stored one night long instead.
+            booking.check_out = (date.fromisoformat(booking.check_in) + timedelta(days=1)).isoformat()
         return {"entity": booking.id, "field": "check_out", "asked": asked, "stored": booking.check_out}
 
 

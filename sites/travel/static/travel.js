@@ -148,6 +148,10 @@
       });
       var section = booking.querySelector("[data-step=" + name + "]");
       section.scrollIntoView({ block: "start" });
+      /* The step is in the address, so a reload or a sign-in comes back to it. */
+      var url = new URL(window.location.href);
+      if (name === "guest") url.searchParams.delete("step"); else url.searchParams.set("step", name);
+      window.history.replaceState(null, "", url.pathname + url.search);
     };
     var value = function (name) { var el = booking.elements[name]; return el ? String(el.value).trim() : ""; };
     var stay = function () {
@@ -178,15 +182,24 @@
           }
         }
         if (button.dataset.next === "review") {
-          var card = booking.querySelector("input[name=card_id]:checked");
-          if (!card) { fail(null, "")({ data: { detail: "Choose a card to pay with." } }); return; }
-          booking.querySelector("[data-review=card]").textContent = card.labels[0].textContent;
-          booking.querySelector("[data-review=guest]").textContent = value("first_name") + " " + value("last_name");
-          booking.querySelector("[data-review=email]").textContent = value("email");
+          if (!booking.querySelector("input[name=card_id]:checked")) {
+            fail(null, "")({ data: { detail: "Choose a card to pay with." } });
+            return;
+          }
+          fillReview();
         }
         show(button.dataset.next);
       });
     });
+    var fillReview = function () {
+      var card = booking.querySelector("input[name=card_id]:checked");
+      booking.querySelector("[data-review=card]").textContent = card ? card.labels[0].textContent : "";
+      booking.querySelector("[data-review=guest]").textContent = value("first_name") + " " + value("last_name");
+      booking.querySelector("[data-review=email]").textContent = value("email");
+    };
+    booking.addEventListener("change", function () { fillReview(); });
+    var resumed = new URLSearchParams(window.location.search).get("step");
+    if (resumed === "payment" || resumed === "review") { fillReview(); show(resumed); }
 
     var promoStatus = booking.querySelector("[data-promo-status]");
     booking.querySelector("[data-apply-promo]").addEventListener("click", function (event) {
@@ -219,6 +232,7 @@
       body.phone = value("phone");
       body.requests = value("requests");
       body.card_id = card ? card.value : "";
+      body.promo_code = value("promo_code");
       body.accept_terms = booking.elements.accept_terms.checked;
       clearAlert();
       if (!body.accept_terms) {
@@ -258,10 +272,17 @@
   var openCancel = document.querySelector("[data-cancel-open]");
   var confirmBox = document.querySelector("[data-cancel-confirm]");
   if (openCancel && confirmBox) {
-    openCancel.addEventListener("click", function () { confirmBox.hidden = false; openCancel.hidden = true; });
-    document.querySelector("[data-cancel-close]").addEventListener("click", function () {
-      confirmBox.hidden = true; openCancel.hidden = false;
-    });
+    /* Whether the confirmation is open is in the address, so a reload or a sign-in comes back to it. */
+    var confirming = function (open) {
+      confirmBox.hidden = !open;
+      openCancel.hidden = open;
+      var url = new URL(window.location.href);
+      if (open) url.searchParams.set("confirm", "cancel"); else url.searchParams.delete("confirm");
+      window.history.replaceState(null, "", url.pathname + url.search);
+    };
+    openCancel.addEventListener("click", function () { confirming(true); });
+    document.querySelector("[data-cancel-close]").addEventListener("click", function () { confirming(false); });
+    if (new URLSearchParams(window.location.search).get("confirm") === "cancel") confirming(true);
     var yes = document.querySelector("[data-cancel]");
     yes.addEventListener("click", function () {
       clearAlert();
