@@ -112,3 +112,18 @@ async def test_pagination_drift_adds_hotels_at_the_top_of_the_city() -> None:
     state = state_of(episode)
     new = state.hotels[before:]
     assert len(new) == 3 and all(h.city == city and h.name.endswith("(New)") for h in new)
+
+
+async def test_partial_write_of_new_dates_stores_another_check_out() -> None:
+    app, _, episode = new_world(8, faults=[{"type": "partial_write", "layer": "server", "schedule": {"mode": "once"},
+                                            "match": {"path": "/api/bookings/*/dates", "methods": ["PUT"]}}])
+    change = episode.bindings["change"]
+    dates = {"check_in": change["check_in"], "check_out": change["check_out"]}
+    async with client_for(app, episode.id) as client:
+        claimed = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
+        assert claimed.status_code == 200
+        booking = state_of(episode).booking(change["booking_id"])
+        assert booking and booking.check_in == change["check_in"] and booking.check_out != change["check_out"]
+        assert booking.check_out > booking.check_in
+        again = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
+        assert again.status_code == 200 and booking.check_out == change["check_out"]
