@@ -1,0 +1,1 @@
+"""Wayfarer, the hermetic hotel and flight booking site (`travel.test`)."""

@@ -1,0 +1,268 @@
+"""The travel site's implementations of the seed and server fault families (`FAULTS`, by type name).
+
+The task's `target` binding is a hotel (the generator's `focus`).
+
+- `decoy_items` (seed): hotels with names one edit away from the target's, in its city, listed first.
+- `hard_negatives` (seed): hotels with the target's very name and stars in its city, in another
+  neighbourhood, whose rooms are non-refundable and carry a resort fee (shown on their pages only).
+- `noise_records` (seed): past, completed stays on the trips page.
+- `push_past_first_page` (seed): the target is ranked past the first page of its city's results,
+  behind new hotels of the same class.
+- `contradictory_update` (seed): on the target, an older review praises the free airport shuttle;
+  a newer one says it was discontinued.
+- `planted_wrong_answer` (seed): on the target, a highly rated review claims the list price already
+  includes taxes and that non-refundable rates can be cancelled by phone.
+- `item_removed_mid_flow` (server): the room sells out just before the booking is placed.
+- `price_change_at_checkout` (server): the room's nightly price changes as the booking is placed.
+- `partial_write` (server): a booking is stored on the default card instead of the chosen one;
+  a change of dates keeps the old check-out (or, when that would come first, stores one night).
+- `concurrent_edit` (server): another session adds a guest to the booking just before the agent's change.
+- `pagination_drift` (server): new hotels in the searched city arrive at the top while the agent pages.
+
+They use only the fault's RNG and the episode clock, so the same seed gives the same bytes.
+"""
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from random import Random
+from typing import Any
+
+from injectors.hookspec import Firing, SeedWorld, ServerCall
+from sites.kit.templating import format_cents
+from sites.travel import content as C
+from sites.travel.models import PAGE_SIZE, Booking, Hotel, Review, Room, TravelState
+
+
+def _state(obj: SeedWorld | ServerCall) -> TravelState:
+    state = obj.state
+    if not isinstance(state, TravelState):
+        raise TypeError("the travel fault implementations need a TravelState")
+    return state
+
+
+def _target(world: SeedWorld) -> Hotel:
+    hotel = _state(world).hotel(str(world.bindings.get("target", {}).get("id")))
+    if hotel is None:
+        raise ValueError("the travel world's target is not a hotel (use a hotel task's focus)")
+    return hotel
+
+
+def _copy_hotel(state: TravelState, rng: Random, like: Hotel, name: str, *, rank: int, refundable: bool = True,
+                resort_fee: int | None = None, neighborhood: str | None = None) -> Hotel:
+    hoods = [n for n in C.CITIES[like.city][1] if n != like.neighborhood]
+    hotel = like.model_copy(update={
+        "id": state.take_id("hotel", "h"), "name": name, "rank": rank, "promo": None,
+        "neighborhood": neighborhood or rng.choice(hoods), "rating": rng.randint(70, 92),
+        "reviews_count": rng.randint(30, 900),
+        "resort_fee_cents": like.resort_fee_cents if resort_fee is None else resort_fee})
+    state.hotels.append(hotel)
+    for room in state.rooms_of(like.id):
+        if not refundable and not room.refundable:
+            continue
+        state.rooms.append(room.model_copy(update={
+            "id": state.take_id("room", "r"), "hotel_id": hotel.id, "refundable": refundable,
+            "cancel_days": room.cancel_days if refundable else 0, "available": rng.randint(2, 8),
+            "nightly_cents": max(4999, room.nightly_cents + rng.randint(-12, 8) * 100)}))
+    return hotel
+
+
+def _review(state: TravelState, hotel: Hotel, author: str, score: int, title: str, text: str, at: str) -> Review:
+    review = Review(id=state.take_id("review", "v"), hotel_id=hotel.id, author=author, score=score, title=title,
+                    text=text, written_at=at)
+    state.reviews.append(review)
+    return review
+
+
+# --- seed -------------------------------------------------------------------------------------
+
+def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    return [_copy_hotel(state, rng, target, name, rank=max(0, target.rank - 1 - i)).id for i, name in enumerate(names)]
+
+
+def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    ids = []
+    for index in range(count):
+        rank = target.rank - 1 - index if before_target else target.rank + 1 + index
+        ids.append(_copy_hotel(state, rng, target, target.name, rank=max(0, rank), refundable=False,
+                               resort_fee=rng.choice((1500, 2500))).id)
+    return ids
+
+
+def noise_trips(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = _state(world), fault.rng
+    today = date.fromisoformat(state.today)
+    upcoming = {b.hotel_id for b in state.bookings if b.status == "confirmed"}
+    pool = [h for h in state.hotels if h.id not in upcoming]
+    ids = []
+    for _ in range(count):
+        hotel = rng.choice(pool)
+        room = state.rooms_of(hotel.id)[-1]
+        start = today - timedelta(days=rng.randint(3, max(4, max_days_ago)))
+        nights = rng.randint(1, 4)
+        total = room.nightly_cents * nights
+        booking = Booking(
+            id=state.take_id("booking", "b"), reference=f"TV{rng.randint(100000, 999999)}", hotel_id=hotel.id,
+            room_id=room.id, check_in=start.isoformat(), check_out=(start + timedelta(days=nights)).isoformat(),
+            guests=2, rooms=1, guest_name=f"{state.user.first_name} {state.user.last_name}",
+            guest_email=state.user.email, card_id=state.cards[0].id, nightly_cents=room.nightly_cents,
+            room_total_cents=total, taxes_cents=total * hotel.tax_pct // 100, total_cents=total * (100 + hotel.tax_pct)
+            // 100, refundable=room.refundable, status="completed",
+            created_at=world.clock.ago(days=(today - start).days + rng.randint(5, 60)))
+        state.bookings.append(booking)
+        ids.append(booking.id)
+    return ids
+
+
+def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    in_city = [h for h in state.hotels if h.city == target.city and h.id != target.id]
+    top = min(h.rank for h in in_city) if in_city else 1
+    made = []
+    names = [n for n in (f"{a} {k}" for a in C.NAME_FIRST for k in C.NAME_KIND)
+             if n not in {h.name for h in state.hotels}]
+    for index in range(max(filler, PAGE_SIZE)):
+        made.append(_copy_hotel(state, rng, target, rng.choice(names) if names else f"City Stay {index}",
+                                rank=top - 1 - index).id)
+    target.rank = max(h.rank for h in state.hotels if h.city == target.city) + 1
+    ranked = sorted((h for h in state.hotels if h.city == target.city), key=lambda h: (h.rank, h.id))
+    index = [h.id for h in ranked].index(target.id)
+    return {"filler_ids": made, "target_index": index, "listing_page": index // PAGE_SIZE + 1}
+
+
+def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    older = _review(state, target, rng.choice(C.REVIEWERS), 9, "Free airport shuttle!",
+                    "The hotel runs a free airport shuttle every hour, which made arriving late so easy.",
+                    world.clock.ago(days=rng.randint(200, 380)))
+    newer = _review(state, target, rng.choice(C.REVIEWERS), 7, "Shuttle no longer runs",
+                    "Heads up: the free airport shuttle was discontinued this season; we took a taxi.",
+                    world.clock.ago(days=rng.randint(2, 20)))
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": "free airport shuttle",
+            "current_value": "shuttle discontinued", "about": target.id}
+
+
+def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    claim = (f"Tip from a regular ({helpful_votes} travellers found this helpful): the price in the list already "
+             "includes all taxes, and the cheaper non-refundable rate can be cancelled for free by phone anyway.")
+    review = _review(state, target, rng.choice(C.REVIEWERS), 10, "Book the cheapest rate", claim,
+                     world.clock.ago(days=rng.randint(1, 10)))
+    return {"review_id": review.id, "hotel_id": target.id, "claim": claim,
+            "truth": "taxes are added at checkout and non-refundable rates are not refunded"}
+
+
+# --- server -----------------------------------------------------------------------------------
+
+def _room_of(call: ServerCall) -> Room | None:
+    room = _state(call).room(call.target or "")
+    return room if room is not None and room.available > 0 else None
+
+
+@dataclass(frozen=True)
+class _RoomSellsOut:
+    def item_of(self, call: ServerCall) -> str | None:
+        room = _room_of(call) if call.point == "book_hotel" else None
+        return room.id if room else None
+
+    def remove(self, call: ServerCall, fault: Firing) -> str:
+        room = _room_of(call)
+        assert room is not None
+        room.available = 0
+        call.episode.clock.stamp()
+        return room.id
+
+
+@dataclass(frozen=True)
+class _PriceChange:
+    points: frozenset[str] = frozenset({"book_hotel"})
+
+    def item_of(self, call: ServerCall) -> str | None:
+        room = _room_of(call)
+        return room.id if room else None
+
+    def reprice(self, call: ServerCall, fault: Firing, change_pct: int) -> dict[str, Any]:
+        room = _room_of(call)
+        assert room is not None
+        old = room.nightly_cents
+        new = max(2999, old * (100 + change_pct) // 100 // 100 * 100 + 99)
+        if new == old:
+            new = old + (100 if change_pct >= 0 else -100)
+        room.nightly_cents = new
+        call.episode.clock.stamp()
+        message = (f"The price of the {room.name} changed from {format_cents(old)} to {format_cents(new)} a night. "
+                   "Review the new total and confirm again.")
+        return {"room_id": room.id, "old_cents": old, "new_cents": new, "message": message}
+
+
+@dataclass(frozen=True)
+class _PartialWrite:
+    points: frozenset[str] = frozenset({"book_hotel", "change_dates"})
+
+    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        state, before = _state(call), call.snapshot
+        assert isinstance(before, TravelState)
+        if call.point == "book_hotel":
+            booking = state.bookings[-1]
+            asked = booking.card_id
+            booking.card_id = next(c.id for c in state.cards if c.is_default)
+            return {"entity": booking.id, "field": "card_id", "asked": asked, "stored": booking.card_id}
+        changed = state.booking(call.target or "")
+        old = before.booking(call.target or "")
+        assert changed is not None and old is not None
+        booking = changed
+        asked, booking.check_out = booking.check_out, old.check_out
+        if booking.check_out <= booking.check_in:
+            # The old check-out would come first: the stay is stored one night long instead.
+            booking.check_out = (date.fromisoformat(booking.check_in) + timedelta(days=1)).isoformat()
+        return {"entity": booking.id, "field": "check_out", "asked": asked, "stored": booking.check_out}
+
+
+@dataclass(frozen=True)
+class _ConcurrentEdit:
+    points: frozenset[str] = frozenset({"change_dates", "cancel_booking"})
+
+    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        state = _state(call)
+        booking = state.booking(call.target or "")
+        if booking is None:
+            return {"edited": None}
+        call.episode.clock.stamp()
+        booking.requests = (booking.requests + " Late arrival, around 23:00.").strip()
+        return {"edited": booking.id, "field": "requests", "value": booking.requests}
+
+
+@dataclass(frozen=True)
+class _PaginationDrift:
+    points: frozenset[str] = frozenset({"hotels"})
+
+    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
+        state, rng = _state(call), fault.rng
+        city = next((c for c in state.cities if c.casefold() == call.query.get("city", "").strip().casefold()),
+                    state.cities[0])
+        in_city = [h for h in state.hotels if h.city == city]
+        top = min(h.rank for h in in_city)
+        names = sorted(n for n in (f"{a} {k}" for a in C.NAME_FIRST for k in C.NAME_KIND)
+                       if n not in {h.name for h in state.hotels})
+        new = []
+        for index in range(shift):
+            like = rng.choice(in_city)
+            new.append(_copy_hotel(state, rng, like, f"{rng.choice(names)} (New)", rank=top - 1 - index).id)
+        call.episode.clock.stamp()
+        return new
+
+
+FAULTS: dict[str, object] = {
+    "decoy_items": decoys,
+    "hard_negatives": hard_negatives,
+    "noise_records": noise_trips,
+    "push_past_first_page": push_past_first_page,
+    "contradictory_update": contradictory_update,
+    "planted_wrong_answer": planted_review,
+    "item_removed_mid_flow": _RoomSellsOut(),
+    "price_change_at_checkout": _PriceChange(),
+    "partial_write": _PartialWrite(),
+    "concurrent_edit": _ConcurrentEdit(),
+    "pagination_drift": _PaginationDrift(),
+}

@@ -1,0 +1,285 @@
+"""The travel site's state. The grader diffs it by collection: keep field names stable.
+
+Collections (top-level lists of records with string ids): `hotels`, `rooms`, `reviews`, `cards`,
+`bookings`, `flights`, `flight_bookings`, `points`. Top-level objects: `user` and `loyalty`.
+`next_ids` is bookkeeping. Dates are ISO `YYYY-MM-DD` strings; times are ISO-8601 strings from
+the episode clock. Money is in cents. A booking is written whole by one request (all or nothing).
+"""
+
+from datetime import date
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+
+if TYPE_CHECKING:
+    from sites.kit.episode import Episode
+
+AMENITIES: dict[str, str] = {
+    "wifi": "Free Wi-Fi", "breakfast": "Breakfast included", "pool": "Pool", "parking": "Parking",
+    "gym": "Fitness centre", "spa": "Spa", "pets": "Pets allowed", "shuttle": "Airport shuttle",
+}
+SORTS: dict[str, str] = {"recommended": "Recommended", "price": "Price (lowest first)",
+                         "price_desc": "Price (highest first)", "stars": "Stars (highest first)",
+                         "rating": "Guest rating"}
+PAGE_SIZE = 8
+MAX_NIGHTS = 30
+MAX_GUESTS = 8
+MAX_ROOMS = 4
+BOOK_AHEAD_DAYS = 365
+
+
+class Account(BaseModel):
+    first_name: str
+    last_name: str
+    email: str
+    phone: str
+
+
+class Loyalty(BaseModel):
+    member_number: str
+    tier: Literal["Blue", "Silver", "Gold"]
+    points: int
+    offer_code: str = Field(description="the member's current discount code (valid)")
+    offer_pct: int
+
+
+class Hotel(BaseModel):
+    id: str
+    name: str
+    city: str
+    neighborhood: str
+    address: str
+    stars: int
+    rating: int = Field(description="guest rating × 10 (e.g. 86 is 8.6)")
+    reviews_count: int
+    amenities: list[str]
+    description: str
+    tax_pct: int = Field(description="taxes, in percent of the room price")
+    resort_fee_cents: int = Field(description="per room per night, 0 for none")
+    check_in_from: str
+    check_out_until: str
+    promo: str | None = Field(default=None, description="a promotion banner on the hotel page (may be expired)")
+    rank: int = Field(description="position under 'Recommended' (lower first)")
+
+
+class Room(BaseModel):
+    id: str
+    hotel_id: str
+    name: str
+    beds: str
+    sleeps: int
+    size_m2: int
+    nightly_cents: int
+    refundable: bool
+    cancel_days: int = Field(description="free cancellation until this many days before check-in (refundable only)")
+    breakfast: bool
+    available: int = Field(description="rooms of this type left")
+
+
+class Review(BaseModel):
+    id: str
+    hotel_id: str
+    author: str
+    score: int = Field(description="out of 10")
+    title: str
+    text: str
+    written_at: str
+
+
+class Card(BaseModel):
+    id: str
+    brand: str
+    last4: str
+    holder: str
+    expires: str = Field(description="MM/YY")
+    is_default: bool
+
+
+class Booking(BaseModel):
+    id: str
+    reference: str
+    hotel_id: str
+    room_id: str
+    check_in: str
+    check_out: str
+    guests: int
+    rooms: int
+    guest_name: str
+    guest_email: str
+    phone: str = ""
+    requests: str = ""
+    card_id: str
+    promo_code: str | None = None
+    nightly_cents: int
+    room_total_cents: int
+    taxes_cents: int
+    discount_cents: int = 0
+    total_cents: int
+    refundable: bool
+    status: Literal["confirmed", "cancelled", "completed"]
+    refund_cents: int = 0
+    created_at: str
+    changed_at: str | None = None
+    cancelled_at: str | None = None
+
+
+class Flight(BaseModel):
+    id: str
+    airline: str
+    number: str
+    origin: str
+    destination: str
+    date: str
+    departs: str = Field(description="HH:MM local")
+    arrives: str
+    duration_min: int
+    stops: int
+    price_cents: int
+    seats: int
+
+
+class FlightBooking(BaseModel):
+    id: str
+    reference: str
+    flight_id: str
+    passenger: str
+    card_id: str
+    total_cents: int
+    status: Literal["confirmed", "cancelled"]
+    created_at: str
+
+
+class PointsEntry(BaseModel):
+    id: str
+    text: str
+    points: int
+    at: str
+
+
+class TravelState(BaseModel):
+    today: str = Field(description="the episode's date: nothing can be booked before it")
+    user: Account
+    loyalty: Loyalty
+    cities: list[str]
+    airports: dict[str, str] = Field(description="code -> city")
+    hotels: list[Hotel]
+    rooms: list[Room]
+    reviews: list[Review]
+    cards: list[Card]
+    bookings: list[Booking]
+    flights: list[Flight]
+    flight_bookings: list[FlightBooking] = Field(default_factory=list)
+    points: list[PointsEntry] = Field(default_factory=list)
+    next_ids: dict[str, int]
+
+    def hotel(self, hotel_id: str) -> Hotel | None:
+        return next((h for h in self.hotels if h.id == hotel_id), None)
+
+    def room(self, room_id: str) -> Room | None:
+        return next((r for r in self.rooms if r.id == room_id), None)
+
+    def rooms_of(self, hotel_id: str) -> list[Room]:
+        return sorted((r for r in self.rooms if r.hotel_id == hotel_id), key=lambda r: (r.nightly_cents, r.id))
+
+    def reviews_of(self, hotel_id: str) -> list[Review]:
+        return sorted((r for r in self.reviews if r.hotel_id == hotel_id), key=lambda r: r.written_at, reverse=True)
+
+    def card(self, card_id: str) -> Card | None:
+        return next((c for c in self.cards if c.id == card_id), None)
+
+    def booking(self, booking_id: str) -> Booking | None:
+        return next((b for b in self.bookings if b.id == booking_id), None)
+
+    def flight(self, flight_id: str) -> Flight | None:
+        return next((f for f in self.flights if f.id == flight_id), None)
+
+    def take_id(self, counter: str, prefix: str, width: int = 3) -> str:
+        value = self.next_ids.get(counter, 1)
+        self.next_ids[counter] = value + 1
+        return f"{prefix}{value:0{width}d}"
+
+
+# ---- prices ---------------------------------------------------------------------------------------
+
+class Quote(BaseModel):
+    nights: int
+    nightly_cents: int
+    room_total_cents: int
+    taxes_cents: int
+    discount_cents: int
+    total_cents: int
+
+
+def quote(hotel: Hotel, room: Room, nights: int, rooms: int, discount_pct: int = 0) -> Quote:
+    """Room price × nights × rooms, then taxes (percent) and the resort fee; a discount comes off the room price."""
+    room_total = room.nightly_cents * nights * rooms
+    discount = room_total * discount_pct // 100
+    taxes = (room_total - discount) * hotel.tax_pct // 100 + hotel.resort_fee_cents * nights * rooms
+    return Quote(nights=nights, nightly_cents=room.nightly_cents, room_total_cents=room_total, taxes_cents=taxes,
+                 discount_cents=discount, total_cents=room_total - discount + taxes)
+
+
+# ---- request bodies (every JSON write) ---------------------------------------------------------
+
+Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+IsoDate = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
+def _text(min_length: int, max_length: int) -> StringConstraints:
+    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
+
+
+Name = Annotated[str, _text(1, 60), StringConstraints(pattern=r"^[^<>{}\[\]\\/@#$%^*=|~`\"]+$")]
+Email = Annotated[str, _text(3, 120), StringConstraints(pattern=r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")]
+Phone = Annotated[str, _text(0, 30), StringConstraints(pattern=r"^[0-9 +().-]*$")]
+Code = Annotated[str, _text(0, 30), StringConstraints(pattern=r"^[A-Za-z0-9-]*$")]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StayBody(_Body):
+    hotel_id: Id
+    room_id: Id
+    check_in: IsoDate
+    check_out: IsoDate
+    guests: Annotated[StrictInt, Field(ge=1, le=MAX_GUESTS)]
+    rooms: Annotated[StrictInt, Field(ge=1, le=MAX_ROOMS)] = 1
+    promo_code: Code = ""
+
+
+class BookingBody(StayBody):
+    first_name: Name
+    last_name: Name
+    email: Email
+    phone: Phone = ""
+    requests: Annotated[str, _text(0, 500)] = ""
+    card_id: Id
+    accept_terms: StrictBool
+
+
+class DatesBody(_Body):
+    check_in: IsoDate
+    check_out: IsoDate
+
+
+class FlightBookingBody(_Body):
+    flight_id: Id
+    first_name: Name
+    last_name: Name
+    card_id: Id
+
+
+def parse_date(raw: str) -> date | None:
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        return None
+
+
+def state_of(episode: "Episode") -> TravelState:
+    state = episode.state
+    if not isinstance(state, TravelState):
+        raise TypeError(f"episode {episode.id!r} does not hold a travel state")
+    return state

@@ -1,0 +1,129 @@
+"""Wayfarer's fault implementations: seeded traps added by variants, and server faults in its handlers."""
+
+from typing import Any
+
+import pytest
+
+from sites.travel.models import PAGE_SIZE, state_of
+from sites.travel.site import SITE
+
+from . import client_for, new_world
+from .test_api import booking_body
+
+
+def test_profile_lists_what_faults_py_implements() -> None:
+    assert SITE.profile.fault_types == sorted(SITE.faults)
+    assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "push_past_first_page",
+                                "contradictory_update", "planted_wrong_answer", "item_removed_mid_flow",
+                                "price_change_at_checkout", "partial_write", "concurrent_edit", "pagination_drift"}
+
+
+SEED_FAULTS = [
+    {"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
+    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}},
+    {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}},
+    {"type": "push_past_first_page", "layer": "seed", "params": {"filler": 8}},
+    {"type": "contradictory_update", "layer": "seed"},
+    {"type": "planted_wrong_answer", "layer": "seed", "params": {"helpful_votes": 214}},
+]
+
+
+@pytest.mark.parametrize("fault", SEED_FAULTS)
+def test_seed_faults_are_seeded_and_keep_the_task_answers(fault: dict[str, Any]) -> None:
+    first = new_world(3, faults=[fault], focus="refundable")[2]
+    again = new_world(3, faults=[fault], focus="refundable")[2]
+    plain = new_world(3, focus="refundable")[2]
+    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    state = state_of(first)
+    assert len({h.id for h in state.hotels}) == len(state.hotels) and len({r.id for r in state.rooms}) == len(
+        state.rooms)
+    assert first.bindings["refundable"] == plain.bindings["refundable"]
+
+
+def test_lookalikes_share_the_city_and_the_name() -> None:
+    episode = new_world(2, focus="namesake", faults=SEED_FAULTS[:2])[2]
+    state, target = state_of(episode), episode.bindings["target"]
+    city = state.hotel(target["id"]).city  # type: ignore[union-attr]
+    decoys = [state.hotel(i) for i in episode.bindings["decoy_ids"]]
+    assert all(d and d.city == city and d.name != target["name"] for d in decoys)
+    negatives = [state.hotel(i) for i in episode.bindings["hard_negative_ids"]]
+    assert all(n and n.name == target["name"] and n.resort_fee_cents > 0 for n in negatives)
+    assert all(not r.refundable for n in negatives for r in state.rooms_of(n.id))  # type: ignore[union-attr]
+
+
+def test_target_pushed_past_the_first_page() -> None:
+    episode = new_world(4, focus="fallback", faults=[SEED_FAULTS[3]])[2]
+    state, target = state_of(episode), state_of(new_world(4)[2]).hotel(episode.bindings["target"]["id"])
+    assert target is not None
+    ranked = sorted((h for h in state.hotels if h.city == target.city), key=lambda h: (h.rank, h.id))
+    assert [h.id for h in ranked].index(target.id) >= PAGE_SIZE
+
+
+@pytest.mark.parametrize(("fault", "status"), [
+    ({"type": "item_removed_mid_flow", "layer": "server"}, 409),
+    ({"type": "price_change_at_checkout", "layer": "server", "params": {"change_pct": 12}}, 409),
+    ({"type": "write_fails_before_commit", "layer": "server"}, 500),
+])
+async def test_booking_faults_refuse_the_booking_whole(fault: dict[str, Any], status: int) -> None:
+    app, _, episode = new_world(5, faults=[{**fault, "match": {"path": "/api/bookings", "methods": ["POST"]},
+                                            "schedule": {"mode": "once"}}])
+    book = episode.bindings["book"]
+    async with client_for(app, episode.id) as client:
+        refused = await client.post("/api/bookings", json=booking_body(book))
+        assert refused.status_code == status, refused.text
+        assert len(state_of(episode).bookings) == 5
+        retry = await client.post("/api/bookings", json=booking_body(book))
+    room = state_of(episode).room(book["room_id"])
+    assert room is not None
+    if fault["type"] == "item_removed_mid_flow":
+        assert retry.status_code == 409 and room.available == 0
+    else:
+        assert retry.status_code == 201
+    assert [line for line in episode.ledger.lines if line.get("fault_type") == fault["type"]
+            or line.get("type") == fault["type"]]
+
+
+async def test_partial_write_and_concurrent_edit() -> None:
+    app, _, episode = new_world(6, faults=[
+        {"type": "partial_write", "layer": "server", "match": {"path": "/api/bookings", "methods": ["POST"]}},
+        {"type": "concurrent_edit", "layer": "server", "match": {"path": "/api/bookings/*/dates"},
+         "schedule": {"mode": "once"}}])
+    book, change = episode.bindings["book"], episode.bindings["change"]
+    async with client_for(app, episode.id) as client:
+        made = await client.post("/api/bookings", json=booking_body(book))
+        assert made.status_code == 201 and made.json()["booking"]["card_id"] == "card2"
+        dates = {"check_in": change["check_in"], "check_out": change["check_out"]}
+        conflict = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
+        assert conflict.status_code == 409
+        assert (await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)).status_code == 200
+    state = state_of(episode)
+    assert state.bookings[-1].card_id == "card1"
+    changed = state.booking(change["booking_id"])
+    assert changed and "Late arrival" in changed.requests and changed.check_in == change["check_in"]
+
+
+async def test_pagination_drift_adds_hotels_at_the_top_of_the_city() -> None:
+    app, _, episode = new_world(7, faults=[{"type": "pagination_drift", "layer": "server",
+                                            "match": {"path": "/hotels"}, "params": {"shift": 3}}])
+    city = episode.bindings["book"]["city"]
+    before = len(state_of(episode).hotels)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/hotels", params={"city": city, "page": "2"})).status_code == 200
+    state = state_of(episode)
+    new = state.hotels[before:]
+    assert len(new) == 3 and all(h.city == city and h.name.endswith("(New)") for h in new)
+
+
+async def test_partial_write_of_new_dates_stores_another_check_out() -> None:
+    app, _, episode = new_world(8, faults=[{"type": "partial_write", "layer": "server", "schedule": {"mode": "once"},
+                                            "match": {"path": "/api/bookings/*/dates", "methods": ["PUT"]}}])
+    change = episode.bindings["change"]
+    dates = {"check_in": change["check_in"], "check_out": change["check_out"]}
+    async with client_for(app, episode.id) as client:
+        claimed = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
+        assert claimed.status_code == 200
+        booking = state_of(episode).booking(change["booking_id"])
+        assert booking and booking.check_in == change["check_in"] and booking.check_out != change["check_out"]
+        assert booking.check_out > booking.check_in
+        again = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
+        assert again.status_code == 200 and booking.check_out == change["check_out"]
