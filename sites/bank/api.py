@@ -11,7 +11,7 @@ The one change a refused request may leave is the market's: placing an order for
 whose quote was about to move moves it (the quote the customer reviewed is then out of date).
 """
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -50,6 +50,12 @@ from sites.kit.hooks import hook_point
 from sites.kit.templating import format_cents
 
 MAX_DAYS_AHEAD = 365
+# The same transfer again this soon (episode-clock time) is taken for a double submission and refused.
+DUPLICATE_WINDOW = timedelta(minutes=3)
+
+
+def _moment(stamp: str) -> datetime:
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def _account(state: BankState, account_id: str) -> Account:
@@ -132,6 +138,13 @@ def api_router(store: Any) -> APIRouter:
         if payee is not None and _sent_today(state, today) + amount > state.limits.daily_transfer_cents:
             raise HTTPException(422, f"That would take you over your daily limit of "
                                      f"{format_cents(state.limits.daily_transfer_cents)}.")
+        last = state.transfers[-1] if state.transfers else None
+        if (last is not None and (last.from_account_id, last.to_account_id, last.payee_id, last.amount_cents,
+                                  last.memo) == (source.id, destination.id if destination else None,
+                                                 payee.id if payee else None, amount, body.memo)
+                and episode.clock.now() - _moment(last.created_at) <= DUPLICATE_WINDOW):
+            raise HTTPException(409, "This looks like a duplicate of the transfer you just made, so it was not sent. "
+                                     "Check your account history.")
         if amount > source.balance_cents:
             raise HTTPException(409, f"Not enough money in {source.name}: the balance is "
                                      f"{format_cents(source.balance_cents)}.")
