@@ -30,7 +30,7 @@ Bindings (task templates refer to them as `{group.key}`):
     phishing:   {message_id, subject, sender}
 """
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from random import Random
 from typing import Any
 
@@ -99,6 +99,12 @@ class _History:
 
     def stamp(self, days_ago: float) -> str:
         return self.clock.ago(days=days_ago)
+
+
+def _days_before(clock: EpisodeClock, day: date, hour: float) -> float:
+    """How many days before the epoch `hour` o'clock on `day` is (so a record lands on that date)."""
+    moment = datetime.combine(day, time(0), tzinfo=UTC) + timedelta(hours=hour)
+    return (clock.epoch - moment).total_seconds() / 86_400
 
 
 def _digits(rng: Random, count: int) -> str:
@@ -188,11 +194,12 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     d_day = rng.randint(4, 18)
     d_amount = rng.randint(30, 180) * 100 + rng.randrange(100)
     d_rows = []
-    offsets = [0.3, 0.4, 0.5]
-    rng.shuffle(offsets)
+    hours = [10.5, 13.25, 16.75]
+    rng.shuffle(hours)
     for index in range(3):
         location = d_places[0] if index == 0 else d_places[1 + (index % 2)]
-        d_rows.append(h.add("a1", d_day - offsets[index], description=d_merchant.upper(),
+        d_rows.append(h.add("a1", _days_before(clock, today - timedelta(days=d_day), hours[index]),
+                            description=d_merchant.upper(),
                             amount_cents=-d_amount, category=d_category, kind="card", merchant=d_merchant,
                             location=location, card=C.CARDS[index % 2], reference=_digits(rng, 12)))
     # Other visits to that merchant, at the other stores, on other days.
@@ -209,12 +216,15 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     s_rows, s_other = [], []
     for day_of_month in sorted(rng.sample(range(1, last_month_end.day + 1), rng.randint(3, 4))):
         moment = last_month_end.replace(day=day_of_month)
-        s_rows.append(h.add("a1", (today - moment).days - 0.55, description=s_merchant.upper(),
+        s_rows.append(h.add("a1", _days_before(clock, moment, rng.uniform(9, 20)), description=s_merchant.upper(),
                             amount_cents=-(rng.randint(12, 140) * 100 + rng.randrange(100)), category=s_category,
                             kind="card", merchant=s_merchant, location=rng.choice(s_places),
                             card=rng.choice(C.CARDS), reference=_digits(rng, 12)))
-    for days_ago in (rng.randint(1, max(1, today.day - 1)) if today.day > 2 else 1,
-                     (today - last_month_end).days + rng.randint(3, 25), (today - last_month_end).days + 40):
+    before_month = today.day + last_month_end.day
+    other_days = [before_month + rng.randint(3, 25), before_month + 40]
+    if today.day > 2:
+        other_days.insert(0, rng.randint(1, today.day - 2))
+    for days_ago in other_days:
         s_other.append(h.add("a1", days_ago + 0.15, description=s_merchant.upper(),
                              amount_cents=-(rng.randint(12, 140) * 100 + rng.randrange(100)), category=s_category,
                              kind="card", merchant=s_merchant, location=rng.choice(s_places),
