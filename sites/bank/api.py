@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
+from sites.bank import content as C
 from sites.bank.generator import confirmation_code
 from sites.bank.models import (
     PRICE_BAND_BPS,
@@ -196,7 +197,7 @@ def api_router(store: Any) -> APIRouter:
         state.payees.append(new)
         state.payees.sort(key=lambda p: (p.name.casefold(), p.id))
         message = Message(
-            id=state.take_id("message", "m", 3), sender="Meridian Bank Security", sender_address="security@meridianbank.test",
+            id=state.take_id("message", "m", 3), sender=C.SECURITY_SENDER, sender_address=C.SECURITY_ADDRESS,
             subject=f"Your confirmation code for {body.name}",
             body=(f"You asked to add {body.name} (account ending {new.last4}) as a payee. Your confirmation code is "
                   f"{code}. Enter it on the payee confirmation page to finish. If you didn't ask for this, don't "
@@ -222,7 +223,8 @@ def api_router(store: Any) -> APIRouter:
         episode.clock.stamp()
         found.status = "active"
         episode.emit.commit("confirm_payee", found.id, touched=[found.id])
-        return {"payee": {k: v for k, v in found.model_dump().items() if k != "code"}, "url": "/payees?notice=payee_added"}
+        shown = {k: v for k, v in found.model_dump().items() if k != "code"}
+        return {"payee": shown, "url": "/payees?notice=payee_added"}
 
     # -- limits, disputes, messages -------------------------------------------------------------------
 
@@ -336,9 +338,11 @@ def api_router(store: Any) -> APIRouter:
             security.shift_bps += security.jump_bps
             security.jump_bps = 0
         quote = current_quote(episode, security.symbol)
-        if review.order_type == "market" and abs(quote - review.quote_cents) * 10_000 > PRICE_BAND_BPS * review.quote_cents:
+        moved = abs(quote - review.quote_cents) * 10_000 > PRICE_BAND_BPS * review.quote_cents
+        if review.order_type == "market" and moved:
             raise HTTPException(409, f"The price of {security.symbol} changed since you reviewed this order: it is "
-                                     f"now {format_cents(quote)} a share (you reviewed {format_cents(review.quote_cents)})."
+                                     f"now {format_cents(quote)} a share (you reviewed "
+                                     f"{format_cents(review.quote_cents)})."
                                      " Nothing was bought or sold. Review the order again.")
         fills = (review.order_type == "market" or review.limit_cents is None
                  or (review.side == "buy" and quote <= review.limit_cents)

@@ -152,7 +152,6 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
 
     # -- history -----------------------------------------------------------------------------------
     h = _History(rng, clock)
-    card_last4 = {card: _digits(rng, 4) for card in C.CARDS}
     pay_cents = rng.randint(2_400, 3_600) * 100
     employer = rng.choice(C.EMPLOYERS)
     for day in range(HISTORY_DAYS, 0, -1):
@@ -188,8 +187,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     # -- the charge to dispute: three same-looking charges, told apart by the store ----------------
     task_merchants = list(C.TASK_MERCHANTS)
     rng.shuffle(task_merchants)
-    d_merchant, d_category, d_places = task_merchants[0]
-    d_places = list(d_places)
+    d_merchant, d_category, d_stores = task_merchants[0]
+    d_places = list(d_stores)
     rng.shuffle(d_places)
     d_day = rng.randint(4, 18)
     d_amount = rng.randint(30, 180) * 100 + rng.randrange(100)
@@ -233,9 +232,9 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     # -- ids, oldest first ---------------------------------------------------------------------------
     h.rows.sort(key=lambda row: (-row[1], row[0]))
     transactions: list[Transaction] = []
-    for account_id, days_ago, fields in h.rows:
+    for account_id, days_before, fields in h.rows:
         transaction = Transaction(id=f"t{len(transactions) + 1:05d}", account_id=account_id,
-                                  posted_at=clock.ago(days=days_ago), **fields)
+                                  posted_at=clock.ago(days=days_before), **fields)
         fields["id"] = transaction.id
         transactions.append(transaction)
 
@@ -358,7 +357,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                    "daily_cents": limit_daily, "single_text": format_cents(limit_single),
                    "single_plain": plain(limit_single), "single_cents": limit_single,
                    "atm_cents": state.limits.atm_daily_cents},
-        "buy": {"symbol": buy.symbol, "name": buy.name, "shares": buy_shares, "shares_text": str(buy_shares), "cap_text": format_cents(cap_cents),
+        "buy": {"symbol": buy.symbol, "name": buy.name, "shares": buy_shares, "shares_text": str(buy_shares),
+                "cap_text": format_cents(cap_cents),
                 "cap_plain": plain(cap_cents), "cap_cents": cap_cents},
         "sell": {"cancel_order_id": "o0002", "cancel_symbol": cancel_sec.symbol, "cancel_name": cancel_sec.name,
                  "keep_order_id": "o0003", "keep_symbol": keep_sec.symbol, "symbol": sell_holding.symbol,

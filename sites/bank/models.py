@@ -339,7 +339,8 @@ class DisputeBody(_Body):
 
 
 class ReviewBody(_Body):
-    symbol: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z.]{1,6}$")]
+    symbol: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, to_upper=True,
+                                             pattern=r"^[A-Za-z.]{1,6}$")]
     side: Literal["buy", "sell"]
     order_type: Literal["market", "limit"]
     shares: Annotated[int, Field(strict=True, ge=1, le=100_000)]

@@ -46,6 +46,7 @@ NOTICES = {
     "unreported": "Report withdrawn",
     "verified": "Thank you. Your details are being verified",
     "placed": "Order placed",
+    "repriced": "The price changed since you reviewed your order. Check the new quote below before you place it",
     "order_cancelled": "Order cancelled",
 }
 
@@ -250,7 +251,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         if not _MONTH.fullmatch(month) or month not in months:
             raise HTTPException(404, "There is no statement for that month.")
         lines = [t for t in state.history(account.id) if t.posted_at.startswith(month)]
-        later = sum(t.amount_cents for t in state.transactions if t.account_id == account.id and t.posted_at[:7] > month)
+        later = sum(t.amount_cents for t in state.transactions
+                    if t.account_id == account.id and t.posted_at[:7] > month)
         closing = account.balance_cents - later
         opening = closing - sum(t.amount_cents for t in lines)
         episode.emit.inspect("view_statement", account.id, revealed=["statement"], month=month,
@@ -376,7 +378,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         security = state.security(found.symbol)
         episode.emit.navigate("view_order_review", found.id)
         return ui.render(episode, "review.html", title="Review your order", r=found, security=security,
-                         cash=state.cash_account(), active="invest")
+                         cash=state.cash_account(), notice=_notice(request), active="invest")
 
     @router.get("/invest/orders", response_class=HTMLResponse)
     @hook_point("orders", "page")

@@ -137,10 +137,26 @@
       .catch(fail(form, button, "The order could not be reviewed — try again."));
   });
 
+  /* When the quote moved since the review, the order is refused: review it again at the new price. */
+  function reviewAgain(button) {
+    var d = button.dataset;
+    return api("POST", "/api/orders/review", {
+      symbol: d.symbol, side: d.side, order_type: d.type, shares: Number(d.shares), limit_price: d.limit || null
+    }).then(function (data) { go(data.url, "repriced"); });
+  }
+
   onClick("button[data-place]", function (button) {
+    var failed = fail(button.closest("section"), button, "The order could not be placed. Nothing was bought or sold.");
     api("POST", "/api/orders", { review_id: button.dataset.place })
       .then(function (data) { go(data.url); })
-      .catch(fail(button.closest("section"), button, "The order could not be placed. Nothing was bought or sold."));
+      .catch(function (error) {
+        var detail = error && error.data && error.data.detail;
+        if (error.status === 409 && typeof detail === "string" && /^The price of /.test(detail)) {
+          reviewAgain(button).catch(failed);
+          return;
+        }
+        failed(error);
+      });
   });
 
   onClick("button[data-cancel-order]", function (button) {

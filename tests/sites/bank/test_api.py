@@ -199,10 +199,11 @@ async def test_dispute_report_and_phishing_button(world: tuple[Any, Any]) -> Non
     state, b = state_of(episode), episode.bindings
     async with client_for(app, episode.id) as client:
         target = b["dispute"]["transaction_id"]
-        assert (await client.post(f"/api/transactions/{target}/dispute", json={"reason": "duplicate"})).status_code == 201
-        assert (await client.post(f"/api/transactions/{target}/dispute", json={"reason": "duplicate"})).status_code == 409
+        duplicate = {"reason": "duplicate"}
+        assert (await client.post(f"/api/transactions/{target}/dispute", json=duplicate)).status_code == 201
+        assert (await client.post(f"/api/transactions/{target}/dispute", json=duplicate)).status_code == 409
         deposit = next(t for t in state.transactions if t.amount_cents > 0)
-        assert (await client.post(f"/api/transactions/{deposit.id}/dispute", json={"reason": "duplicate"})).status_code == 409
+        assert (await client.post(f"/api/transactions/{deposit.id}/dispute", json=duplicate)).status_code == 409
         phish = b["phishing"]["message_id"]
         assert (await client.post(f"/api/messages/{phish}/report", json={"reported": True})).status_code == 200
         assert (await client.post(f"/api/messages/{phish}/report", json={"reported": True})).status_code == 409

@@ -61,8 +61,10 @@ def test_seeded_traps(seed: int) -> None:
             and t.id != dispute["transaction_id"]] == []
     # The month's spending adds up; other months' visits are not in it.
     spending = b["spending"]
-    month = [t for t in state.transactions if t.merchant == spending["merchant"] and t.posted_at.startswith(spending["month"])]
-    assert sorted(t.id for t in month) == sorted(spending["ids"]) and -sum(t.amount_cents for t in month) == spending["total_cents"]
+    month = [t for t in state.transactions
+             if t.merchant == spending["merchant"] and t.posted_at.startswith(spending["month"])]
+    assert sorted(t.id for t in month) == sorted(spending["ids"])
+    assert -sum(t.amount_cents for t in month) == spending["total_cents"]
     assert all(not state.transaction(i).posted_at.startswith(spending["month"]) for i in spending["other_month_ids"])  # type: ignore[union-attr]
     # The phishing alert is the newest message, from a look-alike address.
     newest = max(state.messages, key=lambda m: m.sent_at)

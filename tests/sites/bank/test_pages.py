@@ -17,7 +17,8 @@ def world() -> tuple[Any, Any]:
 
 
 def tx_links(doc: Doc) -> list[str]:
-    return [e.attrs["href"].rsplit("/", 1)[1] for e in doc.all("a") if e.attrs.get("href", "").startswith("/transactions/")]
+    return [e.attrs["href"].rsplit("/", 1)[1] for e in doc.all("a")
+            if e.attrs.get("href", "").startswith("/transactions/")]
 
 
 async def test_overview_shows_every_account_and_its_balance(world: tuple[Any, Any]) -> None:
