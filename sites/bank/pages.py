@@ -188,7 +188,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
                  if all(w in f"{t.description} {t.category} {t.merchant}".casefold() for w in words)
                  and (kind == "all" or (kind == "in") == (t.amount_cents > 0))
                  and (not month or t.posted_at.startswith(month))]
-        found = results_point(episode, "account", found, lines)
+        # A search's results are a "search" list (search faults act on it); a plain history is not.
+        found = results_point(episode, "search" if query else "account", found, lines)
         page = page_number(params.get("page"))
         pages = max(1, math.ceil(len(found) / PAGE_SIZE))
         if page > pages:

@@ -131,3 +131,19 @@ async def test_price_change_at_checkout_refuses_the_order_once_at_the_new_price(
     assert placed.status_code == 201
     assert placed.json()["order"]["fill_cents"] < review["quote_cents"]
     assert state.holding(sell["symbol"]).shares == sell["held_after"]  # type: ignore[union-attr]
+
+
+async def test_search_degraded_answers_unrelated_transactions_once() -> None:
+    app, _, episode = new_world(1, faults=[{"type": "search_degraded", "layer": "server",
+                                            "match": {"host": "bank.test"}, "schedule": {"mode": "once"},
+                                            "params": {"count": 6}}])
+    merchant = episode.bindings["spending"]["merchant"]
+    state = state_of(episode)
+    async with client_for(app, episode.id) as client:
+        first = Doc((await client.get("/accounts/a1", params={"q": merchant})).text)
+        again = Doc((await client.get("/accounts/a1", params={"q": merchant})).text)
+
+    def merchants(doc: Doc) -> set[str]:
+        return {state.transaction(a.attrs["href"].rsplit("/", 1)[1]).merchant  # type: ignore[union-attr]
+                for a in doc.all("a") if a.attrs.get("href", "").startswith("/transactions/")}
+    assert merchant not in merchants(first) and merchants(again) == {merchant}
