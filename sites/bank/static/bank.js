@@ -86,7 +86,7 @@
     api("POST", "/api/transfers", {
       from_account_id: value(form, "from_account_id"), to_id: value(form, "to_id"), amount: value(form, "amount"),
       memo: value(form, "memo"), date: date === today ? "" : date, frequency: value(form, "frequency")
-    }).then(function (data) { go(data.url); })
+    }).then(function (data) { go(data.url || "/accounts/" + value(form, "from_account_id") + "?notice=sent"); })
       .catch(fail(form, button, "The transfer could not be made. Nothing was sent."));
   });
 
@@ -94,13 +94,13 @@
     api("POST", "/api/payees", {
       name: value(form, "name"), bank: value(form, "bank"), account_number: value(form, "account_number").replace(/\s/g, ""),
       routing_number: value(form, "routing_number").replace(/\s/g, ""), nickname: value(form, "nickname")
-    }).then(function (data) { go(data.url); })
+    }).then(function (data) { go(data.url || "/payees"); })
       .catch(fail(form, button, "The payee could not be added — check the details and try again."));
   });
 
   onSubmit("form[data-confirm]", function (form, button) {
     api("POST", "/api/payees/" + form.dataset.confirm + "/confirm", { code: value(form, "code") })
-      .then(function (data) { go(data.url); })
+      .then(function (data) { go(data.url || "/payees?notice=payee_added"); })
       .catch(fail(form, button, "The payee could not be confirmed — try again."));
   });
 
@@ -148,7 +148,7 @@
   onClick("button[data-place]", function (button) {
     var failed = fail(button.closest("section"), button, "The order could not be placed. Nothing was bought or sold.");
     api("POST", "/api/orders", { review_id: button.dataset.place })
-      .then(function (data) { go(data.url); })
+      .then(function (data) { go(data.url || "/invest/orders?notice=placed"); })
       .catch(function (error) {
         var detail = error && error.data && error.data.detail;
         if (error.status === 409 && typeof detail === "string" && /^The price of /.test(detail)) {
