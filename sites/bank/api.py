@@ -8,7 +8,8 @@ current state does not allow (not enough money, a payee still to confirm, an ord
 filled), 422 for a malformed body or an amount the rules refuse (limits, past dates).
 
 The one change a refused request may leave is the market's: placing an order for a security
-whose quote was about to move moves it (the quote the customer reviewed is then out of date).
+whose quote was about to move moves it, and a market order whose quote moved too far since its
+review is refused with the review quoted again at the new price (to be checked and placed again).
 """
 
 from datetime import UTC, date, datetime, timedelta
@@ -340,6 +341,8 @@ def api_router(store: Any) -> APIRouter:
         quote = current_quote(episode, security.symbol)
         moved = abs(quote - review.quote_cents) * 10_000 > PRICE_BAND_BPS * review.quote_cents
         if review.order_type == "market" and moved:
+            # Price protection: the review is quoted again at the new price, and nothing is traded.
+            requote(review, quote)
             raise HTTPException(409, f"The price of {security.symbol} changed since you reviewed this order: it is "
                                      f"now {format_cents(quote)} a share (you reviewed "
                                      f"{format_cents(review.quote_cents)})."
@@ -381,6 +384,11 @@ def api_router(store: Any) -> APIRouter:
         return {"order": order.model_dump()}
 
     return router
+
+
+def requote(review: OrderReview, quote: int) -> None:
+    review.quote_cents = quote
+    review.estimate_cents = review.shares * (review.limit_cents or quote)
 
 
 def fill(state: BankState, order: Order, price: int, at: str) -> list[str]:

@@ -33,6 +33,7 @@ from typing import Any
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
 from sites.bank import content as C
+from sites.bank.api import requote
 from sites.bank.models import BankState, Message, Payee, Security, Transaction, episode_minute, quote_cents
 from sites.kit.clock import iso
 from sites.kit.templating import format_cents
@@ -272,6 +273,7 @@ class _PriceChange:
         assert review is not None
         security.shift_bps += change_pct * 100
         now = quote_cents(security, episode_minute(call.episode))
+        requote(review, now)
         return {"item": security.symbol, "old": review.quote_cents, "new": now,
                 "message": f"The price of {security.symbol} changed while you were reviewing this order: it is now "
                            f"{format_cents(now)} a share. Nothing was bought or sold. Review the order again."}

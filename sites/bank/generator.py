@@ -159,7 +159,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         if moment.day in (1, 15):
             h.add("a1", day - 0.3, description=f"{employer.upper()} PAYROLL", amount_cents=pay_cents,
                   category="Income", kind="deposit", merchant=employer, reference=f"PR{_digits(rng, 8)}")
-        if moment.day == 2:
+        if moment.day == 2 and (moment.year, moment.month) != (today.year, today.month):
+            # This month's rent is still to pay (the task asks for it).
             h.add("a1", day - 0.4, description=f"PAYMENT TO {landlord.name.upper()}", amount_cents=-rent_cents,
                   category="Housing", kind="payment", merchant=landlord.name, reference=f"BP{_digits(rng, 8)}")
             save = rng.randint(3, 8) * 10_000
@@ -325,6 +326,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     target_day = today - timedelta(days=d_day)
     bindings: dict[str, Any] = {
         "user": {"name": user.name, "email": user.email},
+        "this_month": today.strftime("%Y-%m"),
         "checking": account_binding(checking), "savings": account_binding(savings),
         "brokerage": account_binding(brokerage),
         "lookalike": {"payee_id": landlord.id, "name": landlord.name, "last4": landlord.last4,

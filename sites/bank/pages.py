@@ -46,7 +46,7 @@ NOTICES = {
     "unreported": "Report withdrawn",
     "verified": "Thank you. Your details are being verified",
     "placed": "Order placed",
-    "repriced": "The price changed since you reviewed your order. Check the new quote below before you place it",
+    "repriced": "The price changed since you reviewed your order: see the new quote below before you place it",
     "order_cancelled": "Order cancelled",
 }
 

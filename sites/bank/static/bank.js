@@ -137,14 +137,7 @@
       .catch(fail(form, button, "The order could not be reviewed — try again."));
   });
 
-  /* When the quote moved since the review, the order is refused: review it again at the new price. */
-  function reviewAgain(button) {
-    var d = button.dataset;
-    return api("POST", "/api/orders/review", {
-      symbol: d.symbol, side: d.side, order_type: d.type, shares: Number(d.shares), limit_price: d.limit || null
-    }).then(function (data) { go(data.url, "repriced"); });
-  }
-
+  /* When the quote moved since the review, the order is refused and the review quoted again. */
   onClick("button[data-place]", function (button) {
     var failed = fail(button.closest("section"), button, "The order could not be placed. Nothing was bought or sold.");
     api("POST", "/api/orders", { review_id: button.dataset.place })
@@ -152,7 +145,7 @@
       .catch(function (error) {
         var detail = error && error.data && error.data.detail;
         if (error.status === 409 && typeof detail === "string" && /^The price of /.test(detail)) {
-          reviewAgain(button).catch(failed);
+          go(here(), "repriced");  /* the review now shows the new quote */
           return;
         }
         failed(error);

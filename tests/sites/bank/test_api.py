@@ -153,6 +153,8 @@ async def test_market_order_is_refused_when_the_quote_jumped_after_review(world:
         refused = await client.post("/api/orders", json={"review_id": review_id})
         assert refused.status_code == 409 and "changed since you reviewed" in refused.json()["detail"]
         assert state.orders[-1].id == "o0003"
+        # The review now shows the jumped price, above the cap: placing it would buy above the cap.
+        assert state.review(review_id).quote_cents > buy["cap_cents"]  # type: ignore[union-attr]
         limit = await client.post("/api/orders/review", json={"symbol": buy["symbol"], "side": "buy",
                                                               "order_type": "limit", "shares": buy["shares"],
                                                               "limit_price": buy["cap_plain"]})
