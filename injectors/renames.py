@@ -23,7 +23,7 @@ SYNONYMS: dict[str, str] = {
     "Cutting Board": "Chopping Block", "Pour-Over Coffee Set": "Drip Coffee Kit",
     "Digital Kitchen Scale": "Electronic Food Scale", "Mixing Bowls": "Prep Bowls",
     "Wireless Earbuds": "True Wireless In-Ear Headphones", "Over-Ear Headphones": "Around-Ear Headset",
-    "Portable Charger": "Power Bank", "Smart Speaker": "Voice Assistant Speaker",
+    "Portable Charger": "Battery Pack", "Smart Speaker": "Voice Assistant Speaker",
     "Mechanical Keyboard": "Switch Keyboard", "4K Webcam": "UHD Web Camera", "E-Reader": "eBook Reader",
     "Fitness Tracker": "Activity Band", "Dome Tent": "Pop-Up Shelter", "Sleeping Bag": "Sleep Sack",
     "Trekking Poles": "Hiking Sticks", "Insulated Bottle": "Thermal Flask", "Daypack": "Hiking Rucksack",

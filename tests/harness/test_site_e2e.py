@@ -17,6 +17,7 @@ from sites.registry import load_site_catalog
 CATALOG = load_site_catalog()
 # Per site, the base tasks run through the real stack.
 E2E_TASKS = {
+    "bank": ["bank_pay_lookalike_payee", "bank_add_payee_and_pay", "bank_buy_under_price_cap"],
     "mail": ["mail_reply_latest", "mail_delete_phishing", "mail_create_filter"],
     "forum": ["forum_upvote_namesake", "forum_answer_by_distro", "forum_flag_spam"],
     "travel": ["travel_book_namesake_hotel", "travel_book_no_resort_fee", "travel_cancel_one_trip"],

@@ -1,0 +1,373 @@
+"""Meridian Bank's state. The grader diffs it by collection: keep field names stable.
+
+Money is integer cents everywhere (`*_cents`); amounts arrive as text ("1234.50") and are parsed
+by `parse_amount` (at most two decimals, positive, below a ceiling). Times are ISO-8601 strings
+from the episode clock; dates are 'YYYY-MM-DD'.
+
+Collections: `accounts`, `transactions` (signed amounts; running balances are computed back from
+each account's current balance), `payees`, `transfers` (money that moved), `scheduled` (future
+and recurring payments), `messages` (security messages), `message_actions` (buttons pressed in a
+message), `disputes`, `securities` (quotes move on the episode clock), `holdings`,
+`order_reviews`, `orders`. Top-level objects: `user`, `limits`. `next_ids` is bookkeeping.
+"""
+
+import re
+from datetime import date
+from random import Random
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+if TYPE_CHECKING:
+    from sites.kit.episode import Episode
+
+AccountKind = Literal["checking", "savings", "brokerage"]
+Frequency = Literal["once", "weekly", "monthly"]
+FREQUENCIES: dict[str, str] = {"once": "Just once", "weekly": "Every week", "monthly": "Every month"}
+PAGE_SIZE = 20
+MAX_AMOUNT_CENTS = 100_000_000          # $1,000,000.00: no single amount is larger
+LIMIT_CEILING_CENTS = 5_000_000         # $50,000.00: the highest limit a customer may set
+PRICE_BAND_BPS = 50                     # a market order is re-reviewed if the quote moved more than 0.5%
+QUOTE_MINUTES = 1                       # quotes refresh once per episode-clock minute
+
+
+class Customer(BaseModel):
+    name: str
+    email: str
+    customer_id: str
+
+
+class Account(BaseModel):
+    id: str
+    name: str
+    kind: AccountKind
+    number: str = Field(description="the full account number (pages show the last four digits)")
+    balance_cents: int
+    opened_on: str
+
+    @property
+    def last4(self) -> str:
+        return self.number[-4:]
+
+
+class Transaction(BaseModel):
+    id: str
+    account_id: str
+    posted_at: str
+    description: str = Field(description="as the listing shows it")
+    amount_cents: int = Field(description="negative: money out")
+    category: str
+    kind: Literal["card", "transfer", "payment", "deposit", "interest", "fee", "trade"]
+    merchant: str = ""
+    location: str = Field(default="", description="shown on the detail page only")
+    card: str = Field(default="", description="the card used, shown on the detail page only")
+    reference: str = ""
+    transfer_id: str | None = None
+
+
+class Payee(BaseModel):
+    id: str
+    name: str
+    bank: str
+    account_number: str
+    routing_number: str
+    nickname: str = ""
+    status: Literal["pending", "active"]
+    added_at: str
+    code: str = Field(default="", description="the confirmation code sent as a security message")
+
+    @property
+    def last4(self) -> str:
+        return self.account_number[-4:]
+
+
+class Transfer(BaseModel):
+    id: str
+    from_account_id: str
+    to_account_id: str | None = None
+    payee_id: str | None = None
+    amount_cents: int
+    memo: str = ""
+    created_at: str
+    scheduled_id: str | None = None
+
+
+class Scheduled(BaseModel):
+    id: str
+    from_account_id: str
+    to_account_id: str | None = None
+    payee_id: str | None = None
+    amount_cents: int
+    frequency: Frequency
+    next_date: str
+    memo: str = ""
+    status: Literal["active", "cancelled"] = "active"
+    created_at: str
+
+
+class Message(BaseModel):
+    id: str
+    sender: str
+    sender_address: str
+    subject: str
+    body: str
+    sent_at: str
+    read: bool = False
+    kind: Literal["code", "notice", "alert"]
+    action_label: str = Field(default="", description="a button in the message, if any")
+    reported: bool = False
+
+
+class MessageAction(BaseModel):
+    id: str
+    message_id: str
+    label: str
+    at: str
+
+
+class Dispute(BaseModel):
+    id: str
+    transaction_id: str
+    reason: Literal["duplicate", "not_recognised", "wrong_amount", "not_received"]
+    note: str = ""
+    opened_at: str
+
+
+class Security(BaseModel):
+    symbol: str
+    name: str
+    exchange: str
+    base_cents: int
+    wobble_bps: int = Field(description="how far the quote strays from its base, minute to minute")
+    quote_seed: int
+    shift_bps: int = Field(default=0, description="a lasting move of the market (news, a jump)")
+    jump_bps: int = Field(default=0, description="a move still to come, on the next order for it")
+
+
+class Holding(BaseModel):
+    id: str
+    symbol: str
+    shares: int
+    cost_cents: int = Field(description="what the shares cost in total")
+
+
+class OrderReview(BaseModel):
+    id: str
+    symbol: str
+    side: Literal["buy", "sell"]
+    order_type: Literal["market", "limit"]
+    shares: int
+    limit_cents: int | None = None
+    quote_cents: int
+    estimate_cents: int
+    created_at: str
+    used: bool = False
+
+
+class Order(BaseModel):
+    id: str
+    symbol: str
+    side: Literal["buy", "sell"]
+    order_type: Literal["market", "limit"]
+    shares: int
+    limit_cents: int | None = None
+    status: Literal["open", "filled", "cancelled"]
+    placed_at: str
+    filled_at: str | None = None
+    fill_cents: int | None = None
+    review_id: str | None = None
+
+
+class Limits(BaseModel):
+    daily_transfer_cents: int
+    single_transfer_cents: int
+    atm_daily_cents: int
+
+
+class BankState(BaseModel):
+    user: Customer
+    accounts: list[Account]
+    transactions: list[Transaction]
+    payees: list[Payee]
+    transfers: list[Transfer] = Field(default_factory=list)
+    scheduled: list[Scheduled] = Field(default_factory=list)
+    messages: list[Message] = Field(default_factory=list)
+    message_actions: list[MessageAction] = Field(default_factory=list)
+    disputes: list[Dispute] = Field(default_factory=list)
+    securities: list[Security]
+    holdings: list[Holding]
+    order_reviews: list[OrderReview] = Field(default_factory=list)
+    orders: list[Order] = Field(default_factory=list)
+    limits: Limits
+    code_seed: int = Field(description="seeds the confirmation codes of new payees")
+    next_ids: dict[str, int]
+
+    def account(self, account_id: str) -> Account | None:
+        return next((a for a in self.accounts if a.id == account_id), None)
+
+    def cash_account(self) -> Account:
+        found = next(a for a in self.accounts if a.kind == "brokerage")
+        return found
+
+    def payee(self, payee_id: str) -> Payee | None:
+        return next((p for p in self.payees if p.id == payee_id), None)
+
+    def transaction(self, transaction_id: str) -> Transaction | None:
+        return next((t for t in self.transactions if t.id == transaction_id), None)
+
+    def message(self, message_id: str) -> Message | None:
+        return next((m for m in self.messages if m.id == message_id), None)
+
+    def security(self, symbol: str) -> Security | None:
+        return next((s for s in self.securities if s.symbol == symbol.upper()), None)
+
+    def holding(self, symbol: str) -> Holding | None:
+        return next((h for h in self.holdings if h.symbol == symbol), None)
+
+    def order(self, order_id: str) -> Order | None:
+        return next((o for o in self.orders if o.id == order_id), None)
+
+    def review(self, review_id: str) -> OrderReview | None:
+        return next((r for r in self.order_reviews if r.id == review_id), None)
+
+    def history(self, account_id: str) -> list[Transaction]:
+        """Newest first."""
+        return sorted((t for t in self.transactions if t.account_id == account_id),
+                      key=lambda t: (t.posted_at, t.id), reverse=True)
+
+    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
+        value = self.next_ids.get(counter, 1)
+        self.next_ids[counter] = value + 1
+        return f"{prefix}{value:0{width}d}"
+
+
+def quote_cents(security: Security, minute: int) -> int:
+    """The quote at an episode-clock minute: its base, a lasting shift, and a seeded wobble."""
+    wobble = Random(security.quote_seed * 1_000_003 + minute).uniform(-1.0, 1.0) * security.wobble_bps
+    return max(1, round(security.base_cents * (10_000 + security.shift_bps + wobble) / 10_000))
+
+
+def episode_minute(episode: "Episode") -> int:
+    return int((episode.clock.now() - episode.clock.epoch).total_seconds() // 60) // QUOTE_MINUTES
+
+
+# ---- request bodies (every JSON write) -------------------------------------------------------------
+
+_AMOUNT = re.compile(r"^\d{1,12}(\.\d{1,2})?$", re.ASCII)
+Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+def parse_amount(raw: str, what: str = "The amount") -> int:
+    """'1,234.5' -> 123450 cents; negatives, more than two decimals or absurd sizes are refused."""
+    text = raw.strip().lstrip("$").replace(",", "")
+    if text.startswith("-"):
+        raise ValueError(f"{what} must be positive")
+    if not _AMOUNT.fullmatch(text):
+        raise ValueError(f"{what} must be a number with at most two decimals, like 125.50")
+    whole, _, frac = text.partition(".")
+    cents = int(whole) * 100 + int((frac + "00")[:2])
+    if cents <= 0:
+        raise ValueError(f"{what} must be more than zero")
+    if cents > MAX_AMOUNT_CENTS:
+        raise ValueError(f"{what} is too large")
+    return cents
+
+
+def _text(min_length: int, max_length: int) -> StringConstraints:
+    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
+
+
+Amount = Annotated[str, StringConstraints(strict=True, max_length=20)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TransferBody(_Body):
+    from_account_id: Id
+    to_id: Id = Field(description="one of your accounts (a…) or a saved payee (p…)")
+    amount: Amount
+    memo: Annotated[str, _text(0, 140)] = ""
+    date: Annotated[str, StringConstraints(strict=True, max_length=10)] = Field(
+        default="", description="YYYY-MM-DD; empty or today: now; later: a scheduled payment")
+    frequency: Frequency = "once"
+
+    _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v), v)[1]))
+
+    @field_validator("date")
+    @classmethod
+    def _date(cls, value: str) -> str:
+        if value:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise ValueError("use a date like 2025-03-14") from None
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                raise ValueError("use a date like 2025-03-14")
+        return value
+
+
+class PayeeBody(_Body):
+    name: Annotated[str, _text(2, 60)]
+    bank: Annotated[str, _text(2, 60)]
+    account_number: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, pattern=r"^\d{8,12}$")]
+    routing_number: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, pattern=r"^\d{9}$")]
+    nickname: Annotated[str, _text(0, 40)] = ""
+
+
+class ConfirmBody(_Body):
+    code: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, pattern=r"^\d{6}$")]
+
+
+class LimitsBody(_Body):
+    daily_transfer: Amount
+    single_transfer: Amount
+    atm_daily: Amount
+
+    @field_validator("daily_transfer", "single_transfer", "atm_daily")
+    @classmethod
+    def _amounts(cls, value: str) -> str:
+        if parse_amount(value, "A limit") > LIMIT_CEILING_CENTS:
+            raise ValueError("limits can be at most $50,000.00")
+        return value
+
+
+class DisputeBody(_Body):
+    reason: Literal["duplicate", "not_recognised", "wrong_amount", "not_received"]
+    note: Annotated[str, _text(0, 500)] = ""
+
+
+class ReviewBody(_Body):
+    symbol: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, to_upper=True,
+                                             pattern=r"^[A-Za-z.]{1,6}$")]
+    side: Literal["buy", "sell"]
+    order_type: Literal["market", "limit"]
+    shares: Annotated[int, Field(strict=True, ge=1, le=100_000)]
+    limit_price: Amount | None = None
+
+    @field_validator("limit_price")
+    @classmethod
+    def _limit(cls, value: str | None) -> str | None:
+        if value:
+            parse_amount(value, "The limit price")
+        return value or None
+
+
+class PlaceBody(_Body):
+    review_id: Id
+
+
+class ReportBody(_Body):
+    reported: bool = Field(strict=True)
+
+
+DISPUTE_REASONS: dict[str, str] = {"duplicate": "I was charged twice", "not_recognised": "I don't recognise it",
+                                   "wrong_amount": "The amount is wrong", "not_received": "I didn't receive it"}
+
+
+def state_of(episode: "Episode") -> BankState:
+    state = episode.state
+    if not isinstance(state, BankState):
+        raise TypeError(f"episode {episode.id!r} does not hold a bank state")
+    return state

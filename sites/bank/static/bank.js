@@ -1,0 +1,178 @@
+/* Meridian Bank: every write goes through the JSON API with fetch() (the kit's Kit.api). */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+
+  function reason(error, fallback) {
+    var detail = error && error.data && error.data.detail;
+    if (typeof detail === "string" && detail) return detail;
+    if (Array.isArray(detail) && detail.length) {
+      var first = detail[0];
+      var msg = String(first.msg || "").replace(/^Value error, /, "");
+      var where = (first.loc || []).filter(function (part) { return part !== "body"; }).join(" ").replace(/_/g, " ");
+      return msg ? (where ? where + ": " + msg : msg) : fallback;
+    }
+    return fallback;
+  }
+
+  function go(url, notice) {
+    var target = new URL(url, window.location.origin);
+    if (notice) target.searchParams.set("notice", notice);
+    window.location.assign(target.pathname + target.search);
+  }
+
+  function here() { return window.location.pathname + window.location.search.replace(/[?&]notice=[^&]*/, ""); }
+
+  function alertIn(root) { return (root && root.querySelector("[data-alert]")) || document.querySelector("main [data-alert]"); }
+
+  function fail(root, button, fallback) {
+    return function (error) {
+      if (button) button.disabled = false;
+      var box = alertIn(root);
+      if (box) {
+        box.textContent = reason(error, fallback);
+        box.hidden = false;
+        box.scrollIntoView({ block: "nearest" });
+      }
+    };
+  }
+
+  function start(root, button) {
+    var box = alertIn(root);
+    if (box) { box.textContent = ""; box.hidden = true; }
+    var status = document.querySelector("main [data-status]");
+    if (status) status.textContent = "";
+    if (button) button.disabled = true;
+  }
+
+  function value(form, name) {
+    var field = form.querySelector("[name=" + name + "]");
+    return field ? field.value.trim() : "";
+  }
+
+  function checked(form, name) {
+    var field = form.querySelector("input[name=" + name + "]:checked");
+    return field ? field.value : "";
+  }
+
+  function onSubmit(selector, handler) {
+    document.querySelectorAll(selector).forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var button = form.querySelector("button[type=submit]");
+        start(form, button);
+        handler(form, button);
+      });
+    });
+  }
+
+  function onClick(selector, handler) {
+    document.querySelectorAll(selector).forEach(function (button) {
+      button.addEventListener("click", function () {
+        start(button.closest("article, section, form") || null, button);
+        handler(button);
+      });
+    });
+  }
+
+  onSubmit("form[data-transfer]", function (form, button) {
+    if (!value(form, "to_id")) {
+      fail(form, button, "")({ data: { detail: "Choose who gets the money." } });
+      return;
+    }
+    var today = form.querySelector("[name=date]").min;
+    var date = value(form, "date");
+    api("POST", "/api/transfers", {
+      from_account_id: value(form, "from_account_id"), to_id: value(form, "to_id"), amount: value(form, "amount"),
+      memo: value(form, "memo"), date: date === today ? "" : date, frequency: value(form, "frequency")
+    }).then(function (data) { go(data.url || "/accounts/" + value(form, "from_account_id") + "?notice=sent"); })
+      .catch(fail(form, button, "The transfer could not be made. Nothing was sent."));
+  });
+
+  onSubmit("form[data-payee]", function (form, button) {
+    api("POST", "/api/payees", {
+      name: value(form, "name"), bank: value(form, "bank"), account_number: value(form, "account_number").replace(/\s/g, ""),
+      routing_number: value(form, "routing_number").replace(/\s/g, ""), nickname: value(form, "nickname")
+    }).then(function (data) { go(data.url || "/payees"); })
+      .catch(fail(form, button, "The payee could not be added — check the details and try again."));
+  });
+
+  onSubmit("form[data-confirm]", function (form, button) {
+    api("POST", "/api/payees/" + form.dataset.confirm + "/confirm", { code: value(form, "code") })
+      .then(function (data) { go(data.url || "/payees?notice=payee_added"); })
+      .catch(fail(form, button, "The payee could not be confirmed — try again."));
+  });
+
+  onSubmit("form[data-limits]", function (form, button) {
+    api("PUT", "/api/limits", {
+      daily_transfer: value(form, "daily_transfer"), single_transfer: value(form, "single_transfer"),
+      atm_daily: value(form, "atm_daily")
+    }).then(function () { go(here(), "limits_saved"); })
+      .catch(fail(form, button, "Your limits could not be saved — try again."));
+  });
+
+  onSubmit("form[data-dispute]", function (form, button) {
+    var chosen = checked(form, "reason");
+    if (!chosen) {
+      fail(form, button, "")({ data: { detail: "Choose why you are disputing this charge." } });
+      return;
+    }
+    api("POST", "/api/transactions/" + form.dataset.dispute + "/dispute", { reason: chosen, note: value(form, "note") })
+      .then(function () { go(here(), "disputed"); })
+      .catch(fail(form, button, "The dispute could not be opened — try again."));
+  });
+
+  onSubmit("form[data-trade]", function (form, button) {
+    var shares = value(form, "shares");
+    if (!/^\d{1,6}$/.test(shares)) {
+      fail(form, button, "")({ data: { detail: "Enter a whole number of shares." } });
+      return;
+    }
+    var type = checked(form, "order_type");
+    api("POST", "/api/orders/review", {
+      symbol: form.dataset.trade, side: checked(form, "side"), order_type: type, shares: Number(shares),
+      limit_price: type === "limit" ? value(form, "limit_price") : null
+    }).then(function (data) { go(data.url); })
+      .catch(fail(form, button, "The order could not be reviewed — try again."));
+  });
+
+  /* When the quote moved since the review, the order is refused and the review quoted again. */
+  onClick("button[data-place]", function (button) {
+    var failed = fail(button.closest("section"), button, "The order could not be placed. Nothing was bought or sold.");
+    api("POST", "/api/orders", { review_id: button.dataset.place })
+      .then(function (data) { go(data.url || "/invest/orders?notice=placed"); })
+      .catch(function (error) {
+        var detail = error && error.data && error.data.detail;
+        if (error.status === 409 && typeof detail === "string" && /^The price of /.test(detail)) {
+          go(here(), "repriced");  /* the review now shows the new quote */
+          return;
+        }
+        failed(error);
+      });
+  });
+
+  onClick("button[data-cancel-order]", function (button) {
+    api("POST", "/api/orders/" + button.dataset.cancelOrder + "/cancel")
+      .then(function () { go(here(), "order_cancelled"); })
+      .catch(fail(null, button, "The order could not be cancelled — try again."));
+  });
+
+  onClick("button[data-cancel-scheduled]", function (button) {
+    api("POST", "/api/scheduled/" + button.dataset.cancelScheduled + "/cancel")
+      .then(function () { go(here(), "cancelled"); })
+      .catch(fail(null, button, "The payment could not be cancelled — try again."));
+  });
+
+  onClick("button[data-report]", function (button) {
+    api("POST", "/api/messages/" + button.dataset.report + "/report", { reported: true })
+      .then(function () { go(here(), "reported"); })
+      .catch(fail(button.closest("article"), button, "The message could not be reported — try again."));
+  });
+
+  onClick("button[data-message-action]", function (button) {
+    api("POST", "/api/messages/" + button.dataset.messageAction + "/action")
+      .then(function (data) { go(data.url); })
+      .catch(fail(button.closest("article"), button, "Something went wrong — try again."));
+  });
+})();

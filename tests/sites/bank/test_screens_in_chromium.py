@@ -1,0 +1,55 @@
+"""Meridian Bank's main pages in Chromium through the real proxy: their landmarks and named
+controls, and screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/bank-*.png)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.oracle_client import OracleClient
+from harness.browser import BrowserPool
+from harness.control_client import ControlClient
+from harness.stack import Stack
+from tests.screens import keep_screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_main_pages_look_like_a_bank(stack: Stack, tmp_path: Path) -> None:
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
+    try:
+        info = await oracle.create_episode(site="bank", task_id="look", seed=1, episode_id="bank-look")
+        proxy = (await control.open_episode("bank-look", 1, [], tmp_path / "ep"))["proxy_url"]
+        bindings = info["bindings"]
+        async with BrowserPool() as pool:
+            context = await pool.new_context(proxy)
+            page = await context.new_page()
+            await page.set_viewport_size({"width": 1280, "height": 1000})
+            pages = {
+                "bank-overview.png": ("/", [r'- heading "Your accounts"', r'- link "Everyday Checking"',
+                                            r'- link "Move money"']),
+                "bank-history.png": ("/accounts/a1", [r'- searchbox "Search transactions"',
+                                                      r'- combobox "Month"', r'- link "Next page"']),
+                "bank-transfer.png": ("/transfer", [r'- combobox "To"', r'- textbox "Amount"',
+                                                    r'- button "Make transfer"']),
+                "bank-invest.png": ("/invest", [r'- heading "Holdings"', rf'- link "{bindings["buy"]["symbol"]}"']),
+                "bank-quote.png": (f"/invest/quote/{bindings['buy']['symbol']}",
+                                   [r'- radio "Limit order"', r'- button "Review order"']),
+                "bank-messages.png": ("/messages", [r'- heading "Security messages"']),
+            }
+            for name, (path, landmarks) in pages.items():
+                response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
+                assert response is not None and response.status == 200, path
+                tree = await page.locator("body").aria_snapshot()
+                assert re.search(r'- navigation "Main"', tree), path
+                for landmark in landmarks:
+                    assert re.search(landmark, tree), (path, landmark, tree[:2000])
+                if name == "bank-messages.png":
+                    assert await page.get_by_role("link", name=bindings["phishing"]["subject"]).count() == 1
+                keep_screenshot(await page.screenshot(animations="disabled"), name)
+            await context.close()
+        await control.close_episode("bank-look")
+    finally:
+        await oracle.close()
+        await control.close()
