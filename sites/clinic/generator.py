@@ -13,7 +13,7 @@ Bindings (task templates refer to them as `{group.key}`):
                {provider_id, provider_name, other_id, other_name, surname, specialty, location, day, time,
                 slot_id, reason}
     cancel:    cancel the later of two appointments with the same-surname cardiologists.
-               {appointment_id, provider_name, day, time, other_appointment_id, other_provider_name}
+               {appointment_id, provider_name, day, time, slot_id, other_appointment_id, other_provider_name}
     move:      reschedule the family doctor appointment. {appointment_id, provider_name, old_day, old_time,
                new_day, new_time, new_slot_id, old_slot_id}
     flagged:   the one of three same-named results with a value above range (shown on its page only).
@@ -290,7 +290,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                  "location": location_of[wanted.location_id], "day": day_label(book_slot.start),
                  "time": time_label(book_slot.start), "slot_id": book_slot.id, "reason": "Follow-up on palpitations"},
         "cancel": {"appointment_id": wanted_ap.id, "provider_name": wanted.name, "day": day_label(wanted_ap.start),
-                   "time": time_label(wanted_ap.start), "other_appointment_id": other_ap.id,
+                   "time": time_label(wanted_ap.start), "slot_id": cancel_wanted.id,
+                   "other_appointment_id": other_ap.id,
                    "other_provider_name": namesake.name},
         "move": {"appointment_id": move_ap.id, "provider_name": family.name, "old_day": day_label(move_old.start),
                  "old_time": time_label(move_old.start), "new_day": day_label(move_new.start),
