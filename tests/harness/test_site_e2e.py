@@ -19,6 +19,7 @@ CATALOG = load_site_catalog()
 E2E_TASKS = {
     "mail": ["mail_reply_latest", "mail_delete_phishing", "mail_create_filter"],
     "forum": ["forum_upvote_namesake", "forum_answer_by_distro", "forum_flag_spam"],
+    "clinic": ["clinic_book_namesake", "clinic_flagged_result_message", "clinic_cancel_namesake"],
 }
 
 
