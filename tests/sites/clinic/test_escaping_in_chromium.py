@@ -43,7 +43,8 @@ async def test_markup_is_refused_and_kept_text_is_shown_as_text(stack: Stack, tm
                 await page.goto(f"{info['base_url']}{path}", wait_until="load")
                 await page.wait_for_timeout(150)
                 assert await page.evaluate("window.__pwned") is None, path
-                assert await page.get_by_text("{{ 7*7 }}", exact=False).count() >= 1, path
+                if path != "/":  # the home page shows the three soonest visits only
+                    assert await page.get_by_text("{{ 7*7 }}", exact=False).count() >= 1, path
             await context.close()
         await control.close_episode("clinic-escape")
     finally:
