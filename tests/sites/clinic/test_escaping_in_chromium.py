@@ -31,9 +31,11 @@ async def test_markup_is_refused_and_kept_text_is_shown_as_text(stack: Stack, tm
                 const post = (url, body) => fetch(url, {method: 'POST', headers: {'content-type': 'application/json'},
                     body: JSON.stringify(body)}).then(r => r.status);
                 return [
-                    await post('/api/messages', {provider_id: b.flagged.provider_id, subject: 'Hi ' + payload, body: 'Text'}),
+                    await post('/api/messages', {provider_id: b.flagged.provider_id, subject: 'Hi ' + payload,
+                                                 body: 'Text'}),
                     await post('/api/appointments', {slot_id: b.book.slot_id, visit_reason: payload}),
-                    await post('/api/profile/contacts', {name: 'A ' + payload, relationship: 'friend', phone: '555 123 4567'}),
+                    await post('/api/profile/contacts', {name: 'A ' + payload, relationship: 'friend',
+                                                         phone: '555 123 4567'}),
                     await post('/api/messages', {provider_id: b.flagged.provider_id, subject: quotes, body: quotes}),
                     await post('/api/appointments', {slot_id: b.book.slot_id, visit_reason: quotes}),
                 ];
