@@ -1,0 +1,1 @@
+"""CareBridge patient portal."""

@@ -1,0 +1,136 @@
+"""CareBridge's implementations of the seed and server fault families (`FAULTS`, by type name).
+
+The task's `target` binding is the test result with a value above range.
+
+- `decoy_items` (seed): results of tests named one small edit away from the target's, all in range,
+  collected more recently and ordered by other providers.
+- `hard_negatives` (seed): more results of the target's very test, all in range (the difference is
+  only on each result's page).
+- `noise_records` (seed): old, read messages from the care team about routine matters.
+- `partial_write` (server): a pre-visit form is stored with the card on file (the primary one)
+  instead of the card chosen, or a new phone number is not stored.
+- `concurrent_edit` (server): the front desk updates the appointment just before the agent's
+  cancel, reschedule or pre-visit form.
+
+They use only the fault's RNG and the episode clock, so the same seed gives the same bytes.
+"""
+
+from dataclasses import dataclass
+from datetime import date
+from random import Random
+from typing import Any
+
+from injectors.hookspec import Firing, SeedWorld, ServerCall
+from sites.clinic import content as C
+from sites.clinic.models import ClinicState, Component, Message, TestResult
+
+
+def _state(obj: SeedWorld | ServerCall) -> ClinicState:
+    state = obj.state
+    if not isinstance(state, ClinicState):
+        raise TypeError("the clinic fault implementations need a ClinicState")
+    return state
+
+
+def _target(world: SeedWorld) -> TestResult:
+    result = _state(world).result(str(world.bindings.get("target", {}).get("id")))
+    if result is None:
+        raise ValueError("the clinic world has no target result")
+    return result
+
+
+def _in_range(target: TestResult, rng: Random) -> list[Component]:
+    """The target's components, every value inside its reference range."""
+    return [Component(name=c.name, unit=c.unit, low=c.low, high=c.high,
+                      value=round(rng.uniform(c.low + (c.high - c.low) * 0.2, c.high - (c.high - c.low) * 0.2), 1))
+            for c in target.components]
+
+
+def _add_result(state: ClinicState, rng: Random, target: TestResult, test: str, collected_at: str) -> str:
+    orderers = [p.id for p in state.providers if p.id != target.ordered_by]
+    result = TestResult(id=state.take_id("result", "r"), test=test, collected_at=collected_at,
+                        ordered_by=rng.choice(orderers), components=_in_range(target, rng),
+                        comment="Results look good. No changes needed.")
+    state.results.append(result)
+    return result.id
+
+
+def _days_before_epoch(world: SeedWorld, stamp: str) -> int:
+    return max(1, (world.clock.epoch.date() - date.fromisoformat(stamp[:10])).days)
+
+
+# --- seed -------------------------------------------------------------------------------------
+
+def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    age = _days_before_epoch(world, target.collected_at)
+    return [_add_result(state, rng, target, name, world.clock.ago(days=rng.randint(1, max(2, age - 1)),
+                                                                  minutes=rng.randint(0, 600)))
+            for name in names]
+
+
+def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = _state(world), _target(world), fault.rng
+    age = _days_before_epoch(world, target.collected_at)
+    ids = []
+    for _ in range(count):
+        days = rng.randint(1, max(2, age - 1)) if before_target else age + rng.randint(5, 200)
+        collected = world.clock.ago(days=days, minutes=rng.randint(0, 600))
+        ids.append(_add_result(state, rng, target, target.test, collected))
+    return ids
+
+
+def noise_messages(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = _state(world), fault.rng
+    ids = []
+    for index in range(count):
+        line = C.STAFF_LINES[index % len(C.STAFF_LINES)]
+        message = Message(id=state.take_id("message", "msg"), provider_id=rng.choice(state.providers).id,
+                          subject=line.split(":")[0].rstrip("."), body=line + " No reply is needed.",
+                          from_patient=False, sent_at=world.clock.ago(days=rng.randint(1, max(1, max_days_ago)),
+                                                                      minutes=rng.randint(0, 600)))
+        state.messages.append(message)
+        ids.append(message.id)
+    return ids
+
+
+# --- server -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _PartialWrite:
+    points: frozenset[str] = frozenset({"previsit", "update_phone"})
+
+    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        state, before = _state(call), call.snapshot
+        assert isinstance(before, ClinicState)
+        if call.point == "update_phone":
+            asked = state.patient.phone
+            state.patient.phone = before.patient.phone
+            return {"entity": state.patient.id, "field": "phone", "asked": asked, "stored": state.patient.phone}
+        form = state.previsit_forms[-1]
+        asked = form.insurance_card_id
+        on_file = next((c.id for c in state.insurance_cards if c.primary), asked)
+        form.insurance_card_id = on_file
+        return {"entity": form.id, "field": "insurance_card_id", "asked": asked, "stored": on_file}
+
+
+@dataclass(frozen=True)
+class _ConcurrentEdit:
+    points: frozenset[str] = frozenset({"cancel", "reschedule", "previsit"})
+
+    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
+        appointment = _state(call).appointment(call.target or "")
+        if appointment is None or appointment.status != "booked":
+            return {"edited": None}
+        call.episode.clock.stamp()
+        appointment.visit_reason = appointment.visit_reason.rstrip() + " (confirmed by the front desk)"
+        return {"edited": appointment.id, "field": "visit_reason"}
+
+
+FAULTS: dict[str, object] = {
+    "decoy_items": decoys,
+    "hard_negatives": hard_negatives,
+    "noise_records": noise_messages,
+    "partial_write": _PartialWrite(),
+    "concurrent_edit": _ConcurrentEdit(),
+}

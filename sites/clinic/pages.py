@@ -1,0 +1,375 @@
+"""Server-rendered pages of the patient portal. Pages only read; every write goes through the JSON
+API (`api.py`) from the page's script, which then loads a page with a `?notice=` flash."""
+
+from datetime import date, datetime
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from sites.clinic.generator import card_label, day_label, time_label
+from sites.clinic.models import (
+    CANCEL_REASONS,
+    RELATIONSHIPS,
+    Appointment,
+    ClinicState,
+    Provider,
+    TestResult,
+    state_of,
+)
+from sites.kit.clock import iso
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode
+from sites.kit.hooks import hook_point
+from sites.kit.store import EpisodeStore
+from sites.kit.templating import Pages
+
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+NOTICES = {
+    "booked": "Appointment booked",
+    "rescheduled": "Appointment rescheduled",
+    "cancelled": "Appointment cancelled",
+    "previsit": "Pre-visit form submitted",
+    "sent": "Message sent",
+    "refill": "Refill requested",
+    "phone": "Phone number saved",
+    "contact_added": "Emergency contact added",
+    "contact_removed": "Emergency contact removed",
+    "primary": "Primary insurance updated",
+}
+
+
+def long_date(stamp: str) -> str:
+    moment = datetime.strptime(stamp, ISO)
+    return f"{moment:%A} {moment.day} {moment:%B %Y}"
+
+
+def short_date(stamp: str) -> str:
+    moment = datetime.strptime(stamp, ISO)
+    return f"{moment.day} {moment:%b %Y}"
+
+
+def iso_day(value: str) -> str:
+    """'2024-11-03' -> '3 Nov 2024'."""
+    day = date.fromisoformat(value)
+    return f"{day.day} {day:%b %Y}"
+
+
+def number(value: float) -> str:
+    return f"{value:g}"
+
+
+def clinic_filters() -> dict[str, Any]:
+    return {"day": day_label, "time": time_label, "long_date": long_date, "short_date": short_date,
+            "iso_day": iso_day, "number": number, "card_label": card_label}
+
+
+def page_context(state: ClinicState | None) -> dict[str, Any]:
+    if state is None:
+        return {"patient": None, "unread": 0}
+    return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read)}
+
+
+def _notice(request: Request) -> str | None:
+    return NOTICES.get(request.query_params.get("notice", ""))
+
+
+def _day_param(request: Request, name: str) -> date | None:
+    raw = request.query_params.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise HTTPException(400, f"“{raw[:20]}” is not a date: use YYYY-MM-DD.") from None
+
+
+def _range(request: Request) -> tuple[date | None, date | None]:
+    start, end = _day_param(request, "from"), _day_param(request, "to")
+    if start and end and end < start:
+        raise HTTPException(400, "The end date comes before the start date: swap them.")
+    return start, end
+
+
+def _provider(state: ClinicState, provider_id: str) -> Provider:
+    provider = state.provider(provider_id)
+    if provider is None:
+        raise HTTPException(404, "We couldn't find that provider.")
+    return provider
+
+
+def _appointment(state: ClinicState, appointment_id: str) -> Appointment:
+    appointment = state.appointment(appointment_id)
+    if appointment is None:
+        raise HTTPException(404, "We couldn't find that appointment.")
+    return appointment
+
+
+def _result(state: ClinicState, result_id: str) -> TestResult:
+    result = state.result(result_id)
+    if result is None:
+        raise HTTPException(404, "We couldn't find that test result.")
+    return result
+
+
+def _visit(state: ClinicState, appointment: Appointment) -> dict[str, Any]:
+    provider = state.provider(appointment.provider_id)
+    assert provider is not None
+    return {"a": appointment, "provider": provider, "location": state.location(provider.location_id),
+            "form": state.form_for(appointment.id),
+            "label": f"{provider.specialty} with {provider.name}, {day_label(appointment.start)} at "
+                     f"{time_label(appointment.start)}"}
+
+
+def _free_slots(state: ClinicState, episode: Episode, provider_id: str, start: date | None = None,
+                end: date | None = None) -> list[tuple[str, list[Any]]]:
+    """The provider's open times after now, grouped by day (in order)."""
+    now = iso(episode.clock.now())
+    days: dict[str, list[Any]] = {}
+    for slot in sorted(state.slots, key=lambda s: s.start):
+        if slot.provider_id != provider_id or slot.taken or slot.start <= now:
+            continue
+        day = date.fromisoformat(slot.start[:10])
+        if (start and day < start) or (end and day > end):
+            continue
+        days.setdefault(slot.start[:10], []).append(slot)
+    return [(day_label(slots[0].start), slots) for slots in days.values()]
+
+
+def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+    router = APIRouter()
+    episode_dep = Depends(episode_from(store, "clinic"))
+
+    def render(episode: Episode, request: Request, template: str, **context: Any) -> HTMLResponse:
+        return ui.render(episode, template, notice=_notice(request), **context)
+
+    @router.get("/", response_class=HTMLResponse)
+    @hook_point("home", "page")
+    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        upcoming = sorted((a for a in state.appointments if a.status == "booked"), key=lambda a: a.start)
+        recent = sorted(state.results, key=lambda r: r.collected_at, reverse=True)[:3]
+        episode.emit.navigate("view_home", None, appointment_ids=[a.id for a in upcoming])
+        return render(episode, request, "home.html", title="Home", active="home",
+                      upcoming=[_visit(state, a) for a in upcoming[:3]], recent=recent,
+                      providers={p.id: p for p in state.providers},
+                      due_forms=[a for a in upcoming if state.form_for(a.id) is None][:1])
+
+    # -- find care and book ------------------------------------------------------------------------------
+
+    @router.get("/providers", response_class=HTMLResponse)
+    @hook_point("providers", "page")
+    async def providers(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        specialties = sorted({p.specialty for p in state.providers})
+        specialty = request.query_params.get("specialty", "")
+        location = request.query_params.get("location", "")
+        if specialty and specialty not in specialties:
+            raise HTTPException(400, f"There is no specialty called “{specialty[:40]}”.")
+        if location and state.location(location) is None:
+            raise HTTPException(400, "Choose one of our locations.")
+        shown = [p for p in state.providers
+                 if (not specialty or p.specialty == specialty) and (not location or p.location_id == location)]
+        rows = [{"p": p, "location": state.location(p.location_id),
+                 "next": (_free_slots(state, episode, p.id) or [("No openings", [])])[0][0]} for p in shown]
+        if specialty or location:
+            episode.emit.filter("find_care", None, specialty=specialty, location=location,
+                                results=[p.id for p in shown])
+        else:
+            episode.emit.navigate("find_care", None, results=[p.id for p in shown])
+        return render(episode, request, "providers.html", title="Find care", active="care", rows=rows,
+                      specialties=specialties, locations=state.locations, specialty=specialty, location=location)
+
+    @router.get("/providers/{provider_id}", response_class=HTMLResponse)
+    @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
+    async def provider_page(provider_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        provider = _provider(state, provider_id)
+        start, end = _range(request)
+        today = episode.clock.now().date()
+        if start and start < today:
+            raise HTTPException(400, "That date is in the past: choose today or later.")
+        calendar = _free_slots(state, episode, provider.id, start, end)
+        episode.emit.inspect("view_provider", provider.id, revealed=["first_name", "languages", "slots"],
+                             slot_ids=[s.id for _, day in calendar for s in day])
+        return render(episode, request, "provider.html", title=provider.name, active="care", provider=provider,
+                      location=state.location(provider.location_id), calendar=calendar,
+                      start=start.isoformat() if start else "", end=end.isoformat() if end else "")
+
+    @router.get("/book/{slot_id}", response_class=HTMLResponse)
+    @hook_point("book_page", "page", target=lambda kw: kw["slot_id"])
+    async def book_page(slot_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        slot = state.slot(slot_id)
+        if slot is None:
+            raise HTTPException(404, "We couldn't find that appointment time.")
+        if slot.taken or slot.start <= iso(episode.clock.now()):
+            raise HTTPException(409, "That time is no longer available. Go back and choose another one.")
+        provider = _provider(state, slot.provider_id)
+        episode.emit.navigate("view_book", slot.id, provider=provider.id)
+        return render(episode, request, "book.html", title="Confirm your appointment", active="care", slot=slot,
+                      provider=provider, location=state.location(provider.location_id))
+
+    # -- appointments --------------------------------------------------------------------------------------
+
+    @router.get("/appointments", response_class=HTMLResponse)
+    @hook_point("appointments", "page")
+    async def appointments(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        upcoming = sorted((a for a in state.appointments if a.status == "booked"), key=lambda a: a.start)
+        past = sorted((a for a in state.appointments if a.status != "booked"), key=lambda a: a.start, reverse=True)
+        episode.emit.navigate("view_appointments", None, appointment_ids=[a.id for a in upcoming + past])
+        return render(episode, request, "appointments.html", title="Appointments", active="appointments",
+                      upcoming=[_visit(state, a) for a in upcoming], past=[_visit(state, a) for a in past])
+
+    @router.get("/appointments/{appointment_id}", response_class=HTMLResponse)
+    @hook_point("appointment", "page", target=lambda kw: kw["appointment_id"])
+    async def appointment_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        visit = _visit(state, _appointment(state, appointment_id))
+        episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
+        return render(episode, request, "appointment.html", title="Appointment details", active="appointments",
+                      v=visit, reasons=CANCEL_REASONS,
+                      card=next((c for c in state.insurance_cards if visit["form"] and
+                                 c.id == visit["form"].insurance_card_id), None))
+
+    @router.get("/appointments/{appointment_id}/reschedule", response_class=HTMLResponse)
+    @hook_point("reschedule_page", "page", target=lambda kw: kw["appointment_id"])
+    async def reschedule_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        appointment = _appointment(state, appointment_id)
+        if appointment.status != "booked":
+            raise HTTPException(409, f"This appointment is {appointment.status}; it can't be rescheduled.")
+        visit = _visit(state, appointment)
+        episode.emit.navigate("view_reschedule", appointment.id)
+        return render(episode, request, "reschedule.html", title="Reschedule", active="appointments", v=visit,
+                      calendar=_free_slots(state, episode, appointment.provider_id))
+
+    @router.get("/appointments/{appointment_id}/cancel", response_class=HTMLResponse)
+    @hook_point("cancel_page", "page", target=lambda kw: kw["appointment_id"])
+    async def cancel_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        appointment = _appointment(state, appointment_id)
+        if appointment.status != "booked":
+            raise HTTPException(409, f"This appointment is {appointment.status}; it can't be cancelled.")
+        episode.emit.navigate("view_cancel", appointment.id)
+        return render(episode, request, "cancel.html", title="Cancel appointment", active="appointments",
+                      v=_visit(state, appointment), reasons=CANCEL_REASONS)
+
+    @router.get("/appointments/{appointment_id}/previsit", response_class=HTMLResponse)
+    @hook_point("previsit_page", "page", target=lambda kw: kw["appointment_id"])
+    async def previsit_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        appointment = _appointment(state, appointment_id)
+        if appointment.status != "booked":
+            raise HTTPException(409, f"This appointment is {appointment.status}; there is no form to fill.")
+        if state.form_for(appointment.id) is not None:
+            raise HTTPException(409, "You already submitted the pre-visit form for this appointment.")
+        episode.emit.navigate("view_previsit", appointment.id)
+        cards = sorted(state.insurance_cards, key=lambda c: not c.primary)
+        return render(episode, request, "previsit.html", title="Pre-visit form", active="appointments",
+                      v=_visit(state, appointment), cards=cards, today=episode.clock.now().date().isoformat(),
+                      medications=state.medications)
+
+    # -- messages ------------------------------------------------------------------------------------------
+
+    @router.get("/messages", response_class=HTMLResponse)
+    @hook_point("messages", "page")
+    async def messages(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        listed = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
+        episode.emit.navigate("view_messages", None, message_ids=[m.id for m in listed])
+        return render(episode, request, "messages.html", title="Messages", active="messages", listed=listed,
+                      providers={p.id: p for p in state.providers})
+
+    @router.get("/messages/new", response_class=HTMLResponse)
+    @hook_point("compose", "page")
+    async def compose(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        result_id = request.query_params.get("result", "")
+        result = _result(state, result_id) if result_id else None
+        to = request.query_params.get("provider", "") or (result.ordered_by if result else "")
+        if to and state.provider(to) is None:
+            raise HTTPException(404, "We couldn't find that provider.")
+        episode.emit.navigate("view_compose", result.id if result else None)
+        return render(episode, request, "compose.html", title="New message", active="messages",
+                      providers=sorted(state.providers, key=lambda p: (p.last_name, p.first_name)), to=to,
+                      result=result, subject=f"Question about my {result.test} result" if result else "")
+
+    @router.get("/messages/{message_id}", response_class=HTMLResponse)
+    @hook_point("message", "page", target=lambda kw: kw["message_id"])
+    async def message_page(message_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        message = state.message(message_id)
+        if message is None:
+            raise HTTPException(404, "We couldn't find that message.")
+        episode.emit.inspect("view_message", message.id, revealed=["body"])
+        return render(episode, request, "message.html", title=message.subject, active="messages", m=message,
+                      provider=state.provider(message.provider_id),
+                      result=state.result(message.result_id) if message.result_id else None)
+
+    # -- results ---------------------------------------------------------------------------------------------
+
+    @router.get("/results", response_class=HTMLResponse)
+    @hook_point("results", "page")
+    async def results(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        start, end = _range(request)
+        listed = [r for r in sorted(state.results, key=lambda r: (r.collected_at, r.id), reverse=True)
+                  if (not start or r.collected_at[:10] >= start.isoformat())
+                  and (not end or r.collected_at[:10] <= end.isoformat())]
+        if start or end:
+            episode.emit.filter("view_results", None, results=[r.id for r in listed])
+        else:
+            episode.emit.navigate("view_results", None, results=[r.id for r in listed])
+        return render(episode, request, "results.html", title="Test results", active="results", listed=listed,
+                      providers={p.id: p for p in state.providers}, start=start.isoformat() if start else "",
+                      end=end.isoformat() if end else "")
+
+    @router.get("/results/{result_id}", response_class=HTMLResponse)
+    @hook_point("result", "page", target=lambda kw: kw["result_id"])
+    async def result_page(result_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        result = _result(state, result_id)
+        episode.emit.inspect("view_result", result.id, revealed=["components", "flags", "comment"])
+        return render(episode, request, "result.html", title=result.test, active="results", r=result,
+                      provider=state.provider(result.ordered_by))
+
+    # -- medications -------------------------------------------------------------------------------------
+
+    @router.get("/medications", response_class=HTMLResponse)
+    @hook_point("medications", "page")
+    async def medications(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        requested = {r.medication_id: r for r in state.refill_requests}
+        episode.emit.navigate("view_medications", None, medication_ids=[m.id for m in state.medications])
+        return render(episode, request, "medications.html", title="Medications", active="medications",
+                      medications=state.medications, providers={p.id: p for p in state.providers},
+                      requested=requested, pharmacies={p.id: p for p in state.pharmacies})
+
+    @router.get("/medications/{medication_id}/refill", response_class=HTMLResponse)
+    @hook_point("refill_page", "page", target=lambda kw: kw["medication_id"])
+    async def refill_page(medication_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        medication = state.medication(medication_id)
+        if medication is None:
+            raise HTTPException(404, "We couldn't find that medication.")
+        if medication.refills_left < 1:
+            raise HTTPException(409, f"{medication.name} has no refills left. Message your provider instead.")
+        episode.emit.navigate("view_refill", medication.id)
+        return render(episode, request, "refill.html", title=f"Refill {medication.name}", active="medications",
+                      m=medication, pharmacies=state.pharmacies, prescriber=state.provider(medication.prescriber_id))
+
+    # -- profile ------------------------------------------------------------------------------------------
+
+    @router.get("/profile", response_class=HTMLResponse)
+    @hook_point("profile", "page")
+    async def profile(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        today = episode.clock.now().date().isoformat()
+        episode.emit.navigate("view_profile", None)
+        return render(episode, request, "profile.html", title="Profile", active="profile", p=state.patient,
+                      cards=state.insurance_cards, today=today, contacts=state.contacts,
+                      relationships=RELATIONSHIPS)
+
+    return router

@@ -1,0 +1,63 @@
+"""CareBridge's fault implementations: seeded look-alikes and noise, and server faults in its handlers."""
+
+from typing import Any
+
+import pytest
+
+from sites.clinic.models import state_of
+from sites.clinic.site import SITE
+
+from . import client_for, new_world
+
+
+def test_profile_lists_what_faults_py_implements() -> None:
+    assert SITE.profile.fault_types == sorted(SITE.faults)
+    assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "partial_write", "concurrent_edit"}
+
+
+@pytest.mark.parametrize("fault", [
+    {"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
+    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}},
+    {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}},
+])
+def test_seed_faults_are_seeded_and_keep_the_task(fault: dict[str, Any]) -> None:
+    first, again, plain = (new_world(3, faults=[fault])[2], new_world(3, faults=[fault])[2], new_world(3)[2])
+    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    assert first.bindings["flagged"] == plain.bindings["flagged"]
+    state = state_of(first)
+    # The target stays the only result with a value out of range.
+    assert [r.id for r in state.results if any(c.flag for c in r.components)] == [plain.bindings["target"]["id"]]
+
+
+def test_hard_negatives_share_the_test_name() -> None:
+    episode = new_world(2, faults=[{"type": "hard_negatives", "layer": "seed", "params": {"count": 2}}])[2]
+    state, test = state_of(episode), episode.bindings["target"]["name"]
+    assert len([r for r in state.results if r.test == test]) == 5
+    assert all(state.result(i).test == test for i in episode.bindings["hard_negative_ids"])  # type: ignore[union-attr]
+
+
+async def test_partial_write_keeps_the_old_phone() -> None:
+    fault = {"type": "partial_write", "layer": "server", "match": {"path": "/api/profile/phone"},
+             "schedule": {"mode": "once"}}
+    app, _store, episode = new_world(1, faults=[fault])
+    state, contact = state_of(episode), episode.bindings["contact"]
+    async with client_for(app, episode.id) as client:
+        first = await client.put("/api/profile/phone", json={"phone": contact["new_phone"]})
+        assert first.status_code == 200 and state.patient.phone == contact["old_phone"]
+        second = await client.put("/api/profile/phone", json={"phone": contact["new_phone"]})
+        assert second.status_code == 200 and state.patient.phone == contact["new_phone"]
+    assert episode.ledger.lines[0]["detail"]["field"] == "phone"
+
+
+async def test_concurrent_edit_refuses_the_cancel_once() -> None:
+    fault = {"type": "concurrent_edit", "layer": "server", "match": {"path": "/api/appointments/*/cancel"},
+             "schedule": {"mode": "once"}}
+    app, _store, episode = new_world(1, faults=[fault])
+    cancel = episode.bindings["cancel"]
+    path = f"/api/appointments/{cancel['appointment_id']}/cancel"
+    async with client_for(app, episode.id) as client:
+        first = await client.post(path, json={"reason": "schedule_conflict"})
+        assert first.status_code == 409
+        appointment = state_of(episode).appointment(cancel["appointment_id"])
+        assert appointment and appointment.status == "booked" and "front desk" in appointment.visit_reason
+        assert (await client.post(path, json={"reason": "schedule_conflict"})).status_code == 200

@@ -1,0 +1,47 @@
+"""The portal's main pages in Chromium through the real proxy: landmarks, named controls, and
+screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/clinic-*.png)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.oracle_client import OracleClient
+from harness.browser import BrowserPool
+from harness.control_client import ControlClient
+from harness.stack import Stack
+from tests.screens import keep_screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_main_pages_look_like_a_product(stack: Stack, tmp_path: Path) -> None:
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
+    try:
+        info = await oracle.create_episode(site="clinic", task_id="look", seed=1, episode_id="clinic-look")
+        proxy = (await control.open_episode("clinic-look", 1, [], tmp_path / "ep"))["proxy_url"]
+        b = info["bindings"]
+        pages = {
+            "clinic.png": ("/", r'- navigation "Main"'),
+            "clinic-providers.png": (f"/providers/{b['book']['provider_id']}",
+                                     rf'- link "Book {re.escape(b["book"]["day"])}, {re.escape(b["book"]["time"])}"'),
+            "clinic-result.png": (f"/results/{b['flagged']['result_id']}", r"- cell \"Above range\""),
+            "clinic-appointments.png": ("/appointments",
+                                        rf'- article "Cardiology with {re.escape(b["cancel"]["provider_name"])}'),
+        }
+        async with BrowserPool() as pool:
+            context = await pool.new_context(proxy)
+            page = await context.new_page()
+            await page.set_viewport_size({"width": 1280, "height": 900})
+            for name, (path, landmark) in pages.items():
+                response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
+                assert response is not None and response.status == 200, path
+                tree = await page.locator("body").aria_snapshot()
+                assert re.search(landmark, tree), (path, tree)
+                keep_screenshot(await page.screenshot(animations="disabled"), name)
+            await context.close()
+        await control.close_episode("clinic-look")
+    finally:
+        await oracle.close()
+        await control.close()
