@@ -192,6 +192,8 @@ def run(
         "with the run's own tasks, variants, seeds, agents and options (the others here are ignored); "
         "finished results are kept as they are")] = None,
     no_base: Annotated[bool, typer.Option("--no-base", help="skip the unperturbed base episodes")] = False,
+    base_only: Annotated[bool, typer.Option(
+        "--base-only", help="the base tasks only, no variants (same as -v none)")] = False,
     run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
     runs_dir: Annotated[Path, typer.Option(help="where runs are written")] = RUNS_DIR,
     catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder (default: built-in)")] = None,
@@ -207,6 +209,8 @@ def run(
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     if resume is not None:
         raise typer.Exit(_resume(resume, concurrency))
+    if base_only or variant == ["none"]:
+        variant = []
     code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
                     browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
@@ -379,6 +383,16 @@ def up(
     cat = _catalog(None)
     task = task or sorted(cat.tasks)[0]
     raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp, isolate=isolate))
+
+
+def _register_catalog_commands() -> None:
+    from harness.catalog_cli import catalog_app, validate
+
+    app.add_typer(catalog_app, name="catalog")
+    app.command()(validate)
+
+
+_register_catalog_commands()
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
 """Load the catalog from YAML; every error names the file and the field."""
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,13 +135,22 @@ def load_file(path: Path, catalog: Catalog) -> None:
         catalog.recipe_index[recipe.id] = index
 
 
+def _faults_key(faults: list[dict[str, Any]]) -> str:
+    """Faults compared as written, whatever their order and ids."""
+    return json.dumps(sorted(json.dumps({k: v for k, v in f.items() if k != "id"}, sort_keys=True) for f in faults))
+
+
 def _expand_recipes(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> None:
     """Add every recipe's variants (recipes in id order, tasks in id order), each validated like a
-    hand-written one; an error names the recipe's file and field."""
+    hand-written one (an error names the recipe's file and field); a recipe's variant whose faults a
+    hand-written variant of the same task already has is left out."""
+    written = {(task_id, _faults_key(v.faults)) for v in catalog.variants.values() for task_id in v.tasks}
     for recipe_id in sorted(catalog.recipes):
         recipe = catalog.recipes[recipe_id]
         path, index = catalog.sources[f"recipe:{recipe_id}"], catalog.recipe_index[recipe_id]
         for variant in expand_recipe(recipe, catalog.tasks, profiles):
+            if (variant.tasks[0], _faults_key(variant.faults)) in written:
+                continue  # a hand-written variant of this task already has exactly these faults
             for f_index, fault in enumerate(variant.faults):
                 try:
                     parse_fault(fault, f_index)

@@ -163,7 +163,7 @@ def _match(layer: Layer, recipe: Recipe, bound: BoundStep, host: str, given: dic
 
 def _implements(raw: dict[str, Any], profile: SiteProfile) -> bool:
     try:
-        kind = lookup(str(raw.get("type")), Layer(raw.get("layer")))
+        kind = lookup(str(raw.get("type")), Layer(str(raw.get("layer"))))
     except ValueError:
         return True  # an unknown layer: the variant's own validation names it
     if kind is None or kind.site_protocol is None:
@@ -190,7 +190,7 @@ def expand_recipe(recipe: Recipe, tasks: Mapping[str, Task], profiles: Mapping[s
         faults = []
         for raw in recipe.faults:
             try:
-                layer = Layer(raw.get("layer"))
+                layer = Layer(str(raw.get("layer")))
             except ValueError:
                 faults.append(raw)
                 continue
