@@ -31,7 +31,8 @@ def _load(paths: list[Path] | None) -> Catalog:
 
 
 def _layers(catalog: Catalog) -> Counter[str]:
-    return Counter(layer for v in catalog.variants.values() for layer in sorted({str(f.get("layer")) for f in v.faults}))
+    return Counter(layer for v in catalog.variants.values()
+                   for layer in sorted({str(f.get("layer")) for f in v.faults}))
 
 
 @catalog_app.callback()
