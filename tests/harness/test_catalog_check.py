@@ -118,6 +118,7 @@ def test_a_thin_primitive_site_cell_is_a_warning_not_an_error(tmp_path: Path) ->
 
 def test_a_recipe_excluding_an_unknown_task_is_an_error(tmp_path: Path) -> None:
     root = broken(tmp_path, SHOP_TASKS, "recipes:\n  - {id: r, title: R, target_primitive: patience, bind: commit, "
-                  "exclude: {tasks: [shop_gone]}, faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}\n")
+                  "exclude: {tasks: [shop_gone]}, "
+                  "faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}\n")
     found = errors(check_catalog(root))
     assert [(f.where, "unknown task 'shop_gone'" in f.message) for f in found] == [("recipes[0].exclude.tasks", True)]

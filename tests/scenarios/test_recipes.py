@@ -140,7 +140,10 @@ def test_step_words_in_parameters_and_the_nth_fill(tmp_path: Path) -> None:
     title: Renamed
     target_primitive: state_tracking
     bind: commit
-    faults: [{type: rename_after_input, layer: client, params: {new_label: "{step.name} now", after_input_in: "{prior_fill.name}"}}]
+    faults:
+      - type: rename_after_input
+        layer: client
+        params: {new_label: "{step.name} now", after_input_in: "{prior_fill.name}"}
 """)
     v = catalog.variants  # type: ignore[attr-defined]
     # settings has no fill before its commit: no variant
