@@ -167,6 +167,13 @@ def _resume(run_dir: Path, concurrency: int | None) -> int:
                     record_replay=config.record_replay)
 
 
+def wanted_variants(variant: list[str] | None, base_only: bool) -> list[str] | None:
+    """The variant ids asked for: none at all with --base-only or `-v none`; None means every applicable one."""
+    if base_only or variant == ["none"]:
+        return []
+    return variant
+
+
 @app.command()
 def run(
     task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
@@ -209,9 +216,8 @@ def run(
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     if resume is not None:
         raise typer.Exit(_resume(resume, concurrency))
-    if base_only or variant == ["none"]:
-        variant = []
-    code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency or 2,
+    variants = wanted_variants(variant, base_only)
+    code = _execute(_catalog(catalog), task, variants, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
                     browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
                     record_replay=not no_replay)
