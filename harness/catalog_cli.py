@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.config import RUNS_DIR
+from harness.seeds import parse_seeds
 from scenarios.faults import Primitive, registry
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
@@ -88,9 +89,8 @@ def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scena
     fault types a site does not implement, placeholders that do not resolve, plan steps whose role + name
     is not on the rendered page, more than 2 primitives, duplicate variants. Thin coverage warns."""
     from harness.catalog_check import check_catalog
-    from harness.cli import _seeds
 
-    findings = check_catalog(*(catalog or []), seeds=_seeds(seeds))
+    findings = check_catalog(*(catalog or []), seeds=parse_seeds(seeds))
     for finding in findings:
         colour = "red" if finding.level == "error" else "yellow"
         console.print(f"[{colour}]{finding.level}[/] {finding.file}: {finding.where}: {finding.message}",
@@ -115,7 +115,6 @@ def validate(
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
-    from harness.cli import _seeds
     from harness.validate import DOCS_FILE, all_validity, render_markdown, validate_site
 
     cat = _load(None)
@@ -135,8 +134,9 @@ def validate(
                 console.print(f"  {name} {result.variant_id or 'base:' + result.task_id} s{result.seed} "
                               f"{result.agent}: {mark}", highlight=False)
 
-            data = asyncio.run(validate_site(cat, name, _seeds(seeds), variant_ids=variant, concurrency=concurrency,
-                                             resume=resume, runs_dir=runs_dir, on_result=show))
+            data = asyncio.run(validate_site(cat, name, parse_seeds(seeds), variant_ids=variant,
+                                             concurrency=concurrency, resume=resume, runs_dir=runs_dir,
+                                             on_result=show))
             judged = [j for j in data.variants.values() if j.fair is not None]
             console.print(f"{name}: {len(judged)} variants judged, {sum(1 for j in judged if j.fair)} fair, "
                           f"{sum(1 for j in judged if j.biting)} biting", highlight=False)

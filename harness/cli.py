@@ -19,6 +19,7 @@ from harness.episode import grade_episode_dir
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunConfig, RunSummary
 from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix
+from harness.seeds import parse_seeds
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
 
@@ -39,13 +40,7 @@ def _catalog(paths: list[Path] | None) -> Catalog:
 
 
 def _seeds(text: str) -> list[int]:
-    try:
-        if "-" in text and "," not in text:
-            low, high = (int(p) for p in text.split("-", 1))
-            return list(range(low, high + 1))
-        return [int(p) for p in text.split(",") if p.strip()]
-    except ValueError as exc:
-        raise typer.BadParameter(f"seeds must look like '1', '1,2,5' or '1-10', got {text!r}") from exc
+    return parse_seeds(text)
 
 
 async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
