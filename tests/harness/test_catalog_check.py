@@ -122,3 +122,19 @@ def test_a_recipe_excluding_an_unknown_task_is_an_error(tmp_path: Path) -> None:
                   "faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}\n")
     found = errors(check_catalog(root))
     assert [(f.where, "unknown task 'shop_gone'" in f.message) for f in found] == [("recipes[0].exclude.tasks", True)]
+
+
+def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
+    from scenarios.faults import Primitive
+    from sites.registry import load_site_catalog
+
+    catalog = load_site_catalog()
+    out = subprocess.run([*WEBCHAOS, "catalog"], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
+                         env={**os.environ, "COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = " ".join(out.stdout.split())
+    assert f"task templates {len(catalog.tasks)}; variants {len(catalog.variants)}" in text
+    assert f"from {len(catalog.recipes)} recipes" in text
+    assert "variants by layer: client" in text and "fault types per layer: client 20" in text
+    rows = {line.split()[1] for line in out.stdout.splitlines() if line.startswith("│")}
+    assert {p.value for p in Primitive} <= rows
