@@ -10,6 +10,7 @@ target primitive (a warning for now).
 """
 
 import asyncio
+import fnmatch
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -210,6 +211,8 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str) -> 
             return index, (f"no {step.role} named {step.name!r} on {browser.path()} (the page the plan is on "
                            "at this step); expected one")
         element = found[0]
+        if step.page and not fnmatch.fnmatchcase(browser.path(), step.page):
+            return index, f"its page is {browser.path()}, not the declared page {step.page!r}"
         if step.do == "fill":
             typed[element.attrs.get("name", "")] = step.value or ""
             continue

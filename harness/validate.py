@@ -9,6 +9,7 @@ It is rewritten after every episode, so an interrupted validation resumes where 
 (`--resume`). `docs/validity.md` is rendered from these files.
 """
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -45,6 +46,7 @@ class Judgement(BaseModel):
     task: str
     target_primitive: str
     layers: list[str]
+    faults_digest: str = Field(default="", description="of the faults judged: evidence of other faults is stale")
     recipe: str | None = None
     fair: bool | None = Field(description="None: not every seed has run yet")
     biting: bool | None
@@ -112,6 +114,21 @@ def record_of(result: EpisodeResult, episode_dir: Path) -> RunRecord:
                      fired=fired_types(episode_dir))
 
 
+def faults_digest(variant: Variant) -> str:
+    text = json.dumps(sorted(json.dumps(f, sort_keys=True) for f in variant.faults))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def drop_stale(data: ValidityFile, catalog: Catalog) -> None:
+    """Forget the runs of variants whose faults changed since they were judged (or that are gone); a
+    judgement without a digest (written before digests) is taken as of the current faults."""
+    for variant_id, judgement in list(data.variants.items()):
+        variant = catalog.variants.get(variant_id)
+        if variant is None or judgement.faults_digest not in ("", faults_digest(variant)):
+            data.variants.pop(variant_id)
+            data.runs.pop(variant_id, None)
+
+
 def layers_of(variant: Variant) -> list[str]:
     return sorted({str(f.get("layer")) for f in variant.faults})
 
@@ -142,7 +159,8 @@ def judge(variant: Variant, task_id: str, runs: dict[str, dict[str, dict[str, Ru
     if complete and base_known:
         biting = any(base[str(s)][RECOVERY_OFF].success and not mine[str(s)][RECOVERY_OFF].success for s in seeds)
     return Judgement(task=task_id, target_primitive=variant.target_primitive.value, layers=layers_of(variant),
-                     recipe=variant.recipe, fair=fair, biting=biting, reason=reason)
+                     faults_digest=faults_digest(variant), recipe=variant.recipe, fair=fair, biting=biting,
+                     reason=reason)
 
 
 def site_variants(catalog: Catalog, site: str, variant_ids: Iterable[str] | None = None) -> list[Variant]:
@@ -175,6 +193,8 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
     """Run what is missing and write the site's validity file after every episode."""
     ids = list(variant_ids) if variant_ids is not None else None
     previous = read_validity(site, folder) if resume else None
+    if previous is not None:
+        drop_stale(previous, catalog)
     data = previous or ValidityFile(site=site, seeds=list(seeds))
     data.seeds = sorted(set(data.seeds) | set(seeds))
     specs = plan_validation(catalog, site, seeds, ids, previous)

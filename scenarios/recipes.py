@@ -108,14 +108,17 @@ def bind_step(task: Task, bind: Binding, nth: int = 1) -> BoundStep | None:
     return None
 
 
-_STEP_WORDS = ("{step.name}", "{prior_fill.name}")
+_STEP_WORDS = ("{step.name}", "{step.page}", "{prior_fill.name}")
 
 
 def _step_words(task: Task, bound: BoundStep) -> dict[str, str]:
-    """What `{step.name}` and `{prior_fill.name}` (the last literal fill before the step) stand for."""
+    """What `{step.name}`, `{step.page}` (its page's path glob) and `{prior_fill.name}` (the last literal
+    fill before the step) stand for."""
     words: dict[str, str] = {}
     if bound.step is not None and bound.step.name:
         words["{step.name}"] = bound.step.name
+    if bound.step is not None and bound.step.page:
+        words["{step.page}"] = bound.step.page
     if bound.index is not None:
         fills = [s for s in task.plan[:bound.index] if s.do == "fill" and _literal(s.name)]
         if fills and fills[-1].name:
@@ -194,7 +197,8 @@ def expand_recipe(recipe: Recipe, tasks: Mapping[str, Task], profiles: Mapping[s
             except ValueError:
                 faults.append(raw)
                 continue
-            match = _match(layer, recipe, bound, profile.host, dict(raw.get("match") or {}))
+            given = _fill_words(dict(raw.get("match") or {}), _step_words(task, bound))
+            match = None if given is None else _match(layer, recipe, bound, profile.host, given)
             if match is None:
                 break
             fault = dict(raw)

@@ -340,6 +340,8 @@ class PlanStep(Strict):
     )
     request: StepRequest | None = Field(
         default=None, description="the request this step causes (recipes bind network/server faults to it)")
+    page: str | None = Field(
+        default=None, description="path glob of the page the step acts on, e.g. /product/* (recipes' {step.page})")
     note: str = ""
 
     @model_validator(mode="after")

@@ -83,6 +83,9 @@ def test_cli_exits_1_on_errors_and_0_on_the_builtin_catalog(tmp_path: Path) -> N
     # ... or whose expected page does not show what the plan expects
     (SHOP_TASKS.replace("expect: {role: heading, name: Your account}", "expect: {role: heading, name: My account}", 1),
      None, "task shop_change_default_address.plan[1]", "heading named 'My account'"),
+    # a step whose declared page is not the page the plan is on
+    (SHOP_TASKS.replace('page: "/account"', 'page: "/cart"', 1), None,
+     "task shop_change_default_address.plan[8]", "not the declared page '/cart'"),
     # more than two primitives for a task and its variant
     (SHOP_TASKS.replace("    primitives: [grounding]\n", "    primitives: [grounding, planning]\n", 1),
      VARIANT.format(id="v", task="shop_add_to_cart", primitive="patience", fault=LATENCY),

@@ -14,6 +14,7 @@ from harness.validate import (
     RunRecord,
     ValidityFile,
     all_validity,
+    faults_digest,
     judge,
     plan_validation,
     read_validity,
@@ -94,6 +95,7 @@ def test_committed_validity_files_judge_every_variant_they_name_and_docs_match_t
         for variant_id, judgement in data.variants.items():
             assert variant_id in CATALOG.variants, f"{data.site}: {variant_id} is not in the catalog"
             variant = CATALOG.variants[variant_id]
+            assert judgement.faults_digest == faults_digest(variant), f"{variant_id}: judged on other faults: stale"
             if judgement.fair is False:
                 # an unfair variant is a defect unless the catalog says so (and leaves it out of default runs)
                 assert variant.status == "unfair", f"{variant_id}: not fair and not marked: {judgement.reason}"

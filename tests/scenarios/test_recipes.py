@@ -25,7 +25,8 @@ tasks:
       - {do: click, role: link, name: "{target.name}", expect: {role: heading, name: "{target.name}"},
          request: {method: GET, path: "/item/*"}}
       - {do: fill, role: spinbutton, name: Quantity, value: "1"}
-      - {do: click, role: button, name: Buy now, effect: {visit: /orders, expect: {text: "{target.name}"}}}
+      - {do: click, role: button, name: Buy now, page: "/item/*",
+         effect: {visit: /orders, expect: {text: "{target.name}"}}}
     canonical_diff:
       create: [{collection: orders}]
   - id: settings
@@ -153,6 +154,20 @@ def test_step_words_in_parameters_and_the_nth_fill(tmp_path: Path) -> None:
     second = bind_step(task, "fill", 2)
     assert second is not None and second.index == 4 and "second fill" in second.label
     assert bind_step(task, "fill", 3) is None
+
+
+def test_a_fault_scoped_to_the_steps_page_skips_tasks_that_declare_none(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: swallow
+    title: Swallow
+    target_primitive: verification
+    bind: commit
+    faults: [{type: click_swallow, layer: client, match: {path: "{step.page}"}, schedule: {mode: once}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    assert sorted(v) == ["swallow@buy"]
+    assert v["swallow@buy"].faults[0]["match"] == {"host": "alpha.test", "role": "button", "name": "Buy now",
+                                                  "path": "/item/*"}
 
 
 def test_a_hand_written_variant_with_the_same_faults_wins(tmp_path: Path) -> None:
