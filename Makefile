@@ -77,6 +77,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/header_flood.py
 	$(PY) benchmarks/body_bomb.py
 	$(PY) benchmarks/episode_memory.py
+	$(PY) benchmarks/catalog_load.py
 	$(PY) benchmarks/soak.py
 
 clean:

@@ -19,6 +19,7 @@ from harness.episode import grade_episode_dir
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunConfig, RunSummary
 from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
+from harness.seeds import parse_seeds
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
 
@@ -39,13 +40,7 @@ def _catalog(paths: list[Path] | None) -> Catalog:
 
 
 def _seeds(text: str) -> list[int]:
-    try:
-        if "-" in text and "," not in text:
-            low, high = (int(p) for p in text.split("-", 1))
-            return list(range(low, high + 1))
-        return [int(p) for p in text.split(",") if p.strip()]
-    except ValueError as exc:
-        raise typer.BadParameter(f"seeds must look like '1', '1,2,5' or '1-10', got {text!r}") from exc
+    return parse_seeds(text)
 
 
 async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
@@ -167,6 +162,13 @@ def _resume(run_dir: Path, concurrency: int | None) -> int:
                     record_replay=config.record_replay)
 
 
+def wanted_variants(variant: list[str] | None, base_only: bool) -> list[str] | None:
+    """The variant ids asked for: none at all with --base-only or `-v none`; None means every applicable one."""
+    if base_only or variant == ["none"]:
+        return []
+    return variant
+
+
 @app.command()
 def run(
     task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
@@ -192,6 +194,8 @@ def run(
         "with the run's own tasks, variants, seeds, agents and options (the others here are ignored); "
         "finished results are kept as they are")] = None,
     no_base: Annotated[bool, typer.Option("--no-base", help="skip the unperturbed base episodes")] = False,
+    base_only: Annotated[bool, typer.Option(
+        "--base-only", help="the base tasks only, no variants (same as -v none)")] = False,
     run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
     runs_dir: Annotated[Path, typer.Option(help="where runs are written")] = RUNS_DIR,
     catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder (default: built-in)")] = None,
@@ -207,7 +211,8 @@ def run(
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     if resume is not None:
         raise typer.Exit(_resume(resume, concurrency))
-    code = _execute(_catalog(catalog), task, variant, _seeds(seeds), agent or ["reference"], concurrency or 2,
+    variants = wanted_variants(variant, base_only)
+    code = _execute(_catalog(catalog), task, variants, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
                     browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
                     record_replay=not no_replay)
@@ -383,6 +388,16 @@ def up(
     cat = _catalog(None)
     task = task or sorted(cat.tasks)[0]
     raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp, isolate=isolate))
+
+
+def _register_catalog_commands() -> None:
+    from harness.catalog_cli import catalog_app, validate
+
+    app.add_typer(catalog_app, name="catalog")
+    app.command()(validate)
+
+
+_register_catalog_commands()
 
 
 def main() -> None:

@@ -44,7 +44,9 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     specs = []
     for task_id in tasks:
         task = catalog.tasks[task_id]
-        variants = [v for v in catalog.variants_for(task_id) if variant_ids is None or v.id in variant_ids]
+        # by default, variants marked unfair (the reference agent cannot pass them) are left out
+        variants = [v for v in catalog.variants_for(task_id)
+                    if (v.status != "unfair" if variant_ids is None else v.id in variant_ids)]
         if one_per_primitive:
             firsts: dict[str, Variant] = {}
             for v in variants:
@@ -70,7 +72,8 @@ def tour(catalog: Catalog, tasks_per_site: int = 2) -> tuple[list[str], list[str
         firsts: dict[str, str] = {}
         for task_id in chosen:
             for v in catalog.variants_for(task_id):
-                firsts.setdefault(v.target_primitive.value, v.id)
+                if v.status != "unfair":
+                    firsts.setdefault(v.target_primitive.value, v.id)
         task_ids += chosen
         variant_ids += firsts.values()
     return task_ids, variant_ids

@@ -1,5 +1,6 @@
 """Load the catalog from YAML; every error names the file and the field."""
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,9 +11,16 @@ from pydantic import ValidationError
 
 from scenarios.faults import FaultError, parse_fault
 from scenarios.profile import SiteProfile
+from scenarios.recipes import Recipe, expand_recipe
 from scenarios.schema import Task, Variant
 
 CATALOG_DIR = Path(__file__).parent / "catalog"
+# libyaml's parser when PyYAML was built with it: the same safe subset, several times faster
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(text: str) -> Any:
+    return yaml.load(text, Loader=SafeLoader)
 
 
 class ScenarioError(ValueError):
@@ -27,10 +35,14 @@ class ScenarioError(ValueError):
 class Catalog:
     tasks: dict[str, Task] = field(default_factory=dict)
     variants: dict[str, Variant] = field(default_factory=dict)
+    recipes: dict[str, Recipe] = field(default_factory=dict)
     sources: dict[str, Path] = field(default_factory=dict)
+    # where each recipe sits in its file (`recipes[3]`), for errors about the variants it made
+    recipe_index: dict[str, int] = field(default_factory=dict)
 
-    def variants_for(self, task_id: str) -> list[Variant]:
-        return [v for v in self.variants.values() if task_id in v.tasks]
+    def variants_for(self, task_id: str, include_unfair: bool = True) -> list[Variant]:
+        return [v for v in self.variants.values()
+                if task_id in v.tasks and (include_unfair or v.status != "unfair")]
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:
@@ -42,7 +54,7 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text())
+        data = parse_yaml(path.read_text())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "(file)"
@@ -53,14 +65,15 @@ def _read(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         kind = type(data).__name__
-        raise ScenarioError(path, "(root)", f"expected a mapping with 'tasks' and/or 'variants', got {kind}")
-    unknown = sorted(set(data) - {"tasks", "variants"})
+        raise ScenarioError(path, "(root)", f"expected a mapping with 'tasks', 'variants' and/or 'recipes', got {kind}")
+    unknown = sorted(set(data) - {"tasks", "variants", "recipes"})
     if unknown:
-        raise ScenarioError(path, unknown[0], "unknown top-level key; expected 'tasks' or 'variants'")
+        raise ScenarioError(path, unknown[0], "unknown top-level key; expected 'tasks', 'variants' or 'recipes'")
     return data
 
 
-def _validate(path: Path, section: str, index: int, model: type[Task] | type[Variant], raw: Any) -> Any:
+def _validate(path: Path, section: str, index: int, model: type[Task] | type[Variant] | type[Recipe],
+              raw: Any) -> Any:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
@@ -115,6 +128,44 @@ def load_file(path: Path, catalog: Catalog) -> None:
             raise ScenarioError(path, f"variants[{index}].id", f"duplicate variant id {variant.id!r}")
         catalog.variants[variant.id] = variant
         catalog.sources[f"variant:{variant.id}"] = path
+    for index, raw in enumerate(data.get("recipes") or []):
+        recipe = _validate(path, "recipes", index, Recipe, raw)
+        for f_index, fault in enumerate(recipe.faults):
+            if not isinstance(fault, dict) or not isinstance(fault.get("match", {}), dict):
+                raise ScenarioError(path, f"recipes[{index}].faults[{f_index}]",
+                                    "expected a fault envelope (a mapping; match, if given, a mapping)")
+        if recipe.id in catalog.recipes:
+            raise ScenarioError(path, f"recipes[{index}].id", f"duplicate recipe id {recipe.id!r}")
+        catalog.recipes[recipe.id] = recipe
+        catalog.sources[f"recipe:{recipe.id}"] = path
+        catalog.recipe_index[recipe.id] = index
+
+
+def _faults_key(faults: list[dict[str, Any]]) -> str:
+    """Faults compared as written, whatever their order and ids."""
+    return json.dumps(sorted(json.dumps({k: v for k, v in f.items() if k != "id"}, sort_keys=True) for f in faults))
+
+
+def _expand_recipes(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> None:
+    """Add every recipe's variants (recipes in id order, tasks in id order), each validated like a
+    hand-written one (an error names the recipe's file and field); a recipe's variant whose faults a
+    hand-written variant of the same task already has is left out."""
+    written = {(task_id, _faults_key(v.faults)) for v in catalog.variants.values() for task_id in v.tasks}
+    for recipe_id in sorted(catalog.recipes):
+        recipe = catalog.recipes[recipe_id]
+        path, index = catalog.sources[f"recipe:{recipe_id}"], catalog.recipe_index[recipe_id]
+        for variant in expand_recipe(recipe, catalog.tasks, profiles):
+            if (variant.tasks[0], _faults_key(variant.faults)) in written:
+                continue  # a hand-written variant of this task already has exactly these faults
+            for f_index, fault in enumerate(variant.faults):
+                try:
+                    parse_fault(fault, f_index)
+                except FaultError as exc:
+                    field, message = str(exc).split(": ", 1)
+                    raise ScenarioError(path, f"recipes[{index}].{field}",
+                                        f"{message} (expanded onto task {variant.tasks[0]!r})") from exc
+            catalog.variants[variant.id] = variant
+            catalog.sources[f"variant:{variant.id}"] = path
 
 
 def _cross_check(catalog: Catalog) -> None:
@@ -157,7 +208,8 @@ def _check_sites(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> None:
 
 def load_catalog(*roots: Path, profiles: Mapping[str, SiteProfile] | None = None) -> Catalog:
     """Load every *.yaml under the roots (default: the built-in catalog); with the sites' profiles,
-    also refuse tasks of unknown sites and faults a site does not implement."""
+    also refuse tasks of unknown sites and faults a site does not implement, and expand the recipes
+    (they need each site's host and fault types: without profiles they are read and checked only)."""
     catalog = Catalog()
     for root in roots or (CATALOG_DIR,):
         files = [root] if root.is_file() else sorted(root.rglob("*.yaml"))
@@ -166,4 +218,5 @@ def load_catalog(*roots: Path, profiles: Mapping[str, SiteProfile] | None = None
     _cross_check(catalog)
     if profiles is not None:
         _check_sites(catalog, profiles)
+        _expand_recipes(catalog, profiles)
     return catalog

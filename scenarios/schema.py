@@ -315,6 +315,13 @@ class Effect(Strict):
     expect: Expect
 
 
+class StepRequest(Strict):
+    """The HTTP request a step causes (what network and server recipes bind to)."""
+
+    method: str = Field(pattern=r"^(GET|POST|PUT|PATCH|DELETE)$")
+    path: str = Field(min_length=1, description="path glob, e.g. /api/cart or /api/posts/*/vote")
+
+
 class PlanStep(Strict):
     """One step of the oracle trajectory, in role + accessible-name terms."""
 
@@ -331,6 +338,10 @@ class PlanStep(Strict):
     effect: "Effect | None" = Field(
         default=None, description="where to confirm a write took effect before repeating it (e.g. the cart page)"
     )
+    request: StepRequest | None = Field(
+        default=None, description="the request this step causes (recipes bind network/server faults to it)")
+    page: str | None = Field(
+        default=None, description="path glob of the page the step acts on, e.g. /product/* (recipes' {step.page})")
     note: str = ""
 
     @model_validator(mode="after")
@@ -357,6 +368,7 @@ class Task(Strict):
     title: str
     instruction: str = Field(description="what the agent is told; {placeholders} come from the world's bindings")
     primitives: list[Primitive] = Field(default_factory=list, max_length=2)
+    tags: list[str] = Field(default_factory=list, description="free labels a recipe may exclude by")
     setup: Setup = Setup()
     plan: list[PlanStep] = Field(min_length=1)
     canonical_diff: CanonicalDiff
@@ -373,8 +385,18 @@ class Task(Strict):
 
 
 class Variant(Strict):
-    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    id: str = Field(pattern=r"^[a-z0-9_]+(@[a-z0-9_]+)?$", description="<recipe>@<task> when a recipe made it")
     title: str
     tasks: list[str] = Field(min_length=1, description="ids of the base tasks this variant applies to")
     target_primitive: Primitive
     faults: list[dict[str, Any]] = Field(min_length=1, description="fault envelopes (DESIGN.md)")
+    status: Literal["ok", "unfair"] = Field(
+        default="ok", description="unfair: the reference agent cannot pass it; left out of default runs")
+    reason: str = Field(default="", description="with status unfair: why")
+    recipe: str | None = Field(default=None, description="the recipe this variant was expanded from")
+
+    @model_validator(mode="after")
+    def _reason(self) -> "Variant":
+        if self.status == "unfair" and not self.reason.strip():
+            raise ValueError("status unfair needs a reason")
+        return self

@@ -169,10 +169,14 @@ async def _all_disabled(page: Page, step: PlanStep) -> bool:
 
 
 def renamed_pattern(step: PlanStep) -> re.Pattern[str] | None:
-    """A plain, exact name may have been extended ("Send" -> "Send now"): the name as a leading word."""
+    """A plain, exact name may have been extended ("Send" -> "Send now") or shortened to its leading
+    words ("Save address" -> "Save"): the name as a leading word, or exactly one of its leading parts."""
     if not step.exact or not step.name or step.name.startswith("/"):
         return None
-    return re.compile(r"^\s*" + re.escape(step.name) + r"\b")
+    words = step.name.split()
+    shorter = [r"\s+".join(re.escape(w) for w in words[:k]) for k in range(len(words) - 1, 0, -1)]
+    alternatives = [re.escape(step.name) + r"\b"] + [part + r"\s*$" for part in shorter]
+    return re.compile(r"^\s*(?:" + "|".join(alternatives) + ")")
 
 
 async def renamed_control(page: Page, step: PlanStep) -> bool:
@@ -203,9 +207,18 @@ async def confirm_effect(page: Page, step: PlanStep, base_url: str) -> bool:
     check = await page.context.new_page()
     try:
         await check.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
-        return await holds(check, step.effect.expect, 0.5)
+        return await _holds_after_second_look(check, step)
     finally:
         await check.close()
+
+
+async def _holds_after_second_look(page: Page, step: PlanStep) -> bool:
+    """The effect shows on its page, or after one reload: a read just after a write may be stale."""
+    assert step.effect is not None
+    if await holds(page, step.effect.expect, 0.5):
+        return True
+    await page.reload(wait_until="domcontentloaded")
+    return await holds(page, step.effect.expect, 0.5)
 
 
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
@@ -218,7 +231,7 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
         # Before repeating a write, check whether it happened after all.
         await page.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
         state.left_page = True
-        if await holds(page, step.effect.expect, 0.5):
+        if await _holds_after_second_look(page, step):
             return "effect confirmed"
     if state.url_before and page.url != state.url_before:
         await page.goto(state.url_before, wait_until="domcontentloaded")

@@ -33,8 +33,15 @@ def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
     labels = {s.label for s in specs}
     assert "shop_buy_by_seller/shop_checkout_overlay/s2" in labels
     assert "shop_change_default_address/shop_cart_latency/s1" not in labels
-    # per seed: every base task + one episode per (variant, task it applies to)
-    assert len(specs) == 2 * (len(catalog.tasks) + sum(len(v.tasks) for v in catalog.variants.values()))
+    # per seed: every base task + one episode per (variant, task it applies to); variants marked unfair
+    # run only when asked for by id
+    fair = [v for v in catalog.variants.values() if v.status != "unfair"]
+    assert len(fair) < len(catalog.variants)
+    assert len(specs) == 2 * (len(catalog.tasks) + sum(len(v.tasks) for v in fair))
+    assert "shop_add_to_cart/shop_cart_double_submit/s1" not in labels
+    assert [s.label for s in plan_matrix(catalog, ["shop_add_to_cart"], ["shop_cart_double_submit"], [1],
+                                         include_base=False)] == ["shop_add_to_cart/shop_cart_double_submit/s1"]
+    assert [s.label for s in plan_matrix(catalog, ["shop_add_to_cart"], [], [1])] == ["shop_add_to_cart/base/s1"]
     assert all(s.variant for s in plan_matrix(catalog, None, None, [1], include_base=False))
     with pytest.raises(ValueError, match="unknown task 'nope'"):
         plan_matrix(catalog, ["nope"], None, [1])
@@ -88,3 +95,11 @@ def test_one_variant_per_primitive_makes_a_tour() -> None:
         expected = {v.target_primitive for v in catalog.variants_for(task_id)}
         assert len(primitives) == len(set(primitives)) == len(expected)
     assert len(tour) < len(plan_matrix(catalog, None, None, [1]))
+
+
+def test_base_only_and_v_none_ask_for_no_variants() -> None:
+    from harness.cli import wanted_variants
+
+    assert wanted_variants(None, True) == [] and wanted_variants(["none"], False) == []
+    assert wanted_variants(["shop_cart_latency"], False) == ["shop_cart_latency"]
+    assert wanted_variants(None, False) is None

@@ -1,0 +1,285 @@
+"""`webchaos catalog check`: everything that can be wrong with the catalog, found without a browser.
+
+Loading already refuses schema errors, unknown tasks, fault types and sites, and fault types a
+site does not implement (the first one found). Beyond that, for every task on seeds 1-3: each
+placeholder resolves from the world's bindings, and each plan step's role + accessible name exists
+on the page where the plan expects it (its rendered HTML, fetched in-process from the sites' app);
+for every variant: at most two primitives with its task, no two variants with identical faults on
+the same task, recipe exclusions naming real tasks; and per site, at least three variants per
+target primitive (a warning for now).
+"""
+
+import asyncio
+import fnmatch
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlencode, urljoin, urlsplit
+
+import httpx
+
+from grader.bindings import BindingError, fill
+from harness.a11y_html import Page
+from scenarios.faults import Primitive
+from scenarios.loader import Catalog, ScenarioError
+from scenarios.schema import Expect, PlanStep, Task
+from sites.kit.site import WorldSetup
+from sites.registry import all_sites, load_site_catalog
+from sites.server import build
+
+SEEDS = (1, 2, 3)
+MIN_PER_CELL = 3
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: Literal["error", "warning"]
+    file: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.level}: {self.file}: {self.where}: {self.message}"
+
+
+def check_catalog(*roots: Path, seeds: Sequence[int] = SEEDS) -> list[Finding]:
+    """Every problem of the catalog under `roots` (default: the built-in one), errors first."""
+    try:
+        catalog = load_site_catalog(*roots)
+    except ScenarioError as exc:
+        return [Finding("error", exc.file, exc.where, exc.message)]
+    findings = [*check_recipe_refs(catalog), *check_primitives(catalog), *check_duplicates(catalog)]
+    findings += asyncio.run(check_tasks(catalog, seeds))
+    findings += check_coverage(catalog)
+    return sorted(findings, key=lambda f: (f.level != "error", f.file, f.where))
+
+
+def _source(catalog: Catalog, kind: str, ident: str) -> str:
+    return str(catalog.sources.get(f"{kind}:{ident}", "(catalog)"))
+
+
+def check_recipe_refs(catalog: Catalog) -> list[Finding]:
+    out = []
+    for recipe_id, recipe in sorted(catalog.recipes.items()):
+        where = f"recipes[{catalog.recipe_index[recipe_id]}]"
+        for field, ids in (("exclude.tasks", recipe.exclude.tasks), ("unfair", list(recipe.unfair))):
+            for task_id in ids:
+                if task_id not in catalog.tasks:
+                    out.append(Finding("error", _source(catalog, "recipe", recipe_id), f"{where}.{field}",
+                                       f"unknown task {task_id!r}; expected one of the catalog's task ids"))
+        for task_id in recipe.unfair:
+            if task_id in catalog.tasks and f"{recipe_id}@{task_id}" not in catalog.variants:
+                out.append(Finding("error", _source(catalog, "recipe", recipe_id), f"{where}.unfair",
+                                   f"recipe {recipe_id!r} makes no variant for task {task_id!r}: nothing to mark"))
+    return out
+
+
+def check_primitives(catalog: Catalog) -> list[Finding]:
+    out = []
+    for variant in catalog.variants.values():
+        for task_id in variant.tasks:
+            task = catalog.tasks[task_id]
+            together = set(task.primitives) | {variant.target_primitive}
+            if len(together) > 2:
+                out.append(Finding("error", _source(catalog, "variant", variant.id),
+                                   f"variant {variant.id}.target_primitive",
+                                   f"with task {task_id!r} it exercises {sorted(p.value for p in together)}; "
+                                   "expected at most 2 primitives"))
+    return out
+
+
+def _fault_key(fault: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in fault.items() if k != "id"}, sort_keys=True)
+
+
+def check_duplicates(catalog: Catalog) -> list[Finding]:
+    seen: dict[tuple[str, str], str] = {}
+    out = []
+    for variant_id in sorted(catalog.variants):
+        variant = catalog.variants[variant_id]
+        faults = json.dumps(sorted(_fault_key(f) for f in variant.faults))
+        for task_id in variant.tasks:
+            other = seen.setdefault((task_id, faults), variant_id)
+            if other != variant_id:
+                out.append(Finding("error", _source(catalog, "variant", variant_id), f"variant {variant_id}.faults",
+                                   f"identical to the faults of variant {other!r} on task {task_id!r}; "
+                                   "expected each variant of a task to differ"))
+    return out
+
+
+def coverage(catalog: Catalog, include_unfair: bool = False) -> Counter[tuple[str, str]]:
+    """(site, primitive) -> number of variants (a variant counts once per site it has tasks on)."""
+    cells: Counter[tuple[str, str]] = Counter()
+    for variant in catalog.variants.values():
+        if variant.status == "unfair" and not include_unfair:
+            continue
+        for site in sorted({catalog.tasks[t].site for t in variant.tasks}):
+            cells[(site, variant.target_primitive.value)] += 1
+    return cells
+
+
+def check_coverage(catalog: Catalog) -> list[Finding]:
+    cells = coverage(catalog)
+    out = []
+    for site in sorted({t.site for t in catalog.tasks.values()}):
+        for primitive in Primitive:
+            if cells[(site, primitive.value)] < MIN_PER_CELL:
+                out.append(Finding("warning", "(catalog)", f"site {site} × {primitive.value}",
+                                   f"{cells[(site, primitive.value)]} variants; expected at least {MIN_PER_CELL}"))
+    return out
+
+
+# --- tasks: placeholders and the plan over the rendered pages ---------------------------------------------
+
+def _placeholders(task: Task, bindings: dict[str, Any]) -> tuple[str, str] | None:
+    """(field, problem) for the first placeholder of `task` that `bindings` cannot fill."""
+    sections: list[tuple[str, Any]] = [("instruction", task.instruction)]
+    sections += [(f"plan[{i}]", s.model_dump(exclude_none=True)) for i, s in enumerate(task.plan)]
+    sections += [("canonical_diff", task.canonical_diff.model_dump(exclude_none=True)),
+                 ("process", task.process.model_dump(exclude_none=True))]
+    for field, value in sections:
+        try:
+            fill(value, bindings)
+        except BindingError as exc:
+            return field, str(exc.args[0])
+    return None
+
+
+@dataclass
+class _Browser:
+    """A page-by-page reader of one episode's rendered HTML (no scripts run)."""
+
+    client: httpx.AsyncClient
+    url: str = ""
+    page: Page | None = None
+
+    async def open(self, url: str) -> str | None:
+        response = await self.client.get(url)
+        hops = 0
+        while response.is_redirect and hops < 5:
+            url = urljoin(url, response.headers["location"])
+            response = await self.client.get(url)
+            hops += 1
+        if response.status_code != 200:
+            return f"GET {urlsplit(url).path} answered {response.status_code}"
+        self.url, self.page = str(response.url), Page(response.text)
+        return None
+
+    def path(self) -> str:
+        return urlsplit(self.url).path
+
+
+def _expect_problem(page: Page | None, url: str, expect: Expect | None) -> str | None:
+    if expect is None or page is None:
+        return None
+    if expect.role and expect.name and not page.find(expect.role, expect.name):
+        return f"expected a {expect.role} named {expect.name!r} after it on {urlsplit(url).path}"
+    if expect.text and " ".join(expect.text.split()).lower() not in page.text().lower():
+        return f"expected the text {expect.text!r} after it on {urlsplit(url).path}"
+    if expect.url_contains and expect.url_contains not in url:
+        return f"expected the URL to contain {expect.url_contains!r}, got {url}"
+    return None
+
+
+async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str) -> tuple[int, str] | None:
+    """(step index, problem) for the first plan step whose element is not where the plan expects it.
+
+    Steps that run scripts (a button's click, a key other than a form's Enter) leave the rendered
+    page unknown: the steps after them are checked again from the next `goto`."""
+    problem = await browser.open(start_url)
+    if problem:
+        return 0, problem
+    typed: dict[str, str] = {}
+    known = True
+    for index, step in enumerate(plan):
+        if step.do == "goto":
+            assert step.url is not None
+            problem = await browser.open(urljoin(browser.url, step.url))
+            problem = problem or _expect_problem(browser.page, browser.url, step.expect)
+            if problem:
+                return index, problem
+            known = True
+            continue
+        if not known or browser.page is None:
+            continue
+        assert step.role is not None and step.name is not None
+        found = browser.page.find(step.role, step.name, step.exact, step.within)
+        if not found:
+            return index, (f"no {step.role} named {step.name!r} on {browser.path()} (the page the plan is on "
+                           "at this step); expected one")
+        element = found[0]
+        if step.page and not fnmatch.fnmatchcase(browser.path(), step.page):
+            return index, f"its page is {browser.path()}, not the declared page {step.page!r}"
+        if step.do == "fill":
+            typed[element.attrs.get("name", "")] = step.value or ""
+            continue
+        if step.do in ("check", "select"):
+            continue
+        if step.do == "open_each":
+            assert step.until is not None
+            hrefs = [n.attrs.get("href", "") for n in found]
+            base = browser.url
+            for href in hrefs:
+                problem = await browser.open(urljoin(base, href))
+                if problem is None and _expect_problem(browser.page, browser.url, step.until) is None:
+                    break
+            else:
+                until = step.until.model_dump(exclude_none=True)
+                return index, f"none of the {len(hrefs)} pages its links open shows {until}"
+            continue
+        navigated = False
+        if step.do == "click" and step.role == "link" and element.attrs.get("href", "").strip() not in ("", "#"):
+            problem = await browser.open(urljoin(browser.url, element.attrs["href"]))
+            navigated = True
+        elif step.do == "press" and step.key == "Enter" and (form := element.ancestor("form")) is not None \
+                and form.attrs.get("method", "get").lower() == "get":
+            fields = {n.attrs["name"]: n.attrs.get("value", "") for n in browser.page.nodes
+                      if n.tag == "input" and "name" in n.attrs and n.ancestor("form") is form}
+            fields.update({k: v for k, v in typed.items() if k in fields})
+            action = urljoin(browser.url, form.attrs.get("action") or browser.path())
+            problem = await browser.open(f"{action}?{urlencode(fields)}")
+            navigated = True
+        if problem:
+            return index, problem
+        if navigated:
+            problem = _expect_problem(browser.page, browser.url, step.expect)
+            if problem:
+                return index, problem
+        else:
+            known = False  # a script runs: what the page becomes is not rendered here
+    return None
+
+
+async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
+    public, _, store = build()
+    sites = all_sites()
+    out: list[Finding] = []
+    for task_id in sorted(catalog.tasks):
+        task = catalog.tasks[task_id]
+        path = _source(catalog, "task", task_id)
+        site = sites[task.site]
+        for seed in seeds:
+            episode_id = f"check-{task_id}-{seed}"
+            episode = store.create(site=task.site, task_id=task_id, seed=seed,
+                                   setup=WorldSetup(params=task.setup.params), episode_id=episode_id)
+            start_url = f"http://{site.host}{task.setup.start_path}"
+            bindings = {**episode.bindings, "start_url": start_url}
+            unresolved = _placeholders(task, bindings)
+            if unresolved:
+                out.append(Finding("error", path, f"task {task_id}.{unresolved[0]}",
+                                   f"a placeholder does not resolve on seed {seed}: {unresolved[1]}"))
+                break
+            plan = [PlanStep.model_validate(fill(s.model_dump(exclude_none=True), bindings)) for s in task.plan]
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=public), base_url=f"http://{site.host}",
+                                         headers={"x-webchaos-episode": episode_id}) as client:
+                missing = await walk_plan(_Browser(client), plan, start_url)
+            if missing:
+                index, problem = missing
+                step = task.plan[index]
+                out.append(Finding("error", path, f"task {task_id}.plan[{index}]",
+                                   f"{step.do} {step.role or step.url} {step.name or ''!r}: {problem} (seed {seed})"))
+                break
+    return out

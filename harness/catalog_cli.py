@@ -1,0 +1,145 @@
+"""The `webchaos catalog`, `webchaos catalog check` and `webchaos validate` commands."""
+
+import asyncio
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from harness.config import RUNS_DIR
+from harness.seeds import parse_seeds
+from scenarios.faults import Primitive, registry
+from scenarios.loader import Catalog, ScenarioError
+from sites.registry import load_site_catalog
+
+console = Console()
+catalog_app = typer.Typer(add_completion=False, invoke_without_command=True,
+                          help="What the catalog holds (counts, primitive × site coverage, fair and biting shares); "
+                               "`check` finds what is wrong with it.")
+
+
+def _load(paths: list[Path] | None) -> Catalog:
+    try:
+        return load_site_catalog(*(paths or []))
+    except ScenarioError as exc:
+        console.print(f"[red]scenario error[/] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def _layers(catalog: Catalog) -> Counter[str]:
+    return Counter(layer for v in catalog.variants.values()
+                   for layer in sorted({str(f.get("layer")) for f in v.faults}))
+
+
+@catalog_app.callback()
+def catalog_summary(ctx: typer.Context,
+                    catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder")] = None,
+                    ) -> None:
+    """Counts (sites, task templates, variants by layer and primitive, fault types per layer) and the
+    primitive × site matrix with the fair and biting shares of the validity files."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from harness.catalog_check import coverage
+    from harness.validate import all_validity, shares
+
+    cat = _load(catalog)
+    sites = sorted({t.site for t in cat.tasks.values()})
+    variants = list(cat.variants.values())
+    recipes = sum(1 for v in variants if v.recipe)
+    unfair = sum(1 for v in variants if v.status == "unfair")
+    console.print(f"sites {len(sites)} ({', '.join(sites)}); task templates {len(cat.tasks)}; variants {len(variants)} "
+                  f"({recipes} from {len(cat.recipes)} recipes, {len(variants) - recipes} hand-written; "
+                  f"{unfair} marked unfair)", highlight=False)
+    layers = _layers(cat)
+    console.print("variants by layer: " + ", ".join(f"{k} {layers[k]}" for k in sorted(layers)), highlight=False)
+    primitives = Counter(v.target_primitive.value for v in variants)
+    console.print("variants by primitive: " + ", ".join(f"{p.value} {primitives[p.value]}" for p in Primitive),
+                  highlight=False)
+    types = Counter(kind.layer.value for kind in registry().values())
+    console.print("fault types per layer: " + ", ".join(f"{k} {types[k]}" for k in sorted(types)), highlight=False)
+    cells = coverage(cat)
+    judged = shares(all_validity())
+    table = Table(title="variants per primitive × site (fair % / biting % of those validated)", header_style="bold")
+    table.add_column("primitive")
+    for site in sites:
+        table.add_column(site, justify="right")
+    for primitive in Primitive:
+        row = [primitive.value]
+        for site in sites:
+            text = str(cells[(site, primitive.value)])
+            cell = judged.get((site, primitive.value))
+            if cell and cell["judged"]:
+                text += (f"  ({100 * cell['fair'] / cell['judged']:.0f}% / "
+                         f"{100 * cell['biting'] / cell['judged']:.0f}% of {cell['judged']})")
+            row.append(text)
+        table.add_row(*row)
+    console.print(table)
+
+
+@catalog_app.command("check")
+def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder")] = None,
+                  seeds: Annotated[str, typer.Option(help="seeds the placeholders and plans are checked on")] = "1-3",
+                  ) -> None:
+    """Exit 1 on any error (file, field, what was expected): schema, unknown tasks / fault types / sites,
+    fault types a site does not implement, placeholders that do not resolve, plan steps whose role + name
+    is not on the rendered page, more than 2 primitives, duplicate variants. Thin coverage warns."""
+    from harness.catalog_check import check_catalog
+
+    findings = check_catalog(*(catalog or []), seeds=parse_seeds(seeds))
+    for finding in findings:
+        colour = "red" if finding.level == "error" else "yellow"
+        console.print(f"[{colour}]{finding.level}[/] {finding.file}: {finding.where}: {finding.message}",
+                      highlight=False, soft_wrap=True)
+    errors = sum(1 for f in findings if f.level == "error")
+    warnings = len(findings) - errors
+    console.print(f"catalog check: {errors} errors, {warnings} warnings", highlight=False)
+    raise typer.Exit(1 if errors else 0)
+
+
+def validate(
+    site: Annotated[list[str] | None, typer.Option("--site", help="site (repeatable); default: every site")] = None,
+    seeds: Annotated[str, typer.Option(help="seeds: '1-3', '1,2'")] = "1-3",
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", "-v", help="only these variants (and their base tasks)")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 2,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="keep the runs already in the validity files; run only what is missing")] = False,
+    runs_dir: Annotated[Path, typer.Option(help="where the validation's episodes are written")] = RUNS_DIR,
+    docs: Annotated[bool, typer.Option(
+        "--docs", help="only render docs/validity.md from the validity files (runs nothing)")] = False,
+) -> None:
+    """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
+    scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
+    from harness.validate import DOCS_FILE, all_validity, render_markdown, validate_site
+
+    cat = _load(None)
+    if not docs:
+        sites = site or sorted({t.site for t in cat.tasks.values()})
+        unknown = sorted(set(sites) - {t.site for t in cat.tasks.values()})
+        if unknown:
+            console.print(f"[red]error[/] no tasks on site(s) {', '.join(unknown)}")
+            raise typer.Exit(2)
+        started = time.monotonic()
+        for name in sites:
+            def show(result: object, name: str = name) -> None:
+                from harness.results import EpisodeResult
+
+                assert isinstance(result, EpisodeResult)
+                mark = "infra" if result.infra_failed else ("pass" if result.success else "fail")
+                console.print(f"  {name} {result.variant_id or 'base:' + result.task_id} s{result.seed} "
+                              f"{result.agent}: {mark}", highlight=False)
+
+            data = asyncio.run(validate_site(cat, name, parse_seeds(seeds), variant_ids=variant,
+                                             concurrency=concurrency, resume=resume, runs_dir=runs_dir,
+                                             on_result=show))
+            judged = [j for j in data.variants.values() if j.fair is not None]
+            console.print(f"{name}: {len(judged)} variants judged, {sum(1 for j in judged if j.fair)} fair, "
+                          f"{sum(1 for j in judged if j.biting)} biting", highlight=False)
+        console.print(f"validated in {time.monotonic() - started:.0f} s", highlight=False)
+    DOCS_FILE.write_text(render_markdown(all_validity(), cat))
+    sys.stdout.write(f"docs: {DOCS_FILE}\n")

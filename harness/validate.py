@@ -1,0 +1,287 @@
+"""`webchaos validate`: the evidence that each variant is fair (the reference agent with its generic
+recoveries passes it on every seed) and whether it bites (without recoveries it fails on a seed
+where it passes the base task).
+
+Each site's evidence is one committed file, `scenarios/validity/<site>.json`: every base task and
+variant × seed × agent run, reduced to what is deterministic (pass, score, failed checks, the first
+plan step that failed, the fault types that fired), and per variant the judgement with its reason.
+It is rewritten after every episode, so an interrupted validation resumes where it stopped
+(`--resume`). `docs/validity.md` is rendered from these files.
+"""
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from harness.agents import ReferenceAgent
+from harness.episode import EpisodeSpec
+from harness.results import EpisodeResult, write_json_atomic
+from harness.runner import run_matrix
+from harness.stack import Stack
+from scenarios.ledger import is_firing
+from scenarios.loader import Catalog
+from scenarios.schema import Variant
+
+ROOT = Path(__file__).resolve().parent.parent
+VALIDITY_DIR = ROOT / "scenarios" / "validity"
+DOCS_FILE = ROOT / "docs" / "validity.md"
+RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"
+AGENTS = (RECOVERY_ON, RECOVERY_OFF)
+BASE = "base"
+
+
+class RunRecord(BaseModel):
+    success: bool
+    score: float
+    failed_checks: list[str] = Field(default_factory=list)
+    first_failed_step: int | None = Field(default=None, description="1-based plan step the agent stopped at")
+    agent_error: str | None = None
+    fired: list[str] = Field(default_factory=list, description="fault types that fired (sorted)")
+
+
+class Judgement(BaseModel):
+    task: str
+    target_primitive: str
+    layers: list[str]
+    faults_digest: str = Field(default="", description="of the faults judged: evidence of other faults is stale")
+    recipe: str | None = None
+    fair: bool | None = Field(description="None: not every seed has run yet")
+    biting: bool | None
+    reason: str | None = Field(default=None, description="why not fair: seed, failed check, step, firings")
+
+
+class ValidityFile(BaseModel):
+    site: str
+    seeds: list[int]
+    # item (a task's base, `base:<task>`, or a variant id) -> seed -> agent -> run
+    runs: dict[str, dict[str, dict[str, RunRecord]]] = Field(default_factory=dict)
+    variants: dict[str, Judgement] = Field(default_factory=dict)
+
+
+def validity_path(site: str, folder: Path = VALIDITY_DIR) -> Path:
+    return folder / f"{site}.json"
+
+
+def read_validity(site: str, folder: Path = VALIDITY_DIR) -> ValidityFile | None:
+    path = validity_path(site, folder)
+    if not path.is_file():
+        return None
+    return ValidityFile.model_validate_json(path.read_bytes())
+
+
+def write_validity(data: ValidityFile, folder: Path = VALIDITY_DIR) -> Path:
+    path = validity_path(data.site, folder)
+    ordered = {item: {seed: dict(sorted(by_agent.items()))
+                      for seed, by_agent in sorted(seeds.items(), key=lambda s: int(s[0]))}
+               for item, seeds in sorted(data.runs.items())}
+    data = data.model_copy(update={"runs": ordered, "variants": dict(sorted(data.variants.items())),
+                                   "seeds": sorted(data.seeds)})
+    write_json_atomic(path, data.model_dump(mode="json"))
+    return path
+
+
+def item_key(spec: EpisodeSpec) -> str:
+    return spec.variant.id if spec.variant is not None else f"{BASE}:{spec.task.id}"
+
+
+def fired_types(episode_dir: Path) -> list[str]:
+    path = episode_dir / "faults.jsonl"
+    if not path.is_file():
+        return []
+    types = set()
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if is_firing(entry):
+            types.add(f"{entry.get('layer')}:{entry.get('type')}")
+    return sorted(types)
+
+
+def record_of(result: EpisodeResult, episode_dir: Path) -> RunRecord:
+    outcome = result.outcome
+    failed_step = None
+    if outcome.status != "done" and outcome.steps_total:
+        failed_step = min(outcome.steps_done + 1, outcome.steps_total)
+    failures = result.verdict.failures if result.verdict is not None else []
+    return RunRecord(success=result.success, score=round(result.score, 3), failed_checks=failures[:3],
+                     first_failed_step=failed_step,
+                     agent_error=(outcome.error or None) and " ".join(str(outcome.error).split())[:200],
+                     fired=fired_types(episode_dir))
+
+
+def faults_digest(variant: Variant) -> str:
+    text = json.dumps(sorted(json.dumps(f, sort_keys=True) for f in variant.faults))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def drop_stale(data: ValidityFile, catalog: Catalog) -> None:
+    """Forget the runs of variants whose faults changed since they were judged (or that are gone); a
+    judgement without a digest (written before digests) is taken as of the current faults."""
+    for variant_id, judgement in list(data.variants.items()):
+        variant = catalog.variants.get(variant_id)
+        if variant is None or judgement.faults_digest not in ("", faults_digest(variant)):
+            data.variants.pop(variant_id)
+            data.runs.pop(variant_id, None)
+
+
+def layers_of(variant: Variant) -> list[str]:
+    return sorted({str(f.get("layer")) for f in variant.faults})
+
+
+def judge(variant: Variant, task_id: str, runs: dict[str, dict[str, dict[str, RunRecord]]],
+          seeds: Sequence[int]) -> Judgement:
+    """Fair: recovery on passes on every seed. Biting: recovery off fails on a seed where it passes the base."""
+    mine, base = runs.get(variant.id, {}), runs.get(f"{BASE}:{task_id}", {})
+    complete = all(agent in mine.get(str(s), {}) for s in seeds for agent in AGENTS)
+    fair: bool | None = None
+    reason = None
+    if complete:
+        failing = [s for s in seeds if not mine[str(s)][RECOVERY_ON].success]
+        fair = not failing
+        if failing:
+            run = mine[str(failing[0])][RECOVERY_ON]
+            parts = [f"seed {failing[0]}: score {run.score}"]
+            if run.first_failed_step:
+                parts.append(f"stopped at plan step {run.first_failed_step}")
+            if run.agent_error:
+                parts.append(f"agent: {run.agent_error}")
+            if run.failed_checks:
+                parts.append(f"failed check: {run.failed_checks[0]}")
+            parts.append(f"fired: {', '.join(run.fired) or 'nothing'}")
+            reason = "; ".join(parts)
+    biting: bool | None = None
+    base_known = all(RECOVERY_OFF in base.get(str(s), {}) for s in seeds)
+    if complete and base_known:
+        biting = any(base[str(s)][RECOVERY_OFF].success and not mine[str(s)][RECOVERY_OFF].success for s in seeds)
+    return Judgement(task=task_id, target_primitive=variant.target_primitive.value, layers=layers_of(variant),
+                     faults_digest=faults_digest(variant), recipe=variant.recipe, fair=fair, biting=biting,
+                     reason=reason)
+
+
+def site_variants(catalog: Catalog, site: str, variant_ids: Iterable[str] | None = None) -> list[Variant]:
+    wanted = set(variant_ids) if variant_ids is not None else None
+    return [v for v in sorted(catalog.variants.values(), key=lambda v: v.id)
+            if (wanted is None or v.id in wanted) and catalog.tasks[v.tasks[0]].site == site]
+
+
+def plan_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_ids: Iterable[str] | None = None,
+                    done: ValidityFile | None = None) -> list[EpisodeSpec]:
+    """Every base task of the variants' tasks and every variant (each of its tasks) × seed, minus the
+    (item, seed) pairs `done` already has for both agents."""
+    variants = site_variants(catalog, site, variant_ids)
+    if variant_ids is None:
+        task_ids = sorted(t for t, task in catalog.tasks.items() if task.site == site)
+    else:
+        task_ids = sorted({t for v in variants for t in v.tasks})
+    specs = [EpisodeSpec(catalog.tasks[t], None, s) for t in task_ids for s in seeds]
+    specs += [EpisodeSpec(catalog.tasks[t], v, s) for v in variants for t in v.tasks for s in seeds]
+    if done is None:
+        return specs
+    return [spec for spec in specs
+            if not all(a in done.runs.get(item_key(spec), {}).get(str(spec.seed), {}) for a in AGENTS)]
+
+
+async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, variant_ids: Iterable[str] | None = None,
+                        concurrency: int = 2, resume: bool = False, folder: Path = VALIDITY_DIR,
+                        runs_dir: Path, stack: Stack | None = None,
+                        on_result: Callable[[EpisodeResult], None] | None = None) -> ValidityFile:
+    """Run what is missing and write the site's validity file after every episode."""
+    ids = list(variant_ids) if variant_ids is not None else None
+    previous = read_validity(site, folder) if resume else None
+    if previous is not None:
+        drop_stale(previous, catalog)
+    data = previous or ValidityFile(site=site, seeds=list(seeds))
+    data.seeds = sorted(set(data.seeds) | set(seeds))
+    specs = plan_validation(catalog, site, seeds, ids, previous)
+
+    def keep(result: EpisodeResult) -> None:
+        if not result.infra_failed:
+            spec_key = result.variant_id or f"{BASE}:{result.task_id}"
+            episode_dir = runs_dir / run_id / "episodes" / result.episode_id
+            data.runs.setdefault(spec_key, {}).setdefault(str(result.seed), {})[result.agent] = \
+                record_of(result, episode_dir)
+            refresh(data, catalog, ids)
+            write_validity(data, folder)
+        if on_result is not None:
+            on_result(result)
+
+    from harness.runner import new_run_id
+
+    run_id = f"validate-{site}-{new_run_id()}"
+    if specs:
+        await run_matrix(specs, [ReferenceAgent(recovery=True), ReferenceAgent(recovery=False)], run_id=run_id,
+                         runs_dir=runs_dir, concurrency=concurrency, on_result=keep, stack=stack,
+                         record_replay=False)
+    refresh(data, catalog, ids)
+    write_validity(data, folder)
+    return data
+
+
+def refresh(data: ValidityFile, catalog: Catalog, variant_ids: Iterable[str] | None = None) -> None:
+    """Judge every variant of the file's site that has runs (or was asked for)."""
+    wanted = set(variant_ids) if variant_ids is not None else None
+    for variant in site_variants(catalog, data.site):
+        if variant.id in data.runs or (wanted is not None and variant.id in wanted):
+            for task_id in variant.tasks[:1]:
+                data.variants[variant.id] = judge(variant, task_id, data.runs, data.seeds)
+    data.variants = {k: v for k, v in data.variants.items() if k in catalog.variants}
+
+
+# --- reading the evidence --------------------------------------------------------------------------------------
+
+def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int]]:
+    """(site, primitive) -> counts of judged, fair and biting variants."""
+    out: dict[tuple[str, str], dict[str, int]] = {}
+    for data in files:
+        for judgement in data.variants.values():
+            if judgement.fair is None:
+                continue
+            cell = out.setdefault((data.site, judgement.target_primitive), {"judged": 0, "fair": 0, "biting": 0})
+            cell["judged"] += 1
+            cell["fair"] += int(bool(judgement.fair))
+            cell["biting"] += int(bool(judgement.biting))
+    return out
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "–"
+
+
+def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
+    """docs/validity.md: per site and primitive, fair and biting shares; then every judged variant."""
+    lines = ["# Validity of the catalog", "",
+             "Generated by `webchaos validate --docs` from `scenarios/validity/*.json` (do not edit). A variant is",
+             "**fair** when the reference agent with its generic recoveries passes it on every seed, **biting** when",
+             "the agent without recoveries fails it on a seed where it passes the base task.", ""]
+    cells = shares(files)
+    for data in sorted(files, key=lambda d: d.site):
+        site_variants_total = sum(1 for v in catalog.variants.values() if catalog.tasks[v.tasks[0]].site == data.site)
+        judged = [j for j in data.variants.values() if j.fair is not None]
+        lines += [f"## {data.site}", "",
+                  f"Seeds {', '.join(map(str, data.seeds))}; {len(judged)} of {site_variants_total} variants judged, "
+                  f"{_pct(sum(1 for j in judged if j.fair), len(judged))} fair, "
+                  f"{_pct(sum(1 for j in judged if j.biting), len(judged))} biting.", "",
+                  "| primitive | judged | fair | biting |", "|---|---:|---:|---:|"]
+        for (site, primitive), cell in sorted(cells.items()):
+            if site == data.site:
+                lines.append(f"| {primitive} | {cell['judged']} | {_pct(cell['fair'], cell['judged'])} | "
+                             f"{_pct(cell['biting'], cell['judged'])} |")
+        lines += ["", "| variant | task | primitive | layers | fair | biting | reason when not fair |",
+                  "|---|---|---|---|---|---|---|"]
+        for variant_id, j in sorted(data.variants.items()):
+            if j.fair is None:
+                continue
+            reason = (j.reason or "").replace("|", "\\|")
+            lines.append(f"| `{variant_id}` | {j.task} | {j.target_primitive} | {', '.join(j.layers)} | "
+                         f"{'yes' if j.fair else '**no**'} | {'yes' if j.biting else 'no'} | {reason} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def all_validity(folder: Path = VALIDITY_DIR) -> list[ValidityFile]:
+    return [ValidityFile.model_validate_json(p.read_bytes()) for p in sorted(folder.glob("*.json"))]

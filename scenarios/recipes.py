@@ -1,0 +1,221 @@
+"""Variant recipes: faults bound to a step of a task's semantic plan instead of literal targets.
+
+A recipe names a *binding* ("the commit step", "the search step", "the Nth fill", "the first step
+that opens a detail page", "every page load", "the site") and fault envelopes without a target. At
+load it expands into one variant per task that has such a step, whose site implements its seed and
+server fault types and that it does not exclude: id `<recipe>@<task>`, its target primitive, a title
+naming the step. Client faults target the bound step's role + accessible name; network and server
+faults the request the step causes (its `request`, else, for a commit step, the first write request
+to the site). Expansion reads only the catalog and the sites' profiles, in sorted order: the same
+files give the same variants.
+"""
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scenarios.faults import Layer, Primitive, lookup
+from scenarios.profile import SiteProfile
+from scenarios.schema import PlanStep, Task, Variant
+
+Binding = Literal["commit", "search", "fill", "detail", "pages", "site"]
+WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"]
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RecipeExclude(_Strict):
+    tasks: list[str] = Field(default_factory=list, description="task ids the recipe never expands onto")
+    tags: list[str] = Field(default_factory=list, description="tasks carrying any of these tags are skipped")
+
+
+class Recipe(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    title: str = Field(description="the variants' title; {step} becomes the bound step's description")
+    target_primitive: Primitive
+    bind: Binding = Field(description="commit | search | fill | detail | pages | site")
+    nth: int = Field(default=1, ge=1, description="with commit or fill: the Nth such step")
+    exclude: RecipeExclude = RecipeExclude()
+    unfair: dict[str, str] = Field(
+        default_factory=dict, description="task id -> why its variant is not fair (status unfair, not run by default)")
+    faults: list[dict[str, Any]] = Field(
+        min_length=1, description="fault envelopes; `match` is filled from the binding (keys given here are kept)")
+
+
+@dataclass(frozen=True)
+class BoundStep:
+    """The plan step a recipe bound to (None for `pages` and `site`) and how a title names it."""
+
+    index: int | None
+    step: PlanStep | None
+    label: str
+
+
+def _literal(name: str | None) -> bool:
+    """A name a client fault can target as written: no placeholder, not a /regex/."""
+    return bool(name) and not _PLACEHOLDER.search(name or "") and not (
+        len(name or "") > 1 and (name or "").startswith("/") and (name or "").endswith("/"))
+
+
+def _describe(kind: str, index: int, step: PlanStep) -> str:
+    what = f"{step.do} {step.role} '{step.name}'" if step.role else f"{step.do} {step.url}"
+    return f"the {kind} (plan step {index + 1}: {what})"
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+
+
+def bind_step(task: Task, bind: Binding, nth: int = 1) -> BoundStep | None:
+    """The step of `task`'s plan that `bind` names, or None when the task has none."""
+    plan = list(enumerate(task.plan))
+    if bind == "site":
+        return BoundStep(None, None, "the site's world")
+    if bind == "pages":
+        return BoundStep(None, None, "every page load")
+    if bind == "commit":
+        commits = [(i, s) for i, s in plan if s.effect is not None]
+        if len(commits) < nth:
+            return None
+        kind = "commit step" if nth == 1 else f"{_ordinal(nth)} commit step"
+        return BoundStep(commits[nth - 1][0], commits[nth - 1][1], _describe(kind, *commits[nth - 1]))
+    if bind == "search":
+        for i, s in plan:
+            if s.role == "searchbox" and s.do in ("fill", "press"):
+                # the press (or the fill) that submits it causes the request; the fill names the box
+                submit = next((j for j, t in plan[i:] if t.role == s.role and t.name == s.name and t.do == "press"), i)
+                return BoundStep(submit, task.plan[submit], _describe("search step", submit, task.plan[submit]))
+        return None
+    if bind == "fill":
+        fills = [(i, s) for i, s in plan if s.do == "fill"]
+        if len(fills) < nth:
+            return None
+        return BoundStep(fills[nth - 1][0], fills[nth - 1][1], _describe(f"{_ordinal(nth)} fill", *fills[nth - 1]))
+    # detail: the first step that opens one entity's page: a link named after the entity (a placeholder)
+    # whose page has that name as its heading, or an open_each over such links
+    for i, s in plan:
+        if s.role != "link" or not s.name or not _PLACEHOLDER.search(s.name):
+            continue
+        if s.do == "open_each" or (s.do == "click" and s.expect is not None and s.expect.role == "heading"
+                                   and s.expect.name == s.name):
+            return BoundStep(i, s, _describe("first step that opens a detail page", i, s))
+    return None
+
+
+_STEP_WORDS = ("{step.name}", "{step.page}", "{prior_fill.name}")
+
+
+def _step_words(task: Task, bound: BoundStep) -> dict[str, str]:
+    """What `{step.name}`, `{step.page}` (its page's path glob) and `{prior_fill.name}` (the last literal
+    fill before the step) stand for."""
+    words: dict[str, str] = {}
+    if bound.step is not None and bound.step.name:
+        words["{step.name}"] = bound.step.name
+    if bound.step is not None and bound.step.page:
+        words["{step.page}"] = bound.step.page
+    if bound.index is not None:
+        fills = [s for s in task.plan[:bound.index] if s.do == "fill" and _literal(s.name)]
+        if fills and fills[-1].name:
+            words["{prior_fill.name}"] = fills[-1].name
+    return words
+
+
+def _fill_words(value: Any, words: dict[str, str]) -> Any:
+    """The recipe's parameters with the step's words put in; None if one it uses does not exist."""
+    if isinstance(value, str):
+        for key in _STEP_WORDS:
+            if key in value:
+                if key not in words:
+                    return None
+                value = value.replace(key, words[key])
+        return value
+    if isinstance(value, dict):
+        out = {k: _fill_words(v, words) for k, v in value.items()}
+        return None if any(v is None for v in out.values()) else out
+    if isinstance(value, list):
+        items = [_fill_words(v, words) for v in value]
+        return None if any(v is None for v in items) else items
+    return value
+
+
+def _match(layer: Layer, recipe: Recipe, bound: BoundStep, host: str, given: dict[str, Any]) -> dict[str, Any] | None:
+    """The fault's `match` for this binding, or None when the binding gives this layer no target."""
+    if layer == Layer.seed:
+        return None if given else {}
+    step = bound.step
+    match: dict[str, Any] = {"host": host}
+    if layer == Layer.client:
+        if step is not None:
+            if not step.role or not _literal(step.name):
+                return None
+            match.update(role=step.role, name=step.name)
+    elif step is not None and step.request is not None:
+        match.update(path=step.request.path, methods=[step.request.method])
+    elif recipe.bind == "commit" and recipe.nth == 1:
+        match["methods"] = list(WRITE_METHODS)  # the first write to the site is the first commit's
+    elif step is not None:
+        return None  # the request this step causes is not declared: nothing to bind to
+    return {**match, **given}
+
+
+def _implements(raw: dict[str, Any], profile: SiteProfile) -> bool:
+    try:
+        kind = lookup(str(raw.get("type")), Layer(str(raw.get("layer"))))
+    except ValueError:
+        return True  # an unknown layer: the variant's own validation names it
+    if kind is None or kind.site_protocol is None:
+        return True
+    return raw.get("type") in profile.fault_types
+
+
+def expand_recipe(recipe: Recipe, tasks: Mapping[str, Task], profiles: Mapping[str, SiteProfile]) -> list[Variant]:
+    """One variant per eligible task, in task-id order."""
+    out: list[Variant] = []
+    excluded_tags = set(recipe.exclude.tags)
+    for task_id in sorted(tasks):
+        task = tasks[task_id]
+        profile = profiles.get(task.site)
+        if profile is None or task_id in recipe.exclude.tasks or excluded_tags & set(task.tags):
+            continue
+        if len(set(task.primitives) | {recipe.target_primitive}) > 2:
+            continue
+        if not all(_implements(raw, profile) for raw in recipe.faults):
+            continue
+        bound = bind_step(task, recipe.bind, recipe.nth)
+        if bound is None:
+            continue
+        faults = []
+        for raw in recipe.faults:
+            try:
+                layer = Layer(str(raw.get("layer")))
+            except ValueError:
+                faults.append(raw)
+                continue
+            given = _fill_words(dict(raw.get("match") or {}), _step_words(task, bound))
+            match = None if given is None else _match(layer, recipe, bound, profile.host, given)
+            if match is None:
+                break
+            fault = dict(raw)
+            if "params" in raw:
+                fault["params"] = _fill_words(raw["params"], _step_words(task, bound))
+                if fault["params"] is None:
+                    break
+            if match:
+                fault["match"] = match
+            else:
+                fault.pop("match", None)
+            faults.append(fault)
+        else:
+            reason = recipe.unfair.get(task_id, "")
+            out.append(Variant(
+                id=f"{recipe.id}@{task_id}", title=recipe.title.replace("{step}", bound.label), tasks=[task_id],
+                target_primitive=recipe.target_primitive, faults=faults, recipe=recipe.id,
+                status="unfair" if reason else "ok", reason=reason,
+            ))
+    return out

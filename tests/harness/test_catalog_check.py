@@ -1,0 +1,143 @@
+"""`webchaos catalog check`: the built-in catalog passes; each kind of broken catalog fails with its file,
+field and what was expected. (No browser: pages are rendered in-process.)"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.catalog_check import Finding, check_catalog
+from harness.config import PROJECT_ROOT
+from scenarios.loader import CATALOG_DIR
+
+SHOP_TASKS = (CATALOG_DIR / "shop" / "tasks.yaml").read_text()
+FORUM_TASKS = (CATALOG_DIR / "forum" / "tasks.yaml").read_text()
+WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+
+VARIANT = """
+variants:
+  - id: {id}
+    title: a variant
+    tasks: [{task}]
+    target_primitive: {primitive}
+    faults:
+      - {fault}
+"""
+LATENCY = "{type: latency, layer: network, match: {host: shop.test}, params: {delay_ms: 100}}"
+
+
+def broken(tmp_path: Path, tasks: str = SHOP_TASKS, *variants: str) -> Path:
+    (tmp_path / "tasks.yaml").write_text(tasks)
+    for index, text in enumerate(variants):
+        (tmp_path / f"variants{index}.yaml").write_text(text)
+    return tmp_path
+
+
+def errors(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.level == "error"]
+
+
+def test_the_builtin_catalog_passes_every_check() -> None:
+    findings = check_catalog()
+    assert errors(findings) == [], "\n".join(map(str, errors(findings)))
+
+
+def test_cli_exits_1_on_errors_and_0_on_the_builtin_catalog(tmp_path: Path) -> None:
+    env = {**os.environ, "COLUMNS": "300"}
+    bad = broken(tmp_path, SHOP_TASKS.replace("name: Add to cart", "name: Add to basket"))
+    out = subprocess.run([*WEBCHAOS, "catalog", "check", "--catalog", str(bad)], capture_output=True, text=True,
+                         cwd=PROJECT_ROOT, timeout=120, env=env)
+    assert out.returncode == 1, out.stdout
+    assert "Add to basket" in out.stdout and str(bad / "tasks.yaml") in out.stdout
+    good = subprocess.run([*WEBCHAOS, "catalog", "check"], capture_output=True, text=True, cwd=PROJECT_ROOT,
+                          timeout=120, env=env)
+    assert good.returncode == 0, good.stdout[-3000:]
+    assert "0 errors" in good.stdout
+
+
+@pytest.mark.parametrize(("tasks", "variant", "where", "expected"), [
+    # schema error
+    (SHOP_TASKS.replace("    primitives: [grounding]\n", "    primitives: grounding\n", 1), None,
+     "tasks[0].primitives", "list"),
+    # unknown task
+    (SHOP_TASKS, VARIANT.format(id="v", task="shop_nope", primitive="patience", fault=LATENCY),
+     "variant v.tasks[0]", "unknown task 'shop_nope'"),
+    # unknown fault type
+    (SHOP_TASKS, VARIANT.format(id="v", task="shop_add_to_cart", primitive="patience",
+                                fault="{type: sloth, layer: network}"),
+     "variants[0].faults[0].type", "unknown fault type 'sloth'"),
+    # unknown site
+    (SHOP_TASKS.replace("site: shop", "site: bazaar", 1), None, "task shop_add_to_cart.site", "unknown site 'bazaar'"),
+    # a seed fault type the task's site does not implement (the forum has no aliases)
+    (FORUM_TASKS, VARIANT.format(id="v", task="forum_upvote_namesake", primitive="grounding",
+                                 fault="{type: aliases, layer: seed}"),
+     "variant v.faults[0].type", "does not implement the seed fault type 'aliases'"),
+    # a placeholder that does not resolve
+    (SHOP_TASKS.replace("Add one {target.name}", "Add one {target.colour}", 1), None,
+     "task shop_add_to_cart.instruction", "no binding 'target.colour'"),
+    # a plan step whose role + name is not on the page the plan is on
+    (SHOP_TASKS.replace("{do: click, role: link, name: Account,", "{do: click, role: link, name: Profile,", 1), None,
+     "task shop_change_default_address.plan[1]", "no link named 'Profile' on /"),
+    # ... or whose expected page does not show what the plan expects
+    (SHOP_TASKS.replace("expect: {role: heading, name: Your account}", "expect: {role: heading, name: My account}", 1),
+     None, "task shop_change_default_address.plan[1]", "heading named 'My account'"),
+    # a step whose declared page is not the page the plan is on
+    (SHOP_TASKS.replace('page: "/account"', 'page: "/cart"', 1), None,
+     "task shop_change_default_address.plan[8]", "not the declared page '/cart'"),
+    # more than two primitives for a task and its variant
+    (SHOP_TASKS.replace("    primitives: [grounding]\n", "    primitives: [grounding, planning]\n", 1),
+     VARIANT.format(id="v", task="shop_add_to_cart", primitive="patience", fault=LATENCY),
+     "variant v.target_primitive", "at most 2 primitives"),
+])
+def test_each_broken_catalog_fails_naming_file_and_field(tmp_path: Path, tasks: str, variant: str | None,
+                                                        where: str, expected: str) -> None:
+    root = broken(tmp_path, tasks, *([variant] if variant else []))
+    found = errors(check_catalog(root))
+    assert found, "expected an error"
+    assert any(f.where == where and expected in f.message and f.file.startswith(str(tmp_path)) for f in found), \
+        "\n".join(map(str, found))
+
+
+def test_two_variants_with_identical_faults_on_a_task_are_an_error(tmp_path: Path) -> None:
+    root = broken(tmp_path, SHOP_TASKS,
+                  VARIANT.format(id="first", task="shop_add_to_cart", primitive="patience", fault=LATENCY),
+                  VARIANT.format(id="second", task="shop_add_to_cart", primitive="patience", fault=LATENCY))
+    found = errors(check_catalog(root))
+    assert [(f.where, "identical to the faults of variant 'first'" in f.message) for f in found] == \
+        [("variant second.faults", True)]
+
+
+def test_a_thin_primitive_site_cell_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    root = broken(tmp_path, SHOP_TASKS,
+                  VARIANT.format(id="only", task="shop_add_to_cart", primitive="patience", fault=LATENCY))
+    findings = check_catalog(root)
+    assert errors(findings) == []
+    warned = {f.where for f in findings if f.level == "warning"}
+    assert "site shop × patience" in warned and "site shop × grounding" in warned
+    assert all("expected at least 3" in f.message for f in findings)
+
+
+def test_a_recipe_excluding_an_unknown_task_is_an_error(tmp_path: Path) -> None:
+    root = broken(tmp_path, SHOP_TASKS, "recipes:\n  - {id: r, title: R, target_primitive: patience, bind: commit, "
+                  "exclude: {tasks: [shop_gone]}, "
+                  "faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}\n")
+    found = errors(check_catalog(root))
+    assert [(f.where, "unknown task 'shop_gone'" in f.message) for f in found] == [("recipes[0].exclude.tasks", True)]
+
+
+def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
+    from scenarios.faults import Primitive
+    from sites.registry import load_site_catalog
+
+    catalog = load_site_catalog()
+    out = subprocess.run([*WEBCHAOS, "catalog"], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
+                         env={**os.environ, "COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = " ".join(out.stdout.split())
+    assert f"task templates {len(catalog.tasks)}; variants {len(catalog.variants)}" in text
+    assert f"from {len(catalog.recipes)} recipes" in text
+    assert "variants by layer: client" in text and "fault types per layer: client 20" in text
+    rows = {line.split()[1] for line in out.stdout.splitlines() if line.startswith("│")}
+    assert {p.value for p in Primitive} <= rows

@@ -1,0 +1,135 @@
+"""`webchaos validate`: how fair and biting are judged, the committed evidence and its rendering, and a
+fixed sample (one variant per layer per site) validated for real (reference agent, Chromium, proxy)."""
+
+from pathlib import Path
+
+import pytest
+
+from harness.stack import Stack
+from harness.validate import (
+    AGENTS,
+    DOCS_FILE,
+    RECOVERY_OFF,
+    RECOVERY_ON,
+    RunRecord,
+    ValidityFile,
+    all_validity,
+    faults_digest,
+    judge,
+    plan_validation,
+    read_validity,
+    render_markdown,
+    validate_site,
+    write_validity,
+)
+from scenarios.schema import Variant
+from sites.registry import load_site_catalog
+
+CATALOG = load_site_catalog()
+VARIANT = Variant(id="v", title="v", tasks=["t"], target_primitive="patience",
+                  faults=[{"type": "latency", "layer": "network"}])
+
+
+def run(success: bool) -> RunRecord:
+    return RunRecord(success=success, score=1.0 if success else 0.0,
+                     failed_checks=[] if success else ["create[0] missing"], first_failed_step=None if success else 3,
+                     fired=["network:latency"])
+
+
+def runs(variant: dict[int, tuple[bool, bool]], base: dict[int, tuple[bool, bool]]) -> dict:
+    def by_seed(table: dict[int, tuple[bool, bool]]) -> dict:
+        return {str(s): {RECOVERY_ON: run(on), RECOVERY_OFF: run(off)} for s, (on, off) in table.items()}
+    return {"v": by_seed(variant), "base:t": by_seed(base)}
+
+
+def test_fair_needs_recovery_on_to_pass_every_seed() -> None:
+    fair = judge(VARIANT, "t", runs({1: (True, False), 2: (True, True)}, {1: (True, True), 2: (True, True)}), [1, 2])
+    assert fair.fair is True and fair.biting is True and fair.reason is None
+    unfair = judge(VARIANT, "t", runs({1: (True, True), 2: (False, False)}, {1: (True, True), 2: (True, True)}),
+                   [1, 2])
+    assert unfair.fair is False
+    assert unfair.reason is not None and unfair.reason.startswith("seed 2")
+    assert all(part in unfair.reason for part in ("plan step 3", "create[0] missing", "network:latency"))
+
+
+def test_biting_only_counts_seeds_where_the_base_passes_without_recovery() -> None:
+    # recovery off fails seed 1, but so does the base task there: that is not the variant biting
+    judged = judge(VARIANT, "t", runs({1: (True, False), 2: (True, True)}, {1: (True, False), 2: (True, True)}),
+                   [1, 2])
+    assert judged.fair is True and judged.biting is False
+
+
+def test_a_variant_with_missing_seeds_is_not_judged_yet() -> None:
+    judged = judge(VARIANT, "t", runs({1: (True, False)}, {1: (True, True)}), [1, 2])
+    assert judged.fair is None and judged.biting is None
+
+
+def test_resume_plans_only_what_is_missing(tmp_path: Path) -> None:
+    variant = "shop_checkout_overlay"
+    everything = plan_validation(CATALOG, "shop", [1, 2], [variant])
+    assert sorted(s.label for s in everything) == [
+        "shop_buy_by_seller/base/s1", "shop_buy_by_seller/base/s2",
+        "shop_buy_by_seller/shop_checkout_overlay/s1", "shop_buy_by_seller/shop_checkout_overlay/s2"]
+    done = ValidityFile(site="shop", seeds=[1, 2], runs={
+        "base:shop_buy_by_seller": {"1": {a: run(True) for a in AGENTS}, "2": {RECOVERY_ON: run(True)}}})
+    left = plan_validation(CATALOG, "shop", [1, 2], [variant], done)
+    assert sorted(s.label for s in left) == [
+        "shop_buy_by_seller/base/s2", "shop_buy_by_seller/shop_checkout_overlay/s1",
+        "shop_buy_by_seller/shop_checkout_overlay/s2"]
+
+
+def test_the_file_is_written_in_one_order_whatever_the_order_of_results(tmp_path: Path) -> None:
+    one = ValidityFile(site="shop", seeds=[2, 1], runs={"b": {"2": {RECOVERY_OFF: run(False), RECOVERY_ON: run(True)}},
+                                                        "a": {"1": {RECOVERY_ON: run(True)}}})
+    two = ValidityFile(site="shop", seeds=[1, 2], runs={"a": {"1": {RECOVERY_ON: run(True)}},
+                                                        "b": {"2": {RECOVERY_ON: run(True), RECOVERY_OFF: run(False)}}})
+    first = write_validity(one, tmp_path / "x").read_bytes()
+    second = write_validity(two, tmp_path / "y").read_bytes()
+    assert first == second
+
+
+def test_committed_validity_files_judge_every_variant_they_name_and_docs_match_them() -> None:
+    files = all_validity()
+    assert files, "scenarios/validity/ holds no validity file"
+    for data in files:
+        for variant_id, judgement in data.variants.items():
+            assert variant_id in CATALOG.variants, f"{data.site}: {variant_id} is not in the catalog"
+            variant = CATALOG.variants[variant_id]
+            assert judgement.faults_digest == faults_digest(variant), f"{variant_id}: judged on other faults: stale"
+            if judgement.fair is False:
+                # an unfair variant is a defect unless the catalog says so (and leaves it out of default runs)
+                assert variant.status == "unfair", f"{variant_id}: not fair and not marked: {judgement.reason}"
+    assert DOCS_FILE.read_text() == render_markdown(files, CATALOG), \
+        "docs/validity.md is stale: run `webchaos validate --docs`"
+
+
+# One variant per layer per site, validated on seed 1 with both agents: each must be fair.
+SAMPLE = {
+    "shop": ["shop_checkout_overlay", "shop_cart_503_then_success", "shop_address_rejected_once",
+             "shop_decoy_items"],
+    "mail": ["commit_cookie_overlay@mail_set_vacation", "commit_503_then_success@mail_archive_newsletter",
+             "commit_fails_before_commit@mail_create_filter", "seed_noise@mail_delete_phishing"],
+    "forum": ["commit_click_swallow@forum_update_settings", "search_latency@forum_upvote_namesake",
+              "commit_rejected_once@forum_fix_own_answer", "seed_page_two@forum_upvote_unanswered"],
+}
+
+
+def test_the_sample_has_every_layer_of_every_site() -> None:
+    sites = {t.site for t in CATALOG.tasks.values()}
+    assert set(SAMPLE) == sites
+    for site, ids in SAMPLE.items():
+        layers = {f["layer"] for v in ids for f in CATALOG.variants[v].faults}
+        assert layers == {"seed", "server", "network", "client"}, (site, layers)
+        assert all(CATALOG.tasks[CATALOG.variants[v].tasks[0]].site == site for v in ids)
+
+
+@pytest.mark.e2e
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("site", sorted(SAMPLE))
+async def test_a_fixed_sample_is_fair(stack: Stack, tmp_path: Path, site: str) -> None:
+    data = await validate_site(CATALOG, site, [1], variant_ids=SAMPLE[site], concurrency=2, folder=tmp_path,
+                               runs_dir=tmp_path / "runs", stack=stack)
+    assert read_validity(site, tmp_path) == data
+    assert sorted(data.variants) == sorted(SAMPLE[site])
+    unfair = {v: j.reason for v, j in data.variants.items() if not j.fair}
+    assert unfair == {}

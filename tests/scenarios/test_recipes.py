@@ -1,0 +1,227 @@
+"""Recipes expand into one variant per eligible task, bound to the task's plan."""
+
+from pathlib import Path
+
+import pytest
+
+from scenarios.faults import Primitive
+from scenarios.loader import ScenarioError, load_catalog
+from scenarios.profile import EventVocabulary, SiteProfile
+from scenarios.recipes import bind_step
+from sites.registry import load_site_catalog
+
+TASKS = """
+tasks:
+  - id: buy
+    site: alpha
+    title: buy a thing
+    instruction: "Buy {target.name}"
+    primitives: [grounding]
+    tags: [checkout]
+    plan:
+      - {do: goto, url: /}
+      - {do: fill, role: searchbox, name: Search, value: "{target.name}"}
+      - {do: press, role: searchbox, name: Search, key: Enter, request: {method: GET, path: /find}}
+      - {do: click, role: link, name: "{target.name}", expect: {role: heading, name: "{target.name}"},
+         request: {method: GET, path: "/item/*"}}
+      - {do: fill, role: spinbutton, name: Quantity, value: "1"}
+      - {do: click, role: button, name: Buy now, page: "/item/*",
+         effect: {visit: /orders, expect: {text: "{target.name}"}}}
+    canonical_diff:
+      create: [{collection: orders}]
+  - id: settings
+    site: alpha
+    title: change a setting
+    instruction: "Turn on digests"
+    primitives: [patience]
+    plan:
+      - {do: goto, url: /settings}
+      - {do: check, role: checkbox, name: Digest}
+      - {do: click, role: button, name: Save, effect: {visit: /settings, expect: {text: saved}},
+         request: {method: PUT, path: /api/settings}}
+    canonical_diff:
+      update: [{collection: settings}]
+  - id: beta_task
+    site: beta
+    title: on a site without seed faults
+    instruction: "Do it"
+    primitives: [planning]
+    plan:
+      - {do: goto, url: /}
+      - {do: click, role: button, name: Go, effect: {visit: /, expect: {text: done}}}
+    canonical_diff:
+      create: [{collection: things}]
+"""
+
+PROFILES = {
+    "alpha": SiteProfile(name="alpha", host="alpha.test", title="Alpha", fault_types=["decoy_items"],
+                         vocabulary=EventVocabulary(entity_kinds=[], listed=["results"], touched=["touched"])),
+    "beta": SiteProfile(name="beta", host="beta.test", title="Beta", fault_types=[],
+                        vocabulary=EventVocabulary(entity_kinds=[], listed=["results"], touched=["touched"])),
+}
+
+
+def catalog_with(tmp_path: Path, recipes: str, variants: str = "") -> tuple[Path, object]:
+    (tmp_path / "tasks.yaml").write_text(TASKS)
+    (tmp_path / "recipes.yaml").write_text("recipes:\n" + recipes)
+    if variants:
+        (tmp_path / "variants.yaml").write_text("variants:\n" + variants)
+    return tmp_path, load_catalog(tmp_path, profiles=PROFILES)
+
+
+def test_a_client_recipe_binds_to_the_commit_step_of_every_task(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    faults: [{type: overlay, layer: client}]
+""")
+    made = {v.id: v for v in catalog.variants.values()}  # type: ignore[attr-defined]
+    assert sorted(made) == ["commit_overlay@beta_task", "commit_overlay@buy", "commit_overlay@settings"]
+    buy = made["commit_overlay@buy"]
+    assert buy.tasks == ["buy"] and buy.recipe == "commit_overlay"
+    assert buy.target_primitive == Primitive.grounding
+    assert buy.faults == [{"type": "overlay", "layer": "client",
+                           "match": {"host": "alpha.test", "role": "button", "name": "Buy now"}}]
+    assert "plan step 6" in buy.title and "Buy now" in buy.title
+    assert made["commit_overlay@beta_task"].faults[0]["match"]["host"] == "beta.test"
+
+
+def test_network_recipes_bind_to_the_request_the_step_causes(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: commit_503
+    title: The write of {step} fails once
+    target_primitive: patience
+    bind: commit
+    exclude: {tasks: [settings]}
+    faults: [{type: error_then_success, layer: network, schedule: {mode: first_n, n: 1}}]
+  - id: slow_search
+    title: Slow search
+    target_primitive: patience
+    bind: search
+    faults: [{type: latency, layer: network, params: {delay_ms: 100}}]
+  - id: slow_detail
+    title: Slow detail
+    target_primitive: patience
+    bind: detail
+    faults: [{type: latency, layer: network, params: {delay_ms: 100}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    # no declared request: the first commit is the first write to the site
+    assert v["commit_503@buy"].faults[0]["match"] == {"host": "alpha.test",
+                                                     "methods": ["POST", "PUT", "PATCH", "DELETE"]}
+    assert "commit_503@settings" not in v  # excluded by id
+    assert v["slow_search@buy"].faults[0]["match"] == {"host": "alpha.test", "path": "/find", "methods": ["GET"]}
+    assert v["slow_detail@buy"].faults[0]["match"] == {"host": "alpha.test", "path": "/item/*", "methods": ["GET"]}
+    assert "slow_search@settings" not in v and "slow_detail@beta_task" not in v  # no such step
+
+
+def test_exclusion_by_tag_site_faults_and_primitive_limit(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: decoys
+    title: Decoys
+    target_primitive: verification
+    bind: site
+    exclude: {tags: [checkout]}
+    unfair: {settings: "the decoys hide the only setting"}
+    faults: [{type: decoy_items, layer: seed, params: {count: 2}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    # buy: excluded by its tag; beta: does not implement decoy_items
+    assert sorted(x for x in v) == ["decoys@settings"]
+    assert v["decoys@settings"].faults == [{"type": "decoy_items", "layer": "seed", "params": {"count": 2}}]
+    assert v["decoys@settings"].status == "unfair" and "only setting" in v["decoys@settings"].reason
+    assert catalog.variants_for("settings", include_unfair=False) == []  # type: ignore[attr-defined]
+
+
+def test_step_words_in_parameters_and_the_nth_fill(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: renamed
+    title: Renamed
+    target_primitive: state_tracking
+    bind: commit
+    faults:
+      - type: rename_after_input
+        layer: client
+        params: {new_label: "{step.name} now", after_input_in: "{prior_fill.name}"}
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    # settings has no fill before its commit: no variant
+    assert sorted(v) == ["renamed@buy"]
+    assert v["renamed@buy"].faults[0]["params"] == {"new_label": "Buy now now", "after_input_in": "Quantity"}
+    task = catalog.tasks["buy"]  # type: ignore[attr-defined]
+    second = bind_step(task, "fill", 2)
+    assert second is not None and second.index == 4 and "second fill" in second.label
+    assert bind_step(task, "fill", 3) is None
+
+
+def test_a_fault_scoped_to_the_steps_page_skips_tasks_that_declare_none(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: swallow
+    title: Swallow
+    target_primitive: verification
+    bind: commit
+    faults: [{type: click_swallow, layer: client, match: {path: "{step.page}"}, schedule: {mode: once}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    assert sorted(v) == ["swallow@buy"]
+    assert v["swallow@buy"].faults[0]["match"] == {"host": "alpha.test", "role": "button", "name": "Buy now",
+                                                  "path": "/item/*"}
+
+
+def test_a_hand_written_variant_with_the_same_faults_wins(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    faults: [{type: overlay, layer: client}]
+""", """
+  - id: buy_overlay
+    title: written by hand
+    tasks: [buy]
+    target_primitive: grounding
+    faults: [{type: overlay, layer: client, match: {host: alpha.test, role: button, name: Buy now}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    assert "buy_overlay" in v and "commit_overlay@buy" not in v and "commit_overlay@settings" in v
+
+
+def test_a_bad_recipe_fault_names_the_recipe_file_and_field(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as err:
+        catalog_with(tmp_path, """
+  - id: bad
+    title: Bad
+    target_primitive: patience
+    bind: commit
+    faults: [{type: latency, layer: network, params: {delay_ms: -5}}]
+""")
+    assert err.value.file.endswith("recipes.yaml")
+    assert err.value.where.startswith("recipes[0].faults[0].params.delay_ms")
+    with pytest.raises(ScenarioError) as err:
+        catalog_with(tmp_path, """
+  - id: bad
+    title: Bad
+    target_primitive: patience
+    bind: the_end
+    faults: [{type: latency, layer: network}]
+""")
+    assert err.value.where == "recipes[0].bind" and "commit" in err.value.message
+
+
+def test_without_profiles_recipes_are_read_but_not_expanded(tmp_path: Path) -> None:
+    (tmp_path / "tasks.yaml").write_text(TASKS)
+    (tmp_path / "recipes.yaml").write_text("recipes:\n  - {id: r, title: R, target_primitive: patience, "
+                                          "bind: commit, faults: [{type: latency, layer: network}]}\n")
+    catalog = load_catalog(tmp_path)
+    assert set(catalog.recipes) == {"r"} and catalog.variants == {}
+
+
+def test_the_builtin_catalog_expands_deterministically_past_600_variants() -> None:
+    first, second = load_site_catalog(), load_site_catalog()
+    assert len(first.variants) >= 600
+    assert [v.model_dump() for v in first.variants.values()] == [v.model_dump() for v in second.variants.values()]
+    recipe_made = [v for v in first.variants.values() if v.recipe]
+    assert all(v.id == f"{v.recipe}@{v.tasks[0]}" for v in recipe_made)
+    assert any(v.recipe is None for v in first.variants.values())  # hand-written variants are still there
