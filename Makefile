@@ -20,7 +20,7 @@ RRWEB_STAMP := $(RRWEB_DIR)/node_modules/.installed-stamp
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect,ray]'
 	@touch $@
 
 # Playwright MCP (npm, no browser download: it attaches to the episode's Chromium) and the MCP SDK.
