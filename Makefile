@@ -78,6 +78,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/body_bomb.py
 	$(PY) benchmarks/episode_memory.py
 	$(PY) benchmarks/soak.py
+	$(PY) benchmarks/throughput.py
 
 clean:
 	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules $(RRWEB_DIR)/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache

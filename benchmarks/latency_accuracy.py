@@ -14,7 +14,7 @@ at the proxy's pass-through cost, whatever the delay next to them.
 Client-side queueing (the client's own event loop, connection set-up) is outside the
 measured interval, so what is printed is the proxy's own accuracy.
 
-    .venv/bin/python benchmarks/latency_accuracy.py [--rounds 5]
+    .venv/bin/python benchmarks/latency_accuracy.py [--rounds 5] [--bursts 1 8 32] [--delays 50 200 800 2000]
 """
 
 from __future__ import annotations
@@ -79,6 +79,8 @@ def forward_times(har_path: Path, received: dict[str, float]) -> dict[str, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="bursts per (delay, burst size)")
+    parser.add_argument("--bursts", type=int, nargs="+", default=list(BURSTS), help="burst sizes N")
+    parser.add_argument("--delays", type=int, nargs="+", default=list(DELAYS_MS), help="requested delays, ms")
     args = parser.parse_args()
 
     up_port, control_port = free_port(), free_port()
@@ -95,8 +97,8 @@ def main() -> None:
         base = f"http://127.0.0.1:{control_port}"
         wait_http(f"{base}/health", headers={SECRET_HEADER: SECRET})
 
-        for size in BURSTS:
-            for delay in DELAYS_MS:
+        for size in args.bursts:
+            for delay in args.delays:
                 name = f"delay-{delay}-n{size}"
                 out_dir = state / name
                 proxy = str(control("POST", f"{base}/episodes", {
