@@ -20,7 +20,7 @@ RRWEB_STAMP := $(RRWEB_DIR)/node_modules/.installed-stamp
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect,ray]'
 	@touch $@
 
 # Playwright MCP (npm, no browser download: it attaches to the episode's Chromium) and the MCP SDK.
@@ -79,6 +79,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/episode_memory.py
 	$(PY) benchmarks/catalog_load.py
 	$(PY) benchmarks/soak.py
+	$(PY) benchmarks/throughput.py
 
 clean:
 	rm -rf $(VENV) $(MCP_VENV) $(BU_VENV) examples/playwright_mcp/node_modules $(RRWEB_DIR)/node_modules runs .webchaos .pytest_cache .mypy_cache .ruff_cache

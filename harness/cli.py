@@ -16,6 +16,7 @@ from grader.verdict import Verdict
 from harness.agents import agents_from_specs
 from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.episode import grade_episode_dir
+from harness.executors.ray_cluster import RayExecutorError, RayOptions, import_ray
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunConfig, RunSummary
 from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
@@ -59,7 +60,7 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
              browser: str = "proxy", chromium_args: list[str] | None = None,
              catalog_paths: list[Path] | None = None, resume: bool = False, isolate: bool = False,
-             record_replay: bool = True) -> int:
+             record_replay: bool = True, cluster: RayOptions | None = None) -> int:
     config = RunConfig(tasks=tasks, variants=variants, seeds=seeds, agents=agents, include_base=include_base,
                        one_per_primitive=one_per_primitive, catalog=[str(p.resolve()) for p in catalog_paths or []],
                        https=https, browser=browser, chromium_args=chromium_args or [],
@@ -95,12 +96,17 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
                                    f"seed {result.seed} / {result.agent}  score {result.score:.2f}{why}")
             progress.advance(bar)
 
+        executor = None if cluster is None else cluster.executor(
+            agent_objs, concurrency, https=https, record_replay=record_replay, time_budget_s=time_budget_s)
         try:
             summary, run_dir = asyncio.run(_until_sigterm(run_matrix(
                 specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
                 on_result=advance, time_budget_s=time_budget_s, https=https, config=config, resume=resume,
-                record_replay=record_replay,
+                record_replay=record_replay, executor=executor,
             )))
+        except RayExecutorError as exc:
+            sys.stderr.write(f"webchaos: error: {exc}\n")
+            return 2
         except ChromiumNotFound as exc:
             console.print(f"[red]error[/] {exc}")
             return 2
@@ -116,6 +122,22 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
     if (run_dir / "report.html").is_file():
         console.print(f"report:  {run_dir}/report.html")
     return 0
+
+
+def _cluster_options(executor: str, address: str | None, workers: int | None) -> RayOptions | None:
+    """The Ray options, or None for the local executor; exits 2 with how to install Ray when it is missing."""
+    if executor == "local":
+        if address is not None or workers is not None:
+            raise typer.BadParameter("--address and --workers go with --executor ray")
+        return None
+    if executor != "ray":
+        raise typer.BadParameter(f"--executor must be 'local' or 'ray', got {executor!r}")
+    try:
+        import_ray()
+    except RayExecutorError as exc:
+        sys.stderr.write(f"webchaos: error: {exc}\n")
+        raise typer.Exit(2) from exc
+    return RayOptions(address=address, workers=workers)
 
 
 ISOLATE_HELP = ("run each cmd: agent in its own user, network and PID namespaces where 127.0.0.1 has only its "
@@ -135,7 +157,7 @@ def _isolation_ok() -> bool:
     return True
 
 
-def _resume(run_dir: Path, concurrency: int | None) -> int:
+def _resume(run_dir: Path, concurrency: int | None, cluster: RayOptions | None = None) -> int:
     """Run again exactly the missing and infrastructure-failed episodes of a run, as it was configured."""
     from pydantic import ValidationError
 
@@ -159,7 +181,7 @@ def _resume(run_dir: Path, concurrency: int | None) -> int:
                     config.time_budget_s, one_per_primitive=config.one_per_primitive, https=config.https,
                     browser=config.browser, chromium_args=config.chromium_args, catalog_paths=catalog_paths,
                     resume=True, isolate=config.isolate,
-                    record_replay=config.record_replay)
+                    record_replay=config.record_replay, cluster=cluster)
 
 
 def wanted_variants(variant: list[str] | None, base_only: bool) -> list[str] | None:
@@ -207,15 +229,25 @@ def run(
     no_replay: Annotated[bool, typer.Option(
         "--no-replay", help="do not record pages with rrweb (no rrweb.jsonl; replay.html shows the timeline only)"),
     ] = False,
+    executor: Annotated[str, typer.Option(
+        "--executor", help="'local' (one stack on this machine) or 'ray' (a stack per Ray worker; "
+        "pip install 'webchaos[ray]'); with ray, -j is episodes at once per worker")] = "local",
+    address: Annotated[str | None, typer.Option(
+        "--address", help="with --executor ray: 'auto' (the cluster `ray start` made here) or HOST:PORT of its "
+        "head; default: a new Ray instance on this machine")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, help="with --executor ray: Ray workers, each with its own stack, 1 CPU each "
+        "(default: one per node)")] = None,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
+    cluster = _cluster_options(executor, address, workers)
     if resume is not None:
-        raise typer.Exit(_resume(resume, concurrency))
+        raise typer.Exit(_resume(resume, concurrency, cluster))
     variants = wanted_variants(variant, base_only)
     code = _execute(_catalog(catalog), task, variants, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
                     browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
-                    record_replay=not no_replay)
+                    record_replay=not no_replay, cluster=cluster)
     raise typer.Exit(code)
 
 

@@ -111,9 +111,10 @@ class EpisodeManager:
     async def close(self, episode: OpenEpisode) -> tuple[bytes, int]:
         """Stop the episode's proxy port (HAR written), save final state and events; returns (state, firings)."""
         closed = await self.control.close_episode(episode.episode_id)
-        final = await self.oracle.state_bytes(episode.episode_id)
-        events = await self.oracle.events(episode.episode_id)
-        site_lines = await self.oracle.ledger(episode.episode_id)
+        # The port is closed, so nothing changes the site's state now: the three reads go at once.
+        final, events, site_lines = await asyncio.gather(
+            self.oracle.state_bytes(episode.episode_id), self.oracle.events(episode.episode_id),
+            self.oracle.ledger(episode.episode_id))
         (episode.out_dir / "state_final.json").write_bytes(final)
         with (episode.out_dir / "events.jsonl").open("w") as handle:
             for event in events:

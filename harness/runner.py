@@ -11,16 +11,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from grader.aggregate import run_aggregates
-from grader.oracle_client import OracleClient
-from harness.agents.base import Agent, AgentOutcome
-from harness.browser import BrowserPool
+from harness.agents.base import Agent
 from harness.config import RUNS_DIR
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, InfraFailure, episode_id_for, run_episode
+from harness.episode import EpisodeSpec, episode_id_for
+from harness.executors import EpisodeExecutor
+from harness.executors.local import StackExecutor
 from harness.html_report import write_report
 from harness.replay import write_replay_quietly
-from harness.results import AgentInfo, EpisodeResult, InfraError, RunConfig, RunSummary, write_json_atomic
-from harness.stack import ServiceDeath, Stack
+from harness.results import AgentInfo, EpisodeResult, RunConfig, RunSummary, write_json_atomic
+from harness.stack import Stack
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
@@ -118,15 +117,6 @@ def check_runs_dir(runs_dir: Path, min_free_mb: float | None = None) -> None:
                            f"{min_free_mb:.0f} MiB (set WEBCHAOS_MIN_FREE_MB to change)")
 
 
-def infra_result(spec: EpisodeSpec, agent: str, episode_id: str, infra: InfraError) -> EpisodeResult:
-    return EpisodeResult(
-        episode_id=episode_id, task_id=spec.task.id, variant_id=spec.variant.id if spec.variant else None,
-        target_primitive=spec.variant.target_primitive.value if spec.variant else None, seed=spec.seed,
-        site=spec.task.site, agent=agent, instruction="", success=False, score=0.0,
-        outcome=AgentOutcome(status="error"), status="infra_error", infra=infra, error=infra.cause,
-    )
-
-
 def episodes_to_rerun(summary: RunSummary, run_dir: Path, episode_ids: Sequence[str]) -> tuple[
         list[EpisodeResult], list[str]]:
     """For `--resume`: the finished results to keep (graded, with their result.json) and the planned
@@ -152,8 +142,10 @@ async def run_matrix(
     runs_dir: Path = RUNS_DIR, concurrency: int = 2, time_budget_s: float = 120.0,
     on_result: ProgressHook | None = None, stack: Stack | None = None, https: bool = False,
     config: RunConfig | None = None, resume: bool = False, record_replay: bool = True,
+    executor: EpisodeExecutor | None = None,
 ) -> tuple[RunSummary, Path]:
-    """Run every (spec, agent). With `resume`, `run_id` names an existing run of the same plan: its
+    """Run every (spec, agent) on `executor` (default: a `StackExecutor` on `stack`, or on a stack of its
+    own, `concurrency` episodes at once). With `resume`, `run_id` names an existing run of the same plan: its
     graded episodes are kept as they are (files untouched) and only the missing and
     infrastructure-failed ones run (again, under the same episode ids)."""
     run_id = run_id or new_run_id()
@@ -183,48 +175,11 @@ async def run_matrix(
                              agents=[agent_info(agent) for agent in agents], config=config)
         todo = set(ids)
     write_json_atomic(run_dir / "run.json", summary)
-    own_stack = stack is None
-    stack = stack or Stack(https=https)
-    browser: BrowserPool | None = None
-    if own_stack:
-        await stack.start()
-    oracle = OracleClient(stack.oracle_url, stack.secret)
-    control = ControlClient(stack.control_url, stack.secret)
-    manager = EpisodeManager(oracle, control, record_replay=record_replay)
-    gate = asyncio.Semaphore(max(1, concurrency))
+    runs_on: EpisodeExecutor = executor or StackExecutor(
+        stack, https=https, record_replay=record_replay, time_budget_s=time_budget_s, capacity=concurrency)
+    await runs_on.start()
+    gate = asyncio.Semaphore(max(1, runs_on.capacity))
     lock = asyncio.Lock()
-    # Each running episode's infrastructure watch: resolved with the cause when webchaos fails under it.
-    inflight: dict[str, tuple[asyncio.Future[InfraError], bool]] = {}
-    pool_lock = asyncio.Lock()
-
-    def fail_inflight(infra: InfraError, browser_only: bool = False) -> None:
-        for future, uses_pool in inflight.values():
-            if not future.done() and (uses_pool or not browser_only):
-                future.set_result(infra)
-
-    def death_error(death: ServiceDeath) -> InfraError:
-        return InfraError(process=death.service, cause=death.describe(), pid=death.pid, signal=death.signal,
-                          exit_code=death.returncode if death.returncode >= 0 else None)
-
-    def on_death(death: ServiceDeath) -> None:
-        fail_inflight(death_error(death))
-
-    def on_death_of(future: "asyncio.Future[InfraError]", death: ServiceDeath) -> None:
-        future.set_result(death_error(death))
-
-    def on_pool_death(dead: BrowserPool) -> None:
-        fail_inflight(InfraError(process="chromium", cause=dead.death_cause(), pid=dead.pid), browser_only=True)
-
-    async def live_pool() -> BrowserPool:
-        """The run's shared Chromium, launched again if it died."""
-        nonlocal browser
-        async with pool_lock:
-            if browser is None or not browser.alive:
-                if browser is not None:
-                    with contextlib.suppress(Exception):
-                        await browser.stop()
-                browser = await BrowserPool(spki_pins=stack.spki_pins, on_death=on_pool_death).start()
-            return browser
 
     async def one(index: int, spec: EpisodeSpec, agent: Agent) -> None:
         episode_id = ids[index]
@@ -232,30 +187,7 @@ async def run_matrix(
             return
         async with gate:
             out_dir = run_dir / "episodes" / episode_id
-            infra: asyncio.Future[InfraError] = asyncio.get_running_loop().create_future()
-            deaths = getattr(stack, "deaths", [])
-            seen = len(deaths)
-            try:
-                wait_ready = getattr(stack, "wait_ready", None)
-                if wait_ready is not None:
-                    await wait_ready()
-                seen = len(deaths)
-                pool = await live_pool() if agent.needs_browser else None
-                inflight[episode_id] = (infra, bool(agent.needs_browser))
-                result = await run_episode(manager, spec, agent, episode_id, out_dir, pool, time_budget_s,
-                                           spki_pins=stack.spki_pins, infra=infra)
-            except InfraFailure as failure:
-                result = infra_result(spec, agent.name, episode_id, failure.infra)
-            except Exception as exc:  # the harness could not run it: record, keep going
-                with contextlib.suppress(TimeoutError):  # a service death is seen a moment after its requests fail
-                    await asyncio.wait_for(asyncio.shield(infra), 3.0)
-                if not infra.done() and len(deaths) > seen:  # died before the episode was watched
-                    on_death_of(infra, deaths[-1])
-                cause = infra.result() if infra.done() else InfraError(process="harness",
-                                                                        cause=f"{type(exc).__name__}: {exc}")
-                result = infra_result(spec, agent.name, episode_id, cause)
-            finally:
-                inflight.pop(episode_id, None)
+            result = await runs_on.run(episode_id, spec, agent, out_dir)
             await asyncio.to_thread(write_replay_quietly, out_dir)  # replay.html, linked from the report
             async with lock:
                 with contextlib.suppress(OSError):  # a full disk now must not lose the rest of the run
@@ -266,9 +198,6 @@ async def run_matrix(
             if on_result is not None:
                 on_result(result)
 
-    listen = getattr(stack, "add_death_listener", None)
-    if listen is not None:
-        listen(on_death)
     tasks = [asyncio.ensure_future(one(i, spec, agent)) for i, (spec, agent) in enumerate(jobs)]
     try:
         await asyncio.gather(*tasks)
@@ -279,9 +208,6 @@ async def run_matrix(
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
     finally:
-        unlisten = getattr(stack, "remove_death_listener", None)
-        if unlisten is not None:
-            unlisten(on_death)
         summary.episodes.sort(key=lambda r: r.episode_id)
         summary.aggregates = run_aggregates(summary.episodes, {s.task.id: s.task.site for s in specs})
         summary.finished_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -290,10 +216,5 @@ async def run_matrix(
             write_report(summary, run_dir)
         except Exception:
             log.exception("could not write %s", run_dir / "report.html")
-        if browser is not None:
-            await browser.stop()
-        await oracle.close()
-        await control.close()
-        if own_stack:
-            await stack.stop()
+        await runs_on.stop()
     return summary, run_dir

@@ -291,10 +291,13 @@ class Recorder:
     async def export(self, episode: Episode) -> tuple[Path, int]:
         """Write `<out_dir>/trace.har`, then forget the episode's flows."""
         flows = list(episode.flows.values())
-        har = make_har(flows, self.servers_seen.pop(episode.id, None))
+        har = make_har(flows, self.servers_seen.pop(episode.id, None))  # on the loop: flows may still be in flight
         path = episode.out_dir / HAR_FILE
-        data = json.dumps(har, indent=1)
-        await asyncio.to_thread(path.write_text, data, "utf-8")
+
+        def write() -> None:  # off the loop: other episodes' flows (and their delays) go on meanwhile
+            path.write_text(json.dumps(har, indent=1), "utf-8")
+
+        await asyncio.to_thread(write)
         episode.flows.clear()
         log = self.action_logs.pop(episode.id, None)
         if log is None and episode.record_actions:

@@ -88,11 +88,31 @@ def answer_json(flow: http.HTTPFlow, status: int, payload: Any, headers: dict[st
 
 @dataclass
 class FaultContext:
-    """What a firing may need besides the flow: its episode, the time and its drawn detail."""
+    """What a firing may need besides the flow: its episode, the time and its drawn detail.
+
+    `hook_started`: the event loop's clock when the engine's hook began for this flow (a delay counts
+    from there, not from after the matching, the draw and the ledger line)."""
 
     episode: Episode
     detail: dict[str, Any] = field(default_factory=dict)
     now_ms: float = 0.0
+    hook_started: float | None = None
+
+
+# A selector rounds its timeout up to whole milliseconds, and a woken loop runs the callbacks already
+# due first, so a plain sleep ends 1-2 ms late: sleep to this much short of the deadline, then yield
+# to the loop until it (other flows go on meanwhile).
+_YIELD_BEFORE_S = 0.002
+
+
+async def hold_until(deadline: float) -> None:
+    """Return at the event loop's time `deadline`, within a fraction of a millisecond when the loop is free."""
+    loop = asyncio.get_running_loop()
+    early = deadline - _YIELD_BEFORE_S - loop.time()
+    if early > 0:
+        await asyncio.sleep(early)
+    while loop.time() < deadline:  # noqa: ASYNC110 (a yield until a clock time, not a poll of some state)
+        await asyncio.sleep(0)
 
 
 class NetworkFault(FaultType):
@@ -126,7 +146,8 @@ class DelayFault(NetworkFault):
     """Base of the faults that only hold the flow: `draw` returns `delay_ms`, the engine's hook waits it out."""
 
     async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        await asyncio.sleep(ctx.detail["delay_ms"] / 1000)
+        start = ctx.hook_started if ctx.hook_started is not None else asyncio.get_running_loop().time()
+        await hold_until(start + ctx.detail["delay_ms"] / 1000)
 
 
 def error_response(flow: http.HTTPFlow, message: str) -> None:
@@ -190,6 +211,7 @@ class NetworkFaults:
         episode = self.episodes.get(m.get("episode", ""))
         if episode is None:
             return
+        hook_started = asyncio.get_running_loop().time()
         now = episode.elapsed_ms()
         for armed in episode.faults_of(Layer.network):
             if isinstance(armed.params, NetworkFault):
@@ -206,9 +228,10 @@ class NetworkFaults:
                     pass  # already in force: fires without a new schedule draw
                 elif not fault.eligible(flow, armed, now) or not armed.decide(now):
                     continue
-                ctx = FaultContext(episode, fault.draw(flow, armed), now)
+                ctx = FaultContext(episode, fault.draw(flow, armed), now, hook_started)
                 episode.ledger.write("network", fault.name, flow=flow, fault_id=armed.id, detail=ctx.detail)
                 await fault.apply(flow, armed, ctx)
+                hook_started = asyncio.get_running_loop().time()  # a later delay adds to this one
             except Exception as exc:
                 self._fail(episode, flow, armed, hook, exc)
                 return

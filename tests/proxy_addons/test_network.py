@@ -1,3 +1,4 @@
+import asyncio
 import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -110,3 +111,25 @@ async def test_other_layers_are_ignored_and_bad_faults_name_the_index(chain: Cha
         arm_proxy_faults([latency(5), {"type": "nope", "layer": "network"}], 1)
     with pytest.raises(FaultError, match=r"faults\[0\]\.layer"):
         arm_proxy_faults([{"type": "latency", "layer": "client", "params": {"delay_ms": 1}}], 1)
+
+
+async def test_hold_until_never_ends_early_and_lets_other_work_run() -> None:
+    from proxy_addons.network.engine import hold_until
+
+    loop = asyncio.get_running_loop()
+    ticks: list[float] = []
+
+    async def other() -> None:  # progresses while a flow is held, yield window included
+        while len(ticks) < 50:
+            ticks.append(loop.time())
+            await asyncio.sleep(0)
+
+    for delay in (0.0, 0.001, 0.0025, 0.03):
+        ticks.clear()
+        deadline = loop.time() + delay
+        side = asyncio.ensure_future(other())
+        await hold_until(deadline)
+        assert loop.time() >= deadline
+        if delay:
+            assert ticks and ticks[0] < deadline  # the loop was free for others during the hold
+        await side

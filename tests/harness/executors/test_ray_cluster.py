@@ -1,0 +1,144 @@
+"""The Ray executor on a real two-node Ray cluster on this machine (1 CPU per node, small object stores).
+
+The same plan runs on the local executor and on Ray: same seeds, same verdicts, the same files in
+each episode folder, a report. A worker killed mid-run loses only its in-flight episode, which
+runs again on the other worker; with no worker left the rest are infrastructure errors, the run
+finishes, and `--resume` (on Ray) runs exactly those again.
+"""
+
+import asyncio
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.agents import CommandAgent, ReferenceAgent
+from harness.episode import EpisodeSpec
+from harness.executors.ray_cluster import RayExecutor, RayExecutorError
+from harness.results import EpisodeResult, RunSummary
+from harness.runner import run_matrix
+from scenarios.loader import load_catalog
+
+ray = pytest.importorskip("ray")
+cluster_utils = pytest.importorskip("ray.cluster_utils")
+
+pytestmark = pytest.mark.e2e
+CATALOG = load_catalog()
+# Two sites, base and one variant each: four quick episodes for the reference agent.
+PLAN = [("shop_add_to_cart", None), ("shop_add_to_cart", "shop_product_distractor_modal"),
+        ("mail_send_draft", None), ("mail_send_draft", "mail_send_503_then_success")]
+NODE = {"num_cpus": 1, "object_store_memory": 80 * 2**20}
+
+
+def specs(plan: list[tuple[str, str | None]] = PLAN, seed: int = 3) -> list[EpisodeSpec]:
+    return [EpisodeSpec(CATALOG.tasks[t], CATALOG.variants[v] if v else None, seed) for t, v in plan]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    made = cluster_utils.Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
+    made.add_node(**NODE)
+    made.wait_for_nodes()
+    ray.init(address=made.address, log_to_driver=False, configure_logging=False)
+    yield made
+    ray.shutdown()
+    made.shutdown()
+
+
+def verdicts(summary: RunSummary) -> dict[str, tuple[str, bool, float, str]]:
+    """Per episode: status, success, score and the verdict's checks (its process metrics hold timings)."""
+    return {r.episode_id: (r.status, r.success, r.score,
+                           r.verdict.model_dump_json(exclude={"process"}) if r.verdict else "")
+            for r in summary.episodes}
+
+
+def files(run_dir: Path, result: EpisodeResult) -> set[str]:
+    folder = run_dir / "episodes" / result.episode_id
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.suffix != ".log"}
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunSummary, Path]:
+    runs = tmp_path_factory.mktemp("local")
+    return asyncio.run(run_matrix(specs(), [ReferenceAgent()], run_id="local", runs_dir=runs, concurrency=2,
+                                  time_budget_s=60))
+
+
+def test_ray_run_is_the_local_run(cluster: Any, local_run: tuple[RunSummary, Path], tmp_path: Path) -> None:
+    local, local_dir = local_run
+    executor = RayExecutor([ReferenceAgent()], workers=2, per_worker=1, time_budget_s=60)
+    arrived: list[str] = []
+    summary, run_dir = asyncio.run(run_matrix(specs(), [ReferenceAgent()], run_id="ray", runs_dir=tmp_path,
+                                              executor=executor, on_result=lambda r: arrived.append(r.episode_id)))
+    assert len({info["pid"] for info in executor.worker_info}) == 2
+    assert len(arrived) == len(PLAN) and summary.finished_at is not None
+    assert all(r.status == "graded" for r in summary.episodes), [r.infra for r in summary.episodes]
+    assert verdicts(summary) == verdicts(local)
+    assert any(r.success for r in summary.episodes)
+    for ours, theirs in zip(summary.episodes, local.episodes, strict=True):
+        assert files(run_dir, ours) == files(local_dir, theirs), ours.episode_id
+        assert {"trace.har", "result.json", "episode.json", "replay.html"} <= files(run_dir, ours)
+    assert (run_dir / "report.html").is_file()
+    assert summary.aggregates is not None and local.aggregates is not None
+    assert summary.aggregates.keys() == local.aggregates.keys()
+
+
+class KillWorkerSoon:
+    """An `on_result` hook: at the first result, SIGKILL worker `index` a second later, when it is into its
+    next episode (the runner hands out the next episode only after this result is recorded)."""
+
+    def __init__(self, executor: RayExecutor, index: int) -> None:
+        self.executor, self.index, self.armed = executor, index, False
+
+    def __call__(self, result: EpisodeResult) -> None:
+        if not self.armed:
+            self.armed = True
+            pid = int(self.executor.worker_info[self.index]["pid"])
+            asyncio.get_running_loop().call_later(1.0, os.kill, pid, signal.SIGKILL)
+
+
+def test_a_killed_worker_loses_only_its_episode_which_runs_again_elsewhere(
+        cluster: Any, local_run: tuple[RunSummary, Path], tmp_path: Path) -> None:
+    executor = RayExecutor([ReferenceAgent()], workers=2, per_worker=1, time_budget_s=60)
+
+    summary, _ = asyncio.run(run_matrix(specs(), [ReferenceAgent()], run_id="killed", runs_dir=tmp_path,
+                                        executor=executor, on_result=KillWorkerSoon(executor, 0)))
+    assert summary.finished_at is not None and len(summary.episodes) == len(PLAN)
+    assert len(executor.retried) == 1
+    assert all(r.status == "graded" for r in summary.episodes), [r.infra for r in summary.episodes]
+    assert verdicts(summary) == verdicts(local_run[0])
+
+
+def test_with_no_worker_left_the_rest_are_infra_errors_and_resume_runs_them(
+        cluster: Any, local_run: tuple[RunSummary, Path], tmp_path: Path) -> None:
+    plan = PLAN[:3]
+    executor = RayExecutor([ReferenceAgent()], workers=1, per_worker=1, time_budget_s=60)
+    summary, run_dir = asyncio.run(run_matrix(
+        specs(plan), [ReferenceAgent()], run_id="alone", runs_dir=tmp_path, executor=executor,
+        on_result=KillWorkerSoon(executor, 0)))
+    assert summary.finished_at is not None and len(summary.episodes) == len(plan)
+    graded = [r for r in summary.episodes if r.status == "graded"]
+    failed = [r for r in summary.episodes if r.status == "infra_error"]
+    assert len(graded) == 1 and len(failed) == 2
+    for result in failed:
+        assert result.infra is not None and result.infra.process == "ray worker", result.infra
+        assert "died" in result.infra.cause or "no Ray worker is alive" in result.infra.cause
+        assert (run_dir / "episodes" / result.episode_id / "result.json").is_file()
+    assert any("no other worker alive" in r.infra.cause for r in failed if r.infra is not None)
+
+    again = RayExecutor([ReferenceAgent()], workers=1, per_worker=1, time_budget_s=60)
+    resumed, _ = asyncio.run(run_matrix(specs(plan), [ReferenceAgent()], run_id="alone", runs_dir=tmp_path,
+                                        executor=again, resume=True))
+    assert [r.status for r in resumed.episodes] == ["graded"] * len(plan)
+    local = verdicts(local_run[0])
+    assert verdicts(resumed) == {k: local[k] for k in verdicts(resumed)}
+
+
+def test_a_command_missing_on_the_worker_is_named(cluster: Any) -> None:
+    executor = RayExecutor([CommandAgent("no-such-agent-program --fast", name="ghost")], workers=1, per_worker=1)
+    with pytest.raises(RayExecutorError, match=r"agent 'ghost' cannot run on Ray worker .*'no-such-agent-program' "
+                                               r"is not on PATH"):
+        asyncio.run(executor.start())
