@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -33,18 +33,17 @@ from harness.agents.base import AgentOutcome
 from harness.config import RUNS_DIR, STATE_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
+from harness.live_control import POLL_S, EpisodeControl, FaultControlError, WebchaosError, wait_until
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
 from harness.stack import Stack as Services
+from scenarios.faults import FaultSpec
 from scenarios.loader import Catalog
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog
 
 T = TypeVar("T")
-
-
-class WebchaosError(RuntimeError):
-    """A usage error of the API: unknown task or variant, a stack not started, no browser."""
+__all__ = ["Episode", "FaultControlError", "Stack", "StackThread", "WebchaosError", "episode"]
 
 
 class Episode:
@@ -54,6 +53,7 @@ class Episode:
     def __init__(self, live: LiveEpisode, loop: asyncio.AbstractEventLoop | None = None) -> None:
         self._live = live
         self._loop = loop  # the stack's event loop: its clients live there
+        self._control = EpisodeControl(live)
 
     async def _on_stack_loop(self, work: Coroutine[Any, Any, T]) -> T:
         """Run on the stack's loop, awaited from any loop (a pytest-asyncio test, anyio, a thread's loop)."""
@@ -138,6 +138,44 @@ class Episode:
     async def screenshots(self, prefix: str = "final") -> list[Path]:
         """Save a PNG of every tab of the episode's browser under screenshots/ (before `grade`)."""
         return await self._on_stack_loop(self._live.screenshots(prefix))
+
+    # -- while it runs: faults armed and disarmed, progress watched (harness/live_control.py) --
+
+    async def arm(self, fault: Mapping[str, Any] | FaultSpec) -> str:
+        """Arm a fault from now on: an envelope exactly as in the catalog (a dict or a `FaultSpec`),
+        network or client (at the proxy) or server (at the sites); seed faults only at open. Returns
+        its id (the envelope's `id`, else `<type>@<n>`). Raises `FaultControlError` (`.status`: the
+        4xx) for a bad envelope, a duplicate id or a closed episode."""
+        return await self._on_stack_loop(self._control.arm(fault))
+
+    async def disarm(self, fault_id: str) -> dict[str, Any]:
+        """Take a fault off (armed at open or by `arm`); returns its counts (`eligible`, `fired`).
+        `FaultControlError` (404) for an id the episode does not have."""
+        return await self._on_stack_loop(self._control.disarm(fault_id))
+
+    async def events(self) -> AsyncIterator[dict[str, Any]]:
+        """The site's semantic events (`source: "site"`: kind, name, target, detail) and the agent's
+        GUI actions (`source: "gui"`: kind, name = the target's accessible name, page, …) as they
+        happen, from the episode's start; ends when the episode is closed."""
+        events_seen = actions_seen = 0
+        while True:
+            events, actions, closed = await self._on_stack_loop(self._control.poll(events_seen, actions_seen))
+            events_seen += len(events)
+            actions_seen += len(actions)
+            for item in [*events, *actions]:
+                yield item
+            if closed:
+                return
+            await asyncio.sleep(POLL_S)
+
+    async def wait_for(self, kind: str | None = None, name: str | None = None, count: int = 1, *,
+                       source: str | None = None, timeout_s: float = 60.0) -> dict[str, Any]:
+        """Wait until the `count`-th event (counted from the episode's start) of `kind` (a semantic
+        event kind such as `commit`, or a GUI action kind such as `click`) whose `name` matches
+        (a glob) has happened; returns it. `TimeoutError` after `timeout_s`; `WebchaosError` if the
+        episode closes first."""
+        return await wait_until(self.events(), kind=kind, name=name, count=count, source=source,
+                                timeout_s=timeout_s)
 
     def ledger(self) -> list[dict[str, Any]]:
         """The fault ledger (faults.jsonl): one dict per firing or refusal, all four layers. Complete

@@ -61,6 +61,8 @@ class Episode:
     record_replay: bool = True  # record every top page with rrweb into <out_dir>/rrweb.jsonl (when installed)
     replay_pages: int = 0  # page loads given an rrweb recorder so far (their `rec` numbers: 1..n)
     ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
+    events_seen: int = 0  # semantic events of the site seen so far (their seq below this), for triggers
+    armed_at_runtime: int = 0  # faults armed through the control API so far (default ids)
     ledger: Ledger = field(init=False)
 
     def __post_init__(self) -> None:
