@@ -37,8 +37,9 @@ from harness.live_control import POLL_S, EpisodeControl, FaultControlError, Webc
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
 from harness.stack import Stack as Services
+from scenarios.chaos_profiles import ChaosProfile, load_profile
 from scenarios.faults import FaultSpec
-from scenarios.loader import Catalog
+from scenarios.loader import Catalog, ScenarioError
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog
 
@@ -244,8 +245,10 @@ class Stack:
                         tb: TracebackType | None) -> None:
         await asyncio.shield(self.stop())
 
-    def spec(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1) -> EpisodeSpec:
-        """Resolve ids against the catalog; a variant must apply to the task."""
+    def spec(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1,
+             profile: str | ChaosProfile | None = None) -> EpisodeSpec:
+        """Resolve ids against the catalog; a variant must apply to the task. `profile`: a chaos profile
+        (a built-in name, a YAML path or a loaded `ChaosProfile`) laid over the episode."""
         task_obj = task if isinstance(task, Task) else self.catalog.tasks.get(task)
         if task_obj is None:
             raise WebchaosError(f"unknown task {task!r}; known: {', '.join(sorted(self.catalog.tasks))}")
@@ -255,13 +258,19 @@ class Stack:
         if variant_obj is not None and task_obj.id not in variant_obj.tasks:
             raise WebchaosError(f"variant {variant_obj.id!r} does not apply to task {task_obj.id!r} "
                                 f"(it applies to {', '.join(variant_obj.tasks)})")
-        return EpisodeSpec(task_obj, variant_obj, int(seed))
+        if isinstance(profile, str):
+            try:
+                profile = load_profile(profile)
+            except ScenarioError as exc:
+                raise WebchaosError(str(exc)) from exc
+        return EpisodeSpec(task_obj, variant_obj, int(seed), profile=profile)
 
     async def open(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
-                   cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()) -> Episode:
+                   cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = (),
+                   profile: str | ChaosProfile | None = None) -> Episode:
         """Open an episode; the caller must `await ep.grade()` or `await stack.close(ep)`.
         Prefer `async with stack.episode(...)`, which closes it for you."""
-        spec = self.spec(task, variant, seed)
+        spec = self.spec(task, variant, seed, profile)
         while True:
             self._count += 1
             episode_id = episode_id_for(spec, agent, self._count)
@@ -279,11 +288,12 @@ class Stack:
 
     @contextlib.asynccontextmanager
     async def episode(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
-                      cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()
-                      ) -> AsyncIterator[Episode]:
+                      cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = (),
+                      profile: str | ChaosProfile | None = None) -> AsyncIterator[Episode]:
         """`async with stack.episode(task=…, variant=…, seed=…) as ep:` — see `Episode`.
-        `chromium_args`: extra flags for the episode's Chromium."""
-        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent, chromium_args=chromium_args)
+        `chromium_args`: extra flags for the episode's Chromium; `profile`: a chaos profile laid over it."""
+        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent, chromium_args=chromium_args,
+                                 profile=profile)
         try:
             yield opened
         finally:
