@@ -34,7 +34,7 @@ def records_from(results: Iterable[Any], sites: dict[str, str] | None = None) ->
     """Records from result objects; `sites` maps task id → site when a result lacks `site`."""
     out = []
     for r in results:
-        if is_infra_error(r):
+        if is_infra_error(r) or getattr(r, "profile", None):  # chaos-profile episodes: `profile_robustness`
             continue
         site = getattr(r, "site", None) or (sites or {}).get(r.task_id)
         out.append(Record(r.task_id, r.variant_id, r.target_primitive, site, int(r.seed), r.agent,
@@ -149,6 +149,35 @@ def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, dict[s
     return {agent: dict(sorted(rows.items())) for agent, rows in sorted(out.items())}
 
 
+def profile_robustness(results: Iterable[Any], *, resamples: int = 2000, seed: int = 0) -> list[dict[str, Any]]:
+    """Per agent and chaos profile: the score under the profile next to the clean base on the same
+    (task, seed), paired. `robustness` = mean profile score / mean base score (1.0: unaffected;
+    None when the base scored 0), `drop` = base − profile with a bootstrap 95% CI."""
+    graded = [r for r in results if not is_infra_error(r) and not getattr(r, "script", None)]
+    base = {(r.task_id, int(r.seed), r.agent): r for r in graded
+            if not r.variant_id and not getattr(r, "profile", None)}
+    pairs: dict[tuple[str, str], list[tuple[Any, Any]]] = defaultdict(list)
+    for r in graded:
+        profile = getattr(r, "profile", None)
+        key = (r.task_id, int(r.seed), r.agent)
+        if profile and not r.variant_id and key in base:
+            pairs[(r.agent, profile)].append((base[key], r))
+    out = []
+    for (agent, profile), ps in sorted(pairs.items()):
+        base_mean = _mean([float(b.score) for b, _ in ps])
+        profile_mean = _mean([float(p.score) for _, p in ps])
+        low, high = bootstrap_ci([float(b.score) - float(p.score) for b, p in ps], resamples=resamples, seed=seed)
+        out.append({
+            "agent": agent, "profile": profile, "n": len(ps),
+            "base_score": round(base_mean, 4), "profile_score": round(profile_mean, 4),
+            "base_success_rate": round(_mean([1.0 if b.success else 0.0 for b, _ in ps]), 4),
+            "profile_success_rate": round(_mean([1.0 if p.success else 0.0 for _, p in ps]), 4),
+            "robustness": round(profile_mean / base_mean, 4) if base_mean > 0 else None,
+            "drop": round(base_mean - profile_mean, 4), "drop_ci95": [round(low, 4), round(high, 4)],
+        })
+    return out
+
+
 def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, *, seed: int = 0) -> dict[str, Any]:
     """Everything above, as written into run.json."""
     results = list(results)
@@ -160,4 +189,5 @@ def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, 
         "variant_drops": variant_drops(records, seed=seed),
         "pass_k": pass_k(records),
         "failure_attribution": failure_attribution(records),
+        "profile_robustness": profile_robustness(results, seed=seed),
     }

@@ -2,6 +2,7 @@
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 
@@ -10,7 +11,11 @@ from sites.kit.events import SemanticEvent
 
 
 class OracleError(RuntimeError):
-    pass
+    """`status`: the oracle's HTTP status (0 when it did not answer)."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 # The sites server (uvicorn) closes a connection idle for 5 s; aiohttp would keep it 15 s and could send
@@ -53,7 +58,8 @@ class OracleClient:
         async with self.session.request(method, self.base_url + path, **kwargs) as response:
             body = await response.read()
             if response.status >= 400:
-                raise OracleError(f"oracle {method} {path} -> {response.status}: {body[:300].decode(errors='replace')}")
+                raise OracleError(f"oracle {method} {path} -> {response.status}: {body[:300].decode(errors='replace')}",
+                                  response.status)
             return body
 
     async def health(self) -> dict[str, Any]:
@@ -68,8 +74,10 @@ class OracleClient:
     async def state_bytes(self, episode_id: str) -> bytes:
         return await self._request("GET", f"/episodes/{episode_id}/state")
 
-    async def events(self, episode_id: str) -> list[SemanticEvent]:
-        raw = json.loads(await self._request("GET", f"/episodes/{episode_id}/events"))
+    async def events(self, episode_id: str, since: int = 0) -> list[SemanticEvent]:
+        """The semantic events so far (from the `since`-th on)."""
+        params = {"since": since} if since else None
+        raw = json.loads(await self._request("GET", f"/episodes/{episode_id}/events", params=params))
         return [SemanticEvent.model_validate(e) for e in raw]
 
     async def ledger(self, episode_id: str) -> list[dict[str, Any]]:
@@ -78,3 +86,11 @@ class OracleClient:
 
     async def delete_episode(self, episode_id: str) -> None:
         await self._request("DELETE", f"/episodes/{episode_id}")
+
+    async def arm_fault(self, episode_id: str, envelope: dict[str, Any]) -> dict[str, Any]:
+        """Arm a server fault on an open episode (the sites' half of run-time arming)."""
+        return dict(json.loads(await self._request("POST", f"/episodes/{episode_id}/faults", json=envelope)))
+
+    async def disarm_fault(self, episode_id: str, fault_id: str) -> dict[str, Any]:
+        path = f"/episodes/{episode_id}/faults/{quote(fault_id, safe='')}"
+        return dict(json.loads(await self._request("DELETE", path)))

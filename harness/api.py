@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -33,18 +33,18 @@ from harness.agents.base import AgentOutcome
 from harness.config import RUNS_DIR, STATE_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
+from harness.live_control import POLL_S, EpisodeControl, FaultControlError, WebchaosError, wait_until
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
 from harness.stack import Stack as Services
-from scenarios.loader import Catalog
+from scenarios.chaos_profiles import ChaosProfile, load_profile
+from scenarios.faults import FaultSpec
+from scenarios.loader import Catalog, ScenarioError
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog
 
 T = TypeVar("T")
-
-
-class WebchaosError(RuntimeError):
-    """A usage error of the API: unknown task or variant, a stack not started, no browser."""
+__all__ = ["Episode", "FaultControlError", "Stack", "StackThread", "WebchaosError", "episode"]
 
 
 class Episode:
@@ -54,6 +54,7 @@ class Episode:
     def __init__(self, live: LiveEpisode, loop: asyncio.AbstractEventLoop | None = None) -> None:
         self._live = live
         self._loop = loop  # the stack's event loop: its clients live there
+        self._control = EpisodeControl(live)
 
     async def _on_stack_loop(self, work: Coroutine[Any, Any, T]) -> T:
         """Run on the stack's loop, awaited from any loop (a pytest-asyncio test, anyio, a thread's loop)."""
@@ -139,6 +140,44 @@ class Episode:
         """Save a PNG of every tab of the episode's browser under screenshots/ (before `grade`)."""
         return await self._on_stack_loop(self._live.screenshots(prefix))
 
+    # -- while it runs: faults armed and disarmed, progress watched (harness/live_control.py) --
+
+    async def arm(self, fault: Mapping[str, Any] | FaultSpec) -> str:
+        """Arm a fault from now on: an envelope exactly as in the catalog (a dict or a `FaultSpec`),
+        network or client (at the proxy) or server (at the sites); seed faults only at open. Returns
+        its id (the envelope's `id`, else `<type>@<n>`). Raises `FaultControlError` (`.status`: the
+        4xx) for a bad envelope, a duplicate id or a closed episode."""
+        return await self._on_stack_loop(self._control.arm(fault))
+
+    async def disarm(self, fault_id: str) -> dict[str, Any]:
+        """Take a fault off (armed at open or by `arm`); returns its counts (`eligible`, `fired`).
+        `FaultControlError` (404) for an id the episode does not have."""
+        return await self._on_stack_loop(self._control.disarm(fault_id))
+
+    async def events(self) -> AsyncIterator[dict[str, Any]]:
+        """The site's semantic events (`source: "site"`: kind, name, target, detail) and the agent's
+        GUI actions (`source: "gui"`: kind, name = the target's accessible name, page, …) as they
+        happen, from the episode's start; ends when the episode is closed."""
+        events_seen = actions_seen = 0
+        while True:
+            events, actions, closed = await self._on_stack_loop(self._control.poll(events_seen, actions_seen))
+            events_seen += len(events)
+            actions_seen += len(actions)
+            for item in [*events, *actions]:
+                yield item
+            if closed:
+                return
+            await asyncio.sleep(POLL_S)
+
+    async def wait_for(self, kind: str | None = None, name: str | None = None, count: int = 1, *,
+                       source: str | None = None, timeout_s: float = 60.0) -> dict[str, Any]:
+        """Wait until the `count`-th event (counted from the episode's start) of `kind` (a semantic
+        event kind such as `commit`, or a GUI action kind such as `click`) whose `name` matches
+        (a glob) has happened; returns it. `TimeoutError` after `timeout_s`; `WebchaosError` if the
+        episode closes first."""
+        return await wait_until(self.events(), kind=kind, name=name, count=count, source=source,
+                                timeout_s=timeout_s)
+
     def ledger(self) -> list[dict[str, Any]]:
         """The fault ledger (faults.jsonl): one dict per firing or refusal, all four layers. Complete
         after `grade()`; before it, the seed/server layers' lines are not in yet."""
@@ -206,8 +245,10 @@ class Stack:
                         tb: TracebackType | None) -> None:
         await asyncio.shield(self.stop())
 
-    def spec(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1) -> EpisodeSpec:
-        """Resolve ids against the catalog; a variant must apply to the task."""
+    def spec(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1,
+             profile: str | ChaosProfile | None = None) -> EpisodeSpec:
+        """Resolve ids against the catalog; a variant must apply to the task. `profile`: a chaos profile
+        (a built-in name, a YAML path or a loaded `ChaosProfile`) laid over the episode."""
         task_obj = task if isinstance(task, Task) else self.catalog.tasks.get(task)
         if task_obj is None:
             raise WebchaosError(f"unknown task {task!r}; known: {', '.join(sorted(self.catalog.tasks))}")
@@ -217,13 +258,19 @@ class Stack:
         if variant_obj is not None and task_obj.id not in variant_obj.tasks:
             raise WebchaosError(f"variant {variant_obj.id!r} does not apply to task {task_obj.id!r} "
                                 f"(it applies to {', '.join(variant_obj.tasks)})")
-        return EpisodeSpec(task_obj, variant_obj, int(seed))
+        if isinstance(profile, str):
+            try:
+                profile = load_profile(profile)
+            except ScenarioError as exc:
+                raise WebchaosError(str(exc)) from exc
+        return EpisodeSpec(task_obj, variant_obj, int(seed), profile=profile)
 
     async def open(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
-                   cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()) -> Episode:
+                   cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = (),
+                   profile: str | ChaosProfile | None = None) -> Episode:
         """Open an episode; the caller must `await ep.grade()` or `await stack.close(ep)`.
         Prefer `async with stack.episode(...)`, which closes it for you."""
-        spec = self.spec(task, variant, seed)
+        spec = self.spec(task, variant, seed, profile)
         while True:
             self._count += 1
             episode_id = episode_id_for(spec, agent, self._count)
@@ -241,11 +288,12 @@ class Stack:
 
     @contextlib.asynccontextmanager
     async def episode(self, task: str | Task, variant: str | Variant | None = None, seed: int = 1, *,
-                      cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = ()
-                      ) -> AsyncIterator[Episode]:
+                      cdp: bool = True, agent: str = "api", chromium_args: Sequence[str] = (),
+                      profile: str | ChaosProfile | None = None) -> AsyncIterator[Episode]:
         """`async with stack.episode(task=…, variant=…, seed=…) as ep:` — see `Episode`.
-        `chromium_args`: extra flags for the episode's Chromium."""
-        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent, chromium_args=chromium_args)
+        `chromium_args`: extra flags for the episode's Chromium; `profile`: a chaos profile laid over it."""
+        opened = await self.open(task, variant, seed, cdp=cdp, agent=agent, chromium_args=chromium_args,
+                                 profile=profile)
         try:
             yield opened
         finally:

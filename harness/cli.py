@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grader.verdict import Verdict
 from harness.agents import agents_from_specs
+from harness.chaos_profile import print_robustness, with_overlays
 from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.episode import grade_episode_dir
 from harness.executors.ray_cluster import RayExecutorError, RayOptions, import_ray
@@ -60,15 +61,16 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
              time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
              browser: str = "proxy", chromium_args: list[str] | None = None,
              catalog_paths: list[Path] | None = None, resume: bool = False, isolate: bool = False,
-             record_replay: bool = True, cluster: RayOptions | None = None) -> int:
+             record_replay: bool = True, cluster: RayOptions | None = None,
+             chaos_profiles: list[str] | None = None, script: str | None = None) -> int:
     config = RunConfig(tasks=tasks, variants=variants, seeds=seeds, agents=agents, include_base=include_base,
                        one_per_primitive=one_per_primitive, catalog=[str(p.resolve()) for p in catalog_paths or []],
                        https=https, browser=browser, chromium_args=chromium_args or [],
                        time_budget_s=time_budget_s, concurrency=concurrency, isolate=isolate,
-                       record_replay=record_replay)
+                       record_replay=record_replay, chaos_profiles=chaos_profiles or [], script=script)
     try:
-        specs = plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
-                            one_per_primitive=one_per_primitive)
+        specs = with_overlays(plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
+                                          one_per_primitive=one_per_primitive), chaos_profiles or [], script)
         agent_objs = agents_from_specs(agents, browser, chromium_args or [], isolate=isolate)
     except ValueError as exc:
         console.print(f"[red]error[/] {exc}")
@@ -118,6 +120,7 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
                           "`webchaos run --resume <run folder>` runs the rest")
             return 130
     print_summary(summary, console)
+    print_robustness(summary, console)
     console.print(f"results: {run_dir}/run.json")
     if (run_dir / "report.html").is_file():
         console.print(f"report:  {run_dir}/report.html")
@@ -181,7 +184,8 @@ def _resume(run_dir: Path, concurrency: int | None, cluster: RayOptions | None =
                     config.time_budget_s, one_per_primitive=config.one_per_primitive, https=config.https,
                     browser=config.browser, chromium_args=config.chromium_args, catalog_paths=catalog_paths,
                     resume=True, isolate=config.isolate,
-                    record_replay=config.record_replay, cluster=cluster)
+                    record_replay=config.record_replay, cluster=cluster,
+                    chaos_profiles=config.chaos_profiles, script=config.script)
 
 
 def wanted_variants(variant: list[str] | None, base_only: bool) -> list[str] | None:
@@ -238,6 +242,9 @@ def run(
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, help="with --executor ray: Ray workers, each with its own stack, 1 CPU each "
         "(default: one per node)")] = None,
+    chaos_profile: Annotated[list[str] | None, typer.Option(
+        "--chaos-profile", help="a chaos profile (built in: flaky-network, hostile-page, all-weather; or a YAML "
+        "path) laid over every base episode, run beside the clean base (repeatable)")] = None,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     cluster = _cluster_options(executor, address, workers)
@@ -247,7 +254,39 @@ def run(
     code = _execute(_catalog(catalog), task, variants, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
                     browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
-                    record_replay=not no_replay, cluster=cluster)
+                    record_replay=not no_replay, cluster=cluster, chaos_profiles=chaos_profile)
+    raise typer.Exit(code)
+
+
+@app.command()
+def script(
+    path: Annotated[Path, typer.Argument(help="a scenario script: a .py file defining async scenario(ep)")],
+    task: Annotated[list[str] | None, typer.Option(
+        "--task", "-t", help="task id (repeatable); default: the script's TASKS")] = None,
+    seeds: Annotated[str, typer.Option(help="seeds: '1', '1,2,5' or '1-10'")] = "1",
+    agent: Annotated[list[str] | None, typer.Option(
+        "--agent", "-a", help="as for run: reference | reference-no-recovery | [NAME=]cmd:'<command>'")] = None,
+    browser: Annotated[str, typer.Option("--browser", help="for cmd: agents: 'proxy' or 'cdp' (as for run)")
+                       ] = "proxy",
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 2,
+    run_id: Annotated[str | None, typer.Option(help="folder name under runs/")] = None,
+    runs_dir: Annotated[Path, typer.Option(help="where runs are written")] = RUNS_DIR,
+    time_budget: Annotated[float, typer.Option(help="seconds an agent may take per episode")] = 120.0,
+    https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
+) -> None:
+    """Run a scenario script beside any agent: it arms and disarms faults as the episode goes; graded like run."""
+    from harness.script import ScriptError, load_script
+
+    try:
+        tasks = task or list(load_script(path).tasks)
+    except ScriptError as exc:
+        console.print(f"[red]error[/] {exc}", markup=False)
+        raise typer.Exit(2) from exc
+    if not tasks:
+        console.print(f"[red]error[/] {path}: give --task (the script names no TASKS)", markup=False)
+        raise typer.Exit(2)
+    code = _execute(_catalog(None), tasks, [], _seeds(seeds), agent or ["reference"], concurrency, run_id,
+                    runs_dir, True, time_budget, https=https, browser=browser, script=str(path.resolve()))
     raise typer.Exit(code)
 
 

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 
@@ -10,7 +11,11 @@ from scenarios.secret import SECRET_HEADER
 
 
 class ControlError(RuntimeError):
-    pass
+    """`status`: the control API's HTTP status (0 when it did not answer)."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ControlClient:
@@ -28,7 +33,8 @@ class ControlClient:
         async with self._session.request(method, self.base_url + path, **kwargs) as response:
             body = await response.read()
             if response.status >= 400:
-                raise ControlError(f"proxy {method} {path} -> {response.status}: {body[:500].decode(errors='replace')}")
+                raise ControlError(f"proxy {method} {path} -> {response.status}: {body[:500].decode(errors='replace')}",
+                                   response.status)
             return json.loads(body) if body else None
 
     async def open_episode(self, episode_id: str, seed: int, faults: list[dict[str, Any]], out_dir: Path,
@@ -42,3 +48,13 @@ class ControlClient:
 
     async def close_episode(self, episode_id: str) -> dict[str, Any]:
         return dict(await self._request("DELETE", f"/episodes/{episode_id}"))
+
+    async def arm_fault(self, episode_id: str, envelope: dict[str, Any]) -> dict[str, Any]:
+        return dict(await self._request("POST", f"/episodes/{episode_id}/faults", json=envelope))
+
+    async def disarm_fault(self, episode_id: str, fault_id: str) -> dict[str, Any]:
+        return dict(await self._request("DELETE", f"/episodes/{episode_id}/faults/{quote(fault_id, safe='')}"))
+
+    async def actions(self, episode_id: str, since: int = 0) -> list[dict[str, Any]]:
+        """The episode's GUI actions from the `since`-th on, in arrival order."""
+        return list(await self._request("GET", f"/episodes/{episode_id}/actions", params={"since": since}))

@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from grader.bindings import fill
 from grader.oracle_client import OracleClient
@@ -22,10 +22,20 @@ from harness.cdp import CdpBrowser
 from harness.control_client import ControlClient
 from harness.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
 from harness.stack import signal_name
+from scenarios.chaos_profiles import ChaosProfile
 from scenarios.ledger import count_firings
 from scenarios.profile import GENERIC_VOCABULARY
 from scenarios.schema import PlanStep, Task, Variant
 from sites.registry import profiles
+
+
+class Alongside(Protocol):
+    """Something that runs beside the agent on the live episode (a scenario script, harness/script.py)."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def run(self, live: "LiveEpisode") -> None: ...
 
 
 @dataclass(frozen=True)
@@ -33,10 +43,25 @@ class EpisodeSpec:
     task: Task
     variant: Variant | None
     seed: int
+    profile: ChaosProfile | None = None  # background faults laid over the episode (`--chaos-profile`)
+    script: Alongside | None = None  # a scenario script run beside the agent (`webchaos script`)
+
+    @property
+    def overlay(self) -> str | None:
+        """What the episode has besides its variant: `profile:<name>` or `script:<name>`."""
+        if self.profile is not None:
+            return f"profile:{self.profile.name}"
+        return f"script:{self.script.name}" if self.script is not None else None
+
+    @property
+    def faults(self) -> list[dict[str, Any]]:
+        """The variant's envelopes, then the profile's."""
+        return [*(self.variant.faults if self.variant else []), *(self.profile.faults if self.profile else [])]
 
     @property
     def label(self) -> str:
-        return f"{self.task.id}/{self.variant.id if self.variant else 'base'}/s{self.seed}"
+        extra = f"+{self.overlay}" if self.overlay else ""
+        return f"{self.task.id}/{self.variant.id if self.variant else 'base'}{extra}/s{self.seed}"
 
 
 @dataclass
@@ -53,7 +78,8 @@ class OpenEpisode:
 
 
 def episode_id_for(spec: EpisodeSpec, agent: str, index: int) -> str:
-    raw = f"{index:04d}-{spec.task.id}-{spec.variant.id if spec.variant else 'base'}-s{spec.seed}-{agent}"
+    extra = f"+{spec.overlay}" if spec.overlay else ""
+    raw = f"{index:04d}-{spec.task.id}-{spec.variant.id if spec.variant else 'base'}{extra}-s{spec.seed}-{agent}"
     return re.sub(r"[^A-Za-z0-9._-]+", "_", raw)[:120]
 
 
@@ -73,7 +99,7 @@ class EpisodeManager:
 
     async def open(self, spec: EpisodeSpec, episode_id: str, out_dir: Path) -> OpenEpisode:
         out_dir.mkdir(parents=True, exist_ok=True)
-        faults = spec.variant.faults if spec.variant else []
+        faults = spec.faults
         info = await self.oracle.create_episode(
             site=spec.task.site, task_id=spec.task.id, seed=spec.seed,
             variant_id=spec.variant.id if spec.variant else None, episode_id=episode_id,
@@ -274,6 +300,7 @@ class LiveEpisode:
             target_primitive=spec.variant.target_primitive.value if spec.variant else None, seed=spec.seed,
             site=spec.task.site, agent=self.agent, instruction=opened.instruction, success=verdict.success,
             score=verdict.score, verdict=verdict, outcome=outcome, firings=self.firings, timings=self.timings,
+            profile=spec.profile.name if spec.profile else None, script=spec.script.name if spec.script else None,
         )
         write_json_atomic(opened.out_dir / "result.json", self.result)
         return self.result
@@ -294,8 +321,11 @@ async def run_episode(
                                      spki_pins=spki_pins, chromium_args=getattr(agent, "chromium_args", ()))
     outcome: AgentOutcome
     failure: InfraError | None = None
+    script: asyncio.Future[None] | None = None
     try:
         running = asyncio.ensure_future(agent.run(episode.context(browser, time_budget_s)))
+        if spec.script is not None:  # started with the agent, stopped when the agent is done
+            script = asyncio.ensure_future(spec.script.run(episode))
         watched: set[asyncio.Future[Any]] = {running}
         if infra is not None:
             watched.add(infra)
@@ -321,6 +351,8 @@ async def run_episode(
         except Exception as exc:  # an agent crash is a result, not a harness failure
             outcome = AgentOutcome(status="error", error=f"{type(exc).__name__}: {exc}")
         failure = (infra.result() if infra is not None and infra.done() else None) or episode.browser_death()
+        if failure is None and script is not None:
+            failure = await stop_script(script, spec)
         if failure is None and killed_from_outside(outcome):
             failure = InfraError(process="agent", cause=f"the agent's {outcome.error}", signal=outcome.signal,
                                  pid=outcome.pid)
@@ -328,6 +360,10 @@ async def run_episode(
             # As the reference agent does: the page(s) as the agent left them, named for how it ended.
             await episode.screenshots("final" if outcome.status == "done" else "failed")
     finally:
+        if script is not None and not script.done():
+            script.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await script
         if failure is None:
             await episode.finish()
         else:
@@ -335,3 +371,19 @@ async def run_episode(
     if failure is not None:
         raise InfraFailure(failure)
     return await episode.grade(outcome)
+
+
+async def stop_script(script: "asyncio.Future[None]", spec: EpisodeSpec) -> InfraError | None:
+    """Stop a scenario script still running when the agent is done; a script that raised makes the
+    episode an infrastructure error (the agent was not the one that failed)."""
+    if not script.done():
+        script.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await script
+        if script.cancelled():
+            return None
+    if script.cancelled() or script.exception() is None:
+        return None
+    exc = script.exception()
+    name = spec.script.name if spec.script is not None else "?"
+    return InfraError(process="harness", cause=f"scenario script {name} raised {type(exc).__name__}: {exc}")

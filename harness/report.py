@@ -16,7 +16,8 @@ def results_table(summary: RunSummary) -> Table:
     for r in sorted(summary.episodes, key=lambda r: (r.task_id, r.variant_id or "", r.seed, r.agent)):
         mark = "[yellow]infra[/]" if r.infra_failed else "[green]pass[/]" if r.success else "[red]fail[/]"
         status = f"infra error: {r.infra.cause if r.infra else r.error}" if r.infra_failed else r.outcome.status
-        table.add_row(r.task_id, r.variant_id or "base", str(r.seed), r.agent, mark, f"{r.score:.2f}", status,
+        variant = (r.variant_id or "base") + (f" + {r.profile}" if r.profile else "")
+        table.add_row(r.task_id, variant, str(r.seed), r.agent, mark, f"{r.score:.2f}", status,
                       str(r.firings), f"{r.timings.total_ms / 1000:.1f}s")
     return table
 

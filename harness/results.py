@@ -53,6 +53,8 @@ class EpisodeResult(BaseModel):
         default="graded", description="infra_error: webchaos itself failed (see `infra`); not the agent's doing, "
         "left out of every aggregate and rerun by `webchaos run --resume`")
     infra: InfraError | None = None
+    profile: str | None = Field(default=None, description="the chaos profile laid over the episode, if any")
+    script: str | None = Field(default=None, description="the scenario script run beside the agent, if any")
 
     @property
     def infra_failed(self) -> bool:
@@ -86,6 +88,8 @@ class RunConfig(BaseModel):
     concurrency: int = 2
     isolate: bool = False
     record_replay: bool = True
+    chaos_profiles: list[str] = Field(default_factory=list, description="--chaos-profile names or paths")
+    script: str | None = Field(default=None, description="`webchaos script`: the scenario script's path")
 
 
 class RunSummary(BaseModel):
@@ -104,7 +108,8 @@ class RunSummary(BaseModel):
 
     def table_rows(self) -> list[dict[str, Any]]:
         return [
-            {"task": r.task_id, "variant": r.variant_id or "base", "seed": r.seed, "agent": r.agent,
+            {"task": r.task_id, "variant": (r.variant_id or "base") + (f" + {r.profile}" if r.profile else ""),
+             "seed": r.seed, "agent": r.agent,
              "success": r.success, "score": r.score,
              "status": "infra error" if r.infra_failed else r.outcome.status, "firings": r.firings,
              "seconds": round(r.timings.total_ms / 1000, 1)}

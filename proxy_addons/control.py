@@ -19,6 +19,12 @@ nothing else. A control port without a secret is refused at start.
   armed here, other layers are ignored. 422 `{"error": "faults[2].params.delay_ms: ..."}`
   on a bad body or fault, 409 on a duplicate id/port, 500 if the listener fails.
 - `GET /episodes/{id}/har` -> the episode's HAR so far (nothing stops).
+- `POST /episodes/{id}/faults` (an envelope, network or client layer) -> 201 `{"fault_id", "layer", "type",
+  "active", …}`: armed from now on (proxy_addons/arming.py); 422 for a bad envelope, a seed fault (only
+  at open) or a server fault (armed at the sites' oracle), 409 for a duplicate id or a closed episode.
+- `DELETE /episodes/{id}/faults/{fault_id}` -> 200 with the fault's counts; 404 for an unknown id.
+- `GET /episodes/{id}/faults` -> the armed faults; `GET /episodes/{id}/actions?since=n` -> the GUI actions
+  from the n-th on, in arrival order.
 - `DELETE /episodes/{id}` -> removes the listener, waits (at most WRITE_SETTLE_S) for writes already
   forwarded to the sites server to be answered, writes `<out_dir>/trace.har`, forgets
   the flows, closes the ledger: `{"flows", "har", "ledger", "firings"}`.
@@ -39,6 +45,7 @@ from mitmproxy import ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from proxy_addons.arming import ArmError, arm_fault, describe, disarm_fault
 from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
 from proxy_addons.ledger import marks
 from proxy_addons.recorder import Recorder
@@ -101,6 +108,7 @@ class Control:
         self.secret = secret
         self.runner: web.AppRunner | None = None
         self.lock = asyncio.Lock()
+        self.closed: set[str] = set()  # ids of closed episodes: a late arm gets a 409 that says so
 
     def load(self, loader: Loader) -> None:
         loader.add_option(
@@ -124,6 +132,10 @@ class Control:
             web.post("/episodes", self.open_episode),
             web.get("/episodes/{id}/har", self.get_har),
             web.delete("/episodes/{id}", self.close_episode),
+            web.get("/episodes/{id}/faults", self.list_faults),
+            web.post("/episodes/{id}/faults", self.arm),
+            web.delete("/episodes/{id}/faults/{fault_id}", self.disarm),
+            web.get("/episodes/{id}/actions", self.actions),
         ])
         return app
 
@@ -231,6 +243,59 @@ class Control:
             status=201,
         )
 
+    def _open_episode(self, request: web.Request) -> Episode | web.Response:
+        episode_id = request.match_info["id"]
+        episode = self.episodes.get(episode_id)
+        if episode is not None:
+            return episode
+        if episode_id in self.closed:
+            return _error(409, f"episode {episode_id!r} is closed: faults are armed on open episodes only")
+        return _error(404, f"unknown episode {episode_id!r}")
+
+    async def list_faults(self, request: web.Request) -> web.Response:
+        episode = self._open_episode(request)
+        if isinstance(episode, web.Response):
+            return episode
+        return web.json_response([describe(f) for f in episode.faults])
+
+    async def arm(self, request: web.Request) -> web.Response:
+        episode = self._open_episode(request)
+        if isinstance(episode, web.Response):
+            return episode
+        try:
+            raw = await request.json()
+        except json.JSONDecodeError:
+            return _error(422, "body: not JSON (expected a fault envelope)")
+        try:
+            armed = arm_fault(episode, raw)
+        except ArmError as exc:
+            return _error(exc.status, str(exc))
+        logger.info(f"webchaos: episode {episode.id}: fault {armed.id} armed")
+        return web.json_response(describe(armed), status=201)
+
+    async def disarm(self, request: web.Request) -> web.Response:
+        episode = self._open_episode(request)
+        if isinstance(episode, web.Response):
+            return episode
+        try:
+            armed = disarm_fault(episode, request.match_info["fault_id"])
+        except ArmError as exc:
+            return _error(exc.status, str(exc))
+        logger.info(f"webchaos: episode {episode.id}: fault {armed.id} disarmed")
+        return web.json_response(describe(armed))
+
+    async def actions(self, request: web.Request) -> web.Response:
+        episode = self._open_episode(request)
+        if isinstance(episode, web.Response):
+            return episode
+        try:
+            since = int(request.query.get("since", "0"))
+        except ValueError:
+            return _error(422, "since: expected a whole number")
+        if since < 0:
+            return _error(422, "since: expected 0 or more")
+        return web.json_response(self.recorder.actions_since(episode, since))
+
     async def get_har(self, request: web.Request) -> web.Response:
         episode = self.episodes.get(request.match_info["id"])
         if episode is None:
@@ -243,6 +308,7 @@ class Control:
             if episode is None or episode.closing:
                 return _error(404, f"unknown episode {request.match_info['id']!r}")
             episode.closing = True
+            self.closed.add(episode.id)
             await self._set_listener(episode.mode_spec, False)
         # Outside the lock (other episodes open and close meanwhile): a write the agent sent just before
         # it stopped is still being answered, and the final state read after this must include it.

@@ -62,6 +62,8 @@ class Episode:
     replay_pages: int = 0  # page loads given an rrweb recorder so far (their `rec` numbers: 1..n)
     ledger_path: Path | None = None  # default: <out_dir>/faults.jsonl
     closing: bool = False  # its close has begun: no second close, though its in-flight writes finish
+    events_seen: int = 0  # semantic events of the site seen so far (their seq below this), for triggers
+    armed_at_runtime: int = 0  # faults armed through the control API so far (default ids)
     ledger: Ledger = field(init=False)
 
     def __post_init__(self) -> None:

@@ -58,6 +58,7 @@ from mitmproxy import http
 from mitmproxy.addons.savehar import SaveHar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from proxy_addons.arming import observe_actions
 from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
@@ -215,7 +216,9 @@ class ActionLog:
         self.lines: list[dict[str, Any]] = []
         self._file: IO[str] | None = path.open("w", encoding="utf-8", buffering=1)
 
-    def add(self, actions: list[ActionIn]) -> None:
+    def add(self, actions: list[ActionIn]) -> list[dict[str, Any]]:
+        """Append a batch; returns its lines."""
+        first = len(self.lines)
         for action in actions:
             line: dict[str, Any] = {"seq": len(self.lines) + 1,
                                     "t_ms": round(action.t - self.opened_epoch_ms, 1)}
@@ -228,6 +231,7 @@ class ActionLog:
             self.lines.append(line)
             if self._file is not None:
                 self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        return self.lines[first:]
 
     def close(self) -> None:
         if self._file is None:
@@ -284,6 +288,11 @@ class Recorder:
         if self.unreclaimed >= RECLAIM_BYTES:
             self.unreclaimed = 0
             gc.collect(1)
+
+    def actions_since(self, episode: Episode, start: int) -> list[dict[str, Any]]:
+        """The episode's GUI actions from the `start`-th on, in arrival order (for `ep.events()`)."""
+        log = self.action_logs.get(episode.id)
+        return [] if log is None else [dict(line) for line in log.lines[start:]]
 
     def har(self, episode: Episode) -> dict[str, Any]:
         return make_har(list(episode.flows.values()), self.servers_seen.get(episode.id))
@@ -363,7 +372,7 @@ class Recorder:
         if problem:
             flow.response = http.Response.make(400, f"webchaos: bad actions ({problem})\n", _TEXT)
             return
-        self.action_log(episode).add(batch.actions)
+        observe_actions(episode, self.action_log(episode).add(batch.actions))
         flow.response = http.Response.make(204, b"", {"cache-control": "no-store"})
 
     @staticmethod

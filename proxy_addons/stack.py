@@ -21,7 +21,7 @@ passes it through an inherited pipe, never argv or the environment).
 Chain: secret (read from its fd at start) -> guard (refuse, strip `x-webchaos-*`) -> recorder
 (keep flows, answer `/__webchaos/report`) -> rrweb recorder (answer
 `/__webchaos/rrweb`) -> router (to the sites server, Host kept, episode
-and secret headers)
+and secret headers) -> site events (the sites' events header read for triggers, and taken off)
 -> network faults -> client-script injection -> client view (the URL the client asked
 for is put back, and the secret taken off, on answered flows) -> recorder tail (a finished
 flow is kept as its bounded HAR entry, not whole); control serves the API.
@@ -43,6 +43,7 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
+from proxy_addons.arming import SiteEvents  # noqa: E402
 from proxy_addons.client import ClientInject  # noqa: E402
 from proxy_addons.control import Control  # noqa: E402
 from proxy_addons.episodes import Episodes  # noqa: E402
@@ -69,6 +70,7 @@ addons = [
     recorder,
     RrwebRecorder(episodes),
     Router(episodes, secret),
+    SiteEvents(episodes),  # the sites' semantic events, for triggers (header taken off here)
     NetworkFaults(episodes),
     ClientInject(episodes),
     ClientView(),

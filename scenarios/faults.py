@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from scenarios.seeding import derive_seed
+from scenarios.triggers import Source, Trigger, TriggerState
 
 
 class Layer(StrEnum):
@@ -110,6 +111,19 @@ class FaultSpec(Strict):
     schedule: Schedule = Schedule()
     toxicity: float = Field(default=1.0, ge=0, le=1, description="probability per eligible event")
     params: dict[str, Any] = Field(default_factory=dict)
+    trigger: Trigger | None = Field(default=None, description="start/stop on the episode's progress "
+                                    "(scenarios/triggers.py)")
+
+    @model_validator(mode="after")
+    def _trigger_fits_layer(self) -> "FaultSpec":
+        if self.trigger is None:
+            return self
+        if self.layer == Layer.seed:
+            raise ValueError("trigger: seed faults act once, when the world is generated: they take no trigger")
+        if self.layer == Layer.server and self.trigger.uses_actions:
+            raise ValueError("trigger: GUI actions are seen by the proxy: a server fault may be triggered by "
+                             "semantic events only (event: …)")
+        return self
 
 
 class FaultType(Strict):
@@ -262,14 +276,26 @@ class ArmedFault:
         self.rng = random.Random(derive_seed("fault", seed, spec.id))
         self.eligible = 0
         self.fired = 0
+        self.trigger = TriggerState(spec.trigger) if spec.trigger is not None else None
 
     @property
     def id(self) -> str:
         assert self.spec.id is not None
         return self.spec.id
 
+    @property
+    def active(self) -> bool:
+        """False while its trigger has not happened yet, or after its `until` happened."""
+        return self.trigger is None or self.trigger.active
+
+    def observe(self, source: Source, kind: str, name: str | None) -> str | None:
+        """One semantic event or GUI action of the episode; returns how the trigger changed, if it did."""
+        return self.trigger.observe(source, kind, name) if self.trigger is not None else None
+
     def decide(self, elapsed_ms: float) -> bool:
-        """Count one eligible event and say whether the fault fires on it."""
+        """Count one eligible event and say whether the fault fires on it (never while inactive)."""
+        if not self.active:
+            return False
         self.eligible += 1
         s, k = self.spec.schedule, self.eligible
         if s.mode == "once":

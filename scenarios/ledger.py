@@ -6,7 +6,8 @@ Every layer writes the same line (`faults.jsonl`, the proxy's and the sites' hal
      "flow_id": "...", "request": {"method": "POST", "host": "<site host>", "path": "/api/…"},
      "detail": {"delay_ms": 600}}
 
-Not every line is a firing: the guard's refusals, a hook that raised (`hook_error`), a note
+Not every line is a firing: a fault armed, disarmed, triggered or spent (`detail.control`),
+the guard's refusals, a hook that raised (`hook_error`), a note
 (`detail.note`, e.g. the agent signed in again) and a client fault's lifecycle (`detail.event`
 other than `fired`: injected, dismissed, restored, hit, target_missing) are context. The
 ledgers' counts, the recorder, the grader's recoveries and the report all ask `is_firing`.
@@ -24,6 +25,8 @@ GUARD_LAYER = "guard"
 HOOK_ERROR = "hook_error"
 CLIENT_FIRED = "fired"
 CREATED_IDS = "created_ids"
+# `detail.control` of the lines that say how a fault's life changed (never firings).
+ARMED, DISARMED = "armed", "disarmed"
 
 
 def is_firing(line: Mapping[str, Any]) -> bool:
@@ -31,7 +34,7 @@ def is_firing(line: Mapping[str, Any]) -> bool:
     if line.get("layer") == GUARD_LAYER or line.get("type") == HOOK_ERROR:
         return False
     detail = line.get("detail") or {}
-    if detail.get("note"):
+    if detail.get("note") or detail.get("control"):
         return False
     if line.get("layer") == "client":
         return bool(detail.get("event") == CLIENT_FIRED)

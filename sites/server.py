@@ -17,6 +17,7 @@ from scenarios.secret import SecretError, forbid_dumps, read_secret_fd
 from sites.kit.app import site_app
 from sites.kit.hosting import HostDispatch, RequireSecret
 from sites.kit.oracle import oracle_app
+from sites.kit.progress import ReportEvents
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
@@ -27,7 +28,7 @@ def build(store: EpisodeStore | None = None, secret: str | None = None
     apps refuse (401) any request without it (the served process always has one)."""
     sites = all_sites()
     store = store or EpisodeStore(sites)
-    public: ASGIApp = HostDispatch({site.host: site_app(site, store) for site in sites.values()})
+    public: ASGIApp = ReportEvents(HostDispatch({site.host: site_app(site, store) for site in sites.values()}), store)
     oracle: ASGIApp = oracle_app(store)
     if secret is not None:
         public = RequireSecret(public, secret, "the sites server")

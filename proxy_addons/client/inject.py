@@ -136,13 +136,17 @@ def fault_config(armed: ArmedFault) -> dict[str, Any]:
     }
 
 
-def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec: int | None = None) -> str:
+def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec: int | None = None,
+                  actions_at_once: bool = False) -> str:
     """The body of the injected script: config, core, the armed faults' families, recorder, rrweb, boot.
 
-    `rrweb_rec`: this page load's recording number (None: the page is not recorded)."""
+    `rrweb_rec`: this page load's recording number (None: the page is not recorded). `actions_at_once`:
+    send each GUI action as it happens (a fault's trigger counts them), not in 250 ms batches."""
     script_url = record_script_url() if rrweb_rec is not None else None
     settings: dict[str, Any] = {"faults": configs, "report": REPORT_PATH,
                                 "actions": ACTIONS_PATH if record_actions else None}
+    if actions_at_once:
+        settings["flush_ms"] = 0
     if script_url is not None:
         settings.update(rrweb=RRWEB_PATH, rrweb_rec=rrweb_rec, rrweb_script=script_url)
     config = json.dumps(settings, ensure_ascii=True)
@@ -162,9 +166,9 @@ def script_source(configs: list[dict[str, Any]], record_actions: bool, rrweb_rec
 
 
 def script_tag(configs: list[dict[str, Any]], nonce: str | None = None, record_actions: bool = False,
-               rrweb_rec: int | None = None) -> bytes:
+               rrweb_rec: int | None = None, actions_at_once: bool = False) -> bytes:
     attrs = f' nonce="{nonce}"' if nonce else ""
-    body = script_source(configs, record_actions, rrweb_rec)
+    body = script_source(configs, record_actions, rrweb_rec, actions_at_once)
     return f"<script data-webchaos{attrs}>\n{body}</script>".encode("ascii")
 
 
@@ -275,7 +279,8 @@ class ClientInject:
             if any(needed for _, needed in relaxed):
                 nonce = candidate
         html = flow.response.content or b""
-        tag = script_tag([fault_config(a) for a in armed_now], nonce, episode.record_actions, rrweb_rec)
+        at_once = any(a.trigger is not None and a.trigger.trigger.uses_actions for a in episode.faults)
+        tag = script_tag([fault_config(a) for a in armed_now], nonce, episode.record_actions, rrweb_rec, at_once)
         flow.response.content = insert_script(html, tag)
         headers["cache-control"] = "no-store"
         headers.pop("etag", None)

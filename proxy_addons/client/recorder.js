@@ -38,6 +38,8 @@ function startRecorder() {
     action.t = t || nowEpochMs();
     action.page = path();
     queue.push(action);
+    // flush_ms 0: a fault's trigger counts these actions, so each goes out before whatever it causes.
+    if (config.flush_ms === 0) { send(false); return; }
     if (!flushTimer) { flushTimer = later(function () { send(false); }, FLUSH_MS); }
   }
 

@@ -188,6 +188,8 @@ class NetworkFaults:
         out = []
         for armed in episode.faults_of(Layer.network):
             kind = armed.params
+            if not armed.active:  # dormant until its trigger, or spent: not even `in_effect`
+                continue
             if not isinstance(kind, NetworkFault) or kind.hook_point() != hook:
                 continue
             if kind.writes_only and not is_write(flow):

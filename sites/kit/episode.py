@@ -37,10 +37,21 @@ class Episode:
     emit: EventEmitter = field(init=False)
     # The user's session on the site (server-layer `session_expiry` signs it out).
     signed_in: bool = True
+    # Events already named to the proxy in a response header (sites.kit.progress), for its triggers.
+    events_reported: int = 0
+    armed_at_runtime: int = 0  # server faults armed through the oracle so far (default ids)
 
     def __post_init__(self) -> None:
         self.ledger = SiteLedger(self.opened_at)
-        self.emit = EventEmitter(self.events, lambda: iso(self.clock.now()))
+        self.emit = EventEmitter(self.events, lambda: iso(self.clock.now()), self._observe)
+
+    def _observe(self, event: SemanticEvent) -> None:
+        """Advance the triggers of this episode's server faults (a ledger line when one changes)."""
+        for fault in self.injected:
+            change = fault.armed.observe("event", event.kind.value, event.name)
+            if change is not None:
+                self.ledger.write(fault.armed.spec.layer.value, fault.armed.spec.type, fault_id=fault.id,
+                                  detail={"control": change, "on": {"event": event.kind.value, "name": event.name}})
 
     def faults_of(self, layer: Layer) -> list[Firing]:
         return [f for f in self.injected if f.armed.spec.layer == layer]

@@ -32,14 +32,18 @@ class SemanticEvent(BaseModel):
 class EventEmitter:
     """Appends events to an episode's log, one method per kind (`episode.emit.commit(...)`)."""
 
-    def __init__(self, log: list[SemanticEvent], now: Callable[[], str]) -> None:
+    def __init__(self, log: list[SemanticEvent], now: Callable[[], str],
+                 on_event: Callable[[SemanticEvent], None] | None = None) -> None:
         self._log = log
         self._now = now
+        self._on_event = on_event  # the episode's fault triggers (scenarios/triggers.py)
 
     def _add(self, kind: EventKind, name: str, target: str | None, detail: dict[str, Any]) -> SemanticEvent:
         event = SemanticEvent(seq=len(self._log), at=self._now(), kind=kind, name=name, target=target,
                               detail=detail)
         self._log.append(event)
+        if self._on_event is not None:
+            self._on_event(event)
         return event
 
     def navigate(self, name: str, target: str | None = None, **detail: Any) -> SemanticEvent:

@@ -2,9 +2,11 @@
 
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Response
+from fastapi import Body, FastAPI, HTTPException, Query, Response
 from pydantic import BaseModel, Field
 
+from scenarios.faults import Layer
+from sites.kit.arming import ArmError, arm_site_fault, describe, disarm_site_fault
 from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
@@ -85,9 +87,30 @@ def oracle_app(store: EpisodeStore) -> FastAPI:
         return Response(get(episode_id).state_bytes(), media_type="application/json")
 
     @app.get("/episodes/{episode_id}/events")
-    async def events(episode_id: str) -> Response:
-        body = "[" + ",".join(e.model_dump_json() for e in get(episode_id).events) + "]"
+    async def events(episode_id: str, since: int = Query(default=0, ge=0)) -> Response:
+        """The semantic events so far, from the `since`-th on."""
+        body = "[" + ",".join(e.model_dump_json() for e in get(episode_id).events[since:]) + "]"
         return Response(body, media_type="application/json")
+
+    @app.get("/episodes/{episode_id}/faults")
+    async def list_faults(episode_id: str) -> list[dict[str, Any]]:
+        """The armed server faults."""
+        return [describe(f) for f in get(episode_id).faults_of(Layer.server)]
+
+    @app.post("/episodes/{episode_id}/faults", status_code=201)
+    async def arm(episode_id: str, envelope: Any = Body(...)) -> dict[str, Any]:
+        """Arm a server fault (an envelope as in the catalog) on the open episode, from now on."""
+        try:
+            return describe(arm_site_fault(get(episode_id), envelope))
+        except ArmError as exc:
+            raise HTTPException(exc.status, str(exc)) from exc
+
+    @app.delete("/episodes/{episode_id}/faults/{fault_id}")
+    async def disarm(episode_id: str, fault_id: str) -> dict[str, Any]:
+        try:
+            return describe(disarm_site_fault(get(episode_id), fault_id))
+        except ArmError as exc:
+            raise HTTPException(exc.status, str(exc)) from exc
 
     @app.get("/episodes/{episode_id}/ledger")
     async def ledger(episode_id: str) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from mitmproxy import http
 from mitmproxy.proxy.mode_specs import ProxyMode
 from mitmproxy.test import taddons, tflow
 
+from proxy_addons.arming import SiteEvents
 from proxy_addons.client import ClientInject
 from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
 from proxy_addons.guard import Guard
@@ -34,9 +35,10 @@ class Chain:
         self.recorder = Recorder(self.episodes)
         self.rrweb = RrwebRecorder(self.episodes)
         self.router = Router(self.episodes)
+        self.site_events = SiteEvents(self.episodes)
         self.network = NetworkFaults(self.episodes)
         self.inject = ClientInject(self.episodes)
-        self.addons = [self.guard, self.recorder, self.rrweb, self.router, self.network, self.inject,
+        self.addons = [self.guard, self.recorder, self.rrweb, self.router, self.site_events, self.network, self.inject,
                        self.recorder.tail]
         self._port = 40000
 
@@ -76,6 +78,7 @@ class Chain:
         await self.hook("request", f)
         if f.response is None:
             f.response = response or http.Response.make(200, b"upstream", {"content-type": "text/plain"})
+            await self.hook("responseheaders", f)
         await self.hook("response", f)
         return f
 

@@ -1,0 +1,80 @@
+"""Chaos profiles over the shop tasks: deterministic per seed, and graded beside the clean base."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+import webchaos
+from harness.agents import ReferenceAgent
+from harness.chaos_profile import robustness_table, with_overlays
+from harness.runner import plan_matrix, run_matrix
+from harness.stack import Stack
+from scenarios.ledger import is_firing
+from tests.harness.episodes import CATALOG
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+PROFILES = ["flaky-network", "hostile-page", "all-weather"]
+SHOP_TASKS = sorted(t for t in CATALOG.tasks if CATALOG.tasks[t].site == "shop")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def api_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
+    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
+                              run_dir=tmp_path_factory.mktemp("runs") / "profiles") as started:
+        yield started
+
+
+async def browse(stack: webchaos.Stack, profile: str, seed: int) -> list[tuple[Any, ...]]:
+    """The same 16 requests through the episode's proxy; returns the firings and client-fault injections
+    (a page given a client fault: without a browser nothing reports it fired), without times or flow ids."""
+    async with stack.episode("shop_add_to_cart", seed=seed, cdp=False, profile=profile) as ep, \
+            aiohttp.ClientSession() as session:
+        product = ep._live.opened.bindings["target"]["id"]
+        for _ in range(4):
+            for method, path, body in (("GET", "/", None), ("GET", f"/product/{product}", None),
+                                       ("POST", "/api/cart", {"product_id": product, "quantity": 1}),
+                                       ("GET", "/cart", None)):
+                try:
+                    async with session.request(method, f"http://shop.test{path}", json=body, proxy=ep.proxy_url,
+                                               allow_redirects=False) as response:
+                        await response.read()
+                except aiohttp.ClientError:
+                    pass  # a reset: the connection dropped
+        await ep.grade()
+    return [(line["layer"], line["type"], line["fault_id"], (line["request"] or {}).get("path"),
+             tuple(sorted((k, str(v)) for k, v in line["detail"].items())))
+            for line in ep.ledger() if is_firing(line) or line["detail"].get("event") == "injected"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+async def test_a_profile_fires_the_same_way_for_the_same_seed(api_stack: webchaos.Stack, profile: str) -> None:
+    first = await browse(api_stack, profile, seed=5)
+    again = await browse(api_stack, profile, seed=5)
+    assert first and again == first
+    ids = {fault_id for _, _, fault_id, _, _ in first}
+    assert ids <= {f["id"] for f in api_stack.spec("shop_add_to_cart", profile=profile).faults}
+    if profile == "flaky-network":
+        assert await browse(api_stack, profile, seed=6) != first  # the seed, not the clock, decides
+
+
+async def test_every_profile_over_the_shop_tasks_is_graded_next_to_the_clean_base(stack: Stack,
+                                                                                 tmp_path: Path) -> None:
+    specs = with_overlays(plan_matrix(CATALOG, SHOP_TASKS, [], [1]), PROFILES)
+    assert len(specs) == len(SHOP_TASKS) * (1 + len(PROFILES))
+    summary, _ = await run_matrix(specs, [ReferenceAgent()], runs_dir=tmp_path, stack=stack, concurrency=3,
+                                  time_budget_s=120)
+    assert not [r for r in summary.episodes if r.infra_failed], [r.infra for r in summary.episodes]
+    assert {(r.task_id, r.profile) for r in summary.episodes} == {
+        (t, p) for t in SHOP_TASKS for p in (None, *PROFILES)}
+    assert all(r.firings > 0 for r in summary.episodes if r.profile)  # the background faults did fire
+    rows = summary.aggregates["profile_robustness"] if summary.aggregates else []
+    assert [(r["agent"], r["profile"], r["n"]) for r in rows] == [("reference", p, len(SHOP_TASKS))
+                                                                  for p in sorted(PROFILES)]
+    # The clean base is not mixed with profile episodes anywhere else in the aggregates.
+    assert summary.aggregates is not None and summary.aggregates["episodes"] == len(SHOP_TASKS)
+    assert robustness_table(summary) is not None
