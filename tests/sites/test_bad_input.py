@@ -20,7 +20,7 @@ HUGE = "x" * 100_000
 def _routes(site: str) -> list[tuple[str, str, dict[str, Any] | None]]:
     """(method, path, body schema) of every JSON write, from the site's OpenAPI description."""
     public, _, _ = build()
-    schema = public.apps[all_sites()[site].host].openapi()  # type: ignore[attr-defined]
+    schema = public.app.apps[all_sites()[site].host].openapi()  # type: ignore[attr-defined]
     components = schema.get("components", {}).get("schemas", {})
     out = []
     for path, operations in sorted(schema["paths"].items()):

@@ -44,7 +44,7 @@ PUBLIC, _, STORE = build()
 
 
 def _schema(site: str) -> Any:
-    app = PUBLIC.apps[all_sites()[site].host]  # type: ignore[attr-defined]
+    app = PUBLIC.app.apps[all_sites()[site].host]  # type: ignore[attr-defined]
     schema = schemathesis.openapi.from_dict(app.openapi())
     schema.app = app
     schema.config.generation.update(max_examples=EXAMPLES, deterministic=True, database="none",
