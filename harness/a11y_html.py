@@ -49,6 +49,17 @@ class Node:
                 out.append(" " + (child.attrs.get("alt", "") if child.tag == "img" else child.text()) + " ")
         return " ".join("".join(out).split())
 
+    def text_content(self) -> str:
+        """All the text inside, hidden parts included (as Playwright's `has_text` reads a container),
+        but not script, style or template source."""
+        out: list[str] = []
+        for child in self.children:
+            if isinstance(child, str):
+                out.append(child)
+            elif child.tag not in ("script", "style", "template"):
+                out.append(" " + child.text_content() + " ")
+        return " ".join("".join(out).split())
+
     def hidden(self) -> bool:
         style = self.attrs.get("style", "").replace(" ", "").lower()
         return ("hidden" in self.attrs or self.attrs.get("aria-hidden") == "true" or "display:none" in style
@@ -163,7 +174,7 @@ class Page(HTMLParser):
         the reference agent scopes a step's `within`."""
         wanted = " ".join(has_text.split()).lower()
         found = [n for n in self.nodes if (n.tag in _CONTAINERS or n.attrs.get("role") in _CONTAINER_ROLES)
-                 and wanted in n.text().lower()]
+                 and wanted in n.text_content().lower()]
         return found[-1] if found else None
 
     def find(self, role: str, name: str, exact: bool = True, within: str | None = None) -> list[Node]:
