@@ -50,7 +50,8 @@ async def test_degrading_network(stack: Stack, tmp_path: Path) -> None:
     result, ledger = await run_script(stack, tmp_path, "degrading_network.py", "shop_add_to_cart")
     graded(result)
     armed = [line["fault_id"] for line in ledger if line["detail"].get("control") == "armed"]
-    assert armed[:3] == ["latency-250ms", "latency-500ms", "latency-750ms"]
+    # How many steps the script sees depends on how long the agent takes; each one is 250 ms slower.
+    assert len(armed) >= 2 and armed == [f"latency-{250 * (i + 1)}ms" for i in range(len(armed))]
     delays = [line["detail"]["delay_ms"] for line in ledger if line["type"] == "latency" and is_firing(line)]
     assert delays == sorted(delays) and delays[0] == 250  # it only ever gets slower
 

@@ -111,6 +111,9 @@ SAMPLE = {
              "commit_fails_before_commit@mail_create_filter", "seed_noise@mail_delete_phishing"],
     "forum": ["commit_click_swallow@forum_update_settings", "search_latency@forum_upvote_namesake",
               "commit_rejected_once@forum_fix_own_answer", "seed_page_two@forum_upvote_unanswered"],
+    "travel": ["travel_reserve_overlay", "travel_search_latency", "travel_session_expiry", "travel_noise_trips"],
+    "bank": ["bank_transfer_overlay", "bank_history_latency", "bank_session_expiry", "bank_noise_transactions"],
+    "clinic": ["clinic_book_overlay", "clinic_providers_latency", "clinic_session_expiry", "clinic_noise_messages"],
 }
 
 

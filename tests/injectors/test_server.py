@@ -204,8 +204,8 @@ async def test_pagination_drift_adds_records_at_the_top_when_paging() -> None:
         second = (await c.get("/?page=2")).text
     assert f'href="/product/{last_of_first}"' in second   # seen again on page 2
     detail = ledger(episode)[0][3]
-    assert detail["page"] == 2 and len(detail["added"]) == 3
-    assert [p["id"] for p in state_of(episode)["products"][:3]] == list(reversed(detail["added"]))
+    assert detail["page"] == 2 and len(detail["created_ids"]) == 3
+    assert [p["id"] for p in state_of(episode)["products"][:3]] == list(reversed(detail["created_ids"]))
 
 
 @pytest.mark.parametrize("type", ["write_fails_after_commit", "write_fails_before_commit", "partial_write",

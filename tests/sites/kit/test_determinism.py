@@ -46,8 +46,8 @@ def test_store_refuses_unknown_sites_and_duplicate_ids() -> None:
     store.create(site="shop", task_id="t", seed=1, setup=WorldSetup(), episode_id="x")
     with pytest.raises(ValueError, match="already exists"):
         store.create(site="shop", task_id="t", seed=1, setup=WorldSetup(), episode_id="x")
-    with pytest.raises(KeyError, match="unknown site 'bank'"):
-        store.create(site="bank", task_id="t", seed=1, setup=WorldSetup())
+    with pytest.raises(KeyError, match="unknown site 'atlantis'"):
+        store.create(site="atlantis", task_id="t", seed=1, setup=WorldSetup())
 
 
 SESSION = """

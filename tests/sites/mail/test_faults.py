@@ -73,7 +73,7 @@ async def test_pagination_drift_pushes_the_inbox_down_while_paging() -> None:
     assert shown_second == before[22:47], "three new messages arrived: the last three of page 1 are seen again"
     assert len(state.in_folder("inbox")) == 93
     [line] = [ln for ln in episode.ledger.lines if ln.get("type") == "pagination_drift"]
-    assert len(line["detail"]["added"]) == 3
+    assert len(line["detail"]["created_ids"]) == 3
 
 
 async def test_partial_write_drops_the_vacation_last_day() -> None:
