@@ -69,6 +69,7 @@ class ScriptedLLM:
     def __init__(self, product: str) -> None:
         self.product = product
         self.step = 0
+        self.waits = 0  # looks at a page that had not shown what the step needs yet
 
     @property
     def provider(self) -> str:
@@ -82,6 +83,12 @@ class ScriptedLLM:
     def model_name(self) -> str:
         return self.model
 
+    def look_again(self, giving_up: str) -> list[dict[str, Any]]:
+        self.waits += 1
+        if self.waits > 5:
+            return [{"done": {"text": giving_up, "success": False}}]
+        return [{"wait": {"seconds": 1}}]
+
     def decide(self, state: str) -> list[dict[str, Any]]:
         if self.step == 0:
             box = find(state, "input", attribute="type=search")
@@ -92,14 +99,15 @@ class ScriptedLLM:
         if self.step == 1:
             link = find(state, "a", self.product)
             if link is None:
-                return [{"done": {"text": f"no result named {self.product}", "success": False}}]
-            self.step = 2
+                # The state may be read before the results page has loaded: look again a few times.
+                return self.look_again(f"no result named {self.product}")
+            self.step, self.waits = 2, 0
             return [{"click": {"index": link}}]
         if self.step == 2:
             button = find(state, "button", "Add to cart")
             if button is None:
-                return [{"done": {"text": "no Add to cart button", "success": False}}]
-            self.step = 3
+                return self.look_again("no Add to cart button")
+            self.step, self.waits = 3, 0
             return [{"click": {"index": button}}]
         self.step += 1
         if "Added to cart" in state:
