@@ -118,7 +118,10 @@ class ScriptedLLM:
 
     async def ainvoke(self, messages: list[BaseMessage], output_format: type[T] | None = None,
                       **kwargs: Any) -> ChatInvokeCompletion[Any]:
-        state = "\n".join(str(getattr(m, "text", "") or m.content) for m in messages[-1:])
+        # The browser state is in the latest user message, but browser-use may append a nudge after it
+        # (after five steps without a plan): read the last message that carries a browser state.
+        texts = [str(getattr(m, "text", "") or m.content) for m in messages]
+        state = next((t for t in reversed(texts) if "<browser_state>" in t), texts[-1] if texts else "")
         if os.environ.get("SCRIPTED_LLM_DEBUG"):
             print(f"--- step {self.step} state:\n{state[:6000]}", file=sys.stderr)
         actions = self.decide(state)
