@@ -74,9 +74,7 @@ def card_label(card: InsuranceCard) -> str:
 
 
 def _validate(setup: WorldSetup) -> None:
-    if setup.params:
-        raise ValueError(f"unknown clinic setup param(s) {', '.join(map(repr, sorted(setup.params)))}; "
-                         "the clinic takes none")
+    setup.refuse_unknown("clinic", ())
 
 
 def _workdays(clock: EpisodeClock) -> list[datetime]:
