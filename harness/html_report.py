@@ -19,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from grader.aggregate import run_aggregates
 from harness.report import PRIMITIVE_ORDER
-from harness.results import EpisodeResult, RunSummary
+from harness.results import EpisodeResult, RunConfig, RunSummary
 
 TEMPLATES = Path(__file__).parent / "templates"
 REPORT_NAME = "report.html"
@@ -85,6 +85,18 @@ def _duration(start: str | None, end: str | None) -> str | None:
         return None
     minutes, secs = divmod(int(seconds), 60)
     return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
+
+
+def executor_label(config: RunConfig | None) -> str | None:
+    """Where the run's episodes ran, as `webchaos run` was told (None when run.json does not say)."""
+    if config is None:
+        return None
+    if config.executor != "ray":
+        return f"local · {config.concurrency} at once"
+    where = "a new Ray instance here" if config.address is None else f"Ray at {config.address}"
+    workers = "one worker per node" if config.workers is None else \
+        f"{config.workers} worker{'s' if config.workers != 1 else ''}"
+    return f"{where} · {workers} · {config.concurrency} at once each"
 
 
 def _primitive_order(p: str) -> tuple[int, str]:
@@ -365,6 +377,7 @@ def render_report(summary: RunSummary, run_dir: Path) -> str:
     context = {
         "run": summary, "started": _when(summary.started_at), "finished": _when(summary.finished_at),
         "duration": _duration(summary.started_at, summary.finished_at), "agents": agents, "colours": colours,
+        "executor": executor_label(summary.config),
         "sites": sorted({r.site for r in summary.episodes if r.site}),
         "errors": sum(1 for r in summary.episodes if r.infra_failed),
         "cards": _cards(summary, agents, colours), "matrix": _matrix(agg, agents),
