@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -33,7 +33,7 @@ from harness.agents.base import AgentOutcome
 from harness.config import RUNS_DIR, STATE_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
-from harness.live_control import POLL_S, EpisodeControl, FaultControlError, WebchaosError, wait_until
+from harness.live_control import EpisodeControl, FaultControlError, WebchaosError, wait_until
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
 from harness.stack import Stack as Services
@@ -154,20 +154,41 @@ class Episode:
         `FaultControlError` (404) for an id the episode does not have."""
         return await self._on_stack_loop(self._control.disarm(fault_id))
 
-    async def events(self) -> AsyncIterator[dict[str, Any]]:
+    async def events(self) -> AsyncGenerator[dict[str, Any], None]:
         """The site's semantic events (`source: "site"`: kind, name, target, detail) and the agent's
         GUI actions (`source: "gui"`: kind, name = the target's accessible name, page, …) as they
-        happen, from the episode's start; ends when the episode is closed."""
-        events_seen = actions_seen = 0
-        while True:
-            events, actions, closed = await self._on_stack_loop(self._control.poll(events_seen, actions_seen))
-            events_seen += len(events)
-            actions_seen += len(actions)
-            for item in [*events, *actions]:
+        happen, from the episode's start; ends when the episode is closed. Each source comes in its
+        own order (events by `seq`, actions as they arrived), without gaps or repeats; each is read
+        by a long poll that the arrival answers, so an event is yielded as soon as it happens."""
+        control = self._control
+        seen = {"site": 0, "gui": 0}
+        readers = {"site": control.next_events, "gui": control.next_actions}
+        pending: dict[asyncio.Future[tuple[list[dict[str, Any]], bool]], str] = {}
+
+        async def next_of(source: str, since: int) -> tuple[list[dict[str, Any]], bool]:
+            return await self._on_stack_loop(readers[source](since))  # made only if it runs
+
+        def read(source: str) -> None:
+            pending[asyncio.ensure_future(next_of(source, seen[source]))] = source
+
+        for source in readers:
+            read(source)
+        try:
+            while pending:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: list(readers).index(pending[f])):
+                    source = pending.pop(future)
+                    items, closed = future.result()
+                    seen[source] += len(items)
+                    if not closed:
+                        read(source)
+                    for item in items:
+                        yield item
+            for item in control.recorded_after(seen["site"], seen["gui"]):
                 yield item
-            if closed:
-                return
-            await asyncio.sleep(POLL_S)
+        finally:
+            for future in pending:  # the reader stopped early: its long polls end with it
+                future.cancel()
 
     async def wait_for(self, kind: str | None = None, name: str | None = None, count: int = 1, *,
                        source: str | None = None, timeout_s: float = 60.0) -> dict[str, Any]:
