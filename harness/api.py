@@ -158,37 +158,17 @@ class Episode:
         """The site's semantic events (`source: "site"`: kind, name, target, detail) and the agent's
         GUI actions (`source: "gui"`: kind, name = the target's accessible name, page, …) as they
         happen, from the episode's start; ends when the episode is closed. Each source comes in its
-        own order (events by `seq`, actions as they arrived), without gaps or repeats; each is read
-        by a long poll that the arrival answers, so an event is yielded as soon as it happens."""
-        control = self._control
-        seen = {"site": 0, "gui": 0}
-        readers = {"site": control.next_events, "gui": control.next_actions}
-        pending: dict[asyncio.Future[tuple[list[dict[str, Any]], bool]], str] = {}
-
-        async def next_of(source: str, since: int) -> tuple[list[dict[str, Any]], bool]:
-            return await self._on_stack_loop(readers[source](since))  # made only if it runs
-
-        def read(source: str) -> None:
-            pending[asyncio.ensure_future(next_of(source, seen[source]))] = source
-
-        for source in readers:
-            read(source)
-        try:
-            while pending:
-                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: list(readers).index(pending[f])):
-                    source = pending.pop(future)
-                    items, closed = future.result()
-                    seen[source] += len(items)
-                    if not closed:
-                        read(source)
-                    for item in items:
-                        yield item
-            for item in control.recorded_after(seen["site"], seen["gui"]):
+        own order (events by `seq`, actions as they arrived), without gaps or repeats. Both are read
+        by long polls that the arrival answers (one at each end, shared by all of the episode's
+        readers), so an event is yielded as soon as it happens."""
+        index = 0
+        while True:
+            items, ended = await self._on_stack_loop(self._control.stream.after(index))
+            index += len(items)
+            for item in items:
                 yield item
-        finally:
-            for future in pending:  # the reader stopped early: its long polls end with it
-                future.cancel()
+            if ended:
+                return
 
     async def wait_for(self, kind: str | None = None, name: str | None = None, count: int = 1, *,
                        source: str | None = None, timeout_s: float = 60.0) -> dict[str, Any]:

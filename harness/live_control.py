@@ -68,6 +68,7 @@ class EpisodeControl:
 
     def __init__(self, live: LiveEpisode) -> None:
         self.live = live
+        self.stream = ProgressStream(self)
 
     @property
     def episode_id(self) -> str:
@@ -142,6 +143,70 @@ class EpisodeControl:
         events = [e for e in read_jsonl(out_dir / "events.jsonl") if int(e.get("seq", -1)) >= events_seen]
         actions = [a for a in read_jsonl(out_dir / "actions.jsonl") if int(a.get("seq", 0)) > actions_seen]
         return [*(site_event(e) for e in events), *(gui_action(a) for a in actions)]
+
+
+class ProgressStream:
+    """The episode's semantic events and GUI actions, read once for every reader of the episode
+    (`events()`, `wait_for`): one long poll at each end at a time, however many readers, so readers
+    that come and go (a `wait_for` per step) never pile up waiting requests on the shared stack.
+    Readers keep only their index into `items`; runs on the stack's event loop."""
+
+    SOURCES = ("site", "gui")
+
+    def __init__(self, control: EpisodeControl) -> None:
+        self.control = control
+        self.items: list[dict[str, Any]] = []
+        self.ended = False
+        self.error: BaseException | None = None
+        self._arrived = asyncio.Condition()
+        self._pump: asyncio.Task[None] | None = None
+
+    async def after(self, index: int) -> tuple[list[dict[str, Any]], bool]:
+        """The items from `index` on as soon as there is one; and whether the stream has ended there."""
+        if self._pump is None:
+            self._pump = asyncio.ensure_future(self._read())
+        async with self._arrived:
+            await self._arrived.wait_for(lambda: len(self.items) > index or self.ended)
+        fresh = self.items[index:]
+        if not fresh and self.error is not None:
+            raise self.error
+        return fresh, self.ended and not fresh
+
+    async def _read(self) -> None:
+        seen = dict.fromkeys(self.SOURCES, 0)
+        readers = {"site": self.control.next_events, "gui": self.control.next_actions}
+        pending: dict[asyncio.Future[tuple[list[dict[str, Any]], bool]], str] = {}
+
+        def read(source: str) -> None:
+            pending[asyncio.ensure_future(readers[source](seen[source]))] = source
+
+        try:
+            for source in self.SOURCES:
+                read(source)
+            while pending:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: self.SOURCES.index(pending[f])):
+                    source = pending.pop(future)
+                    items, closed = future.result()
+                    seen[source] += len(items)
+                    if not closed:
+                        read(source)
+                    await self._add(items)
+            await self._add(self.control.recorded_after(seen["site"], seen["gui"]))
+        except Exception as exc:  # the stack went away: readers get the error once they have the rest
+            self.error = exc
+        finally:
+            for future in pending:
+                future.cancel()
+            self.ended = True
+            async with self._arrived:
+                self._arrived.notify_all()
+
+    async def _add(self, items: list[dict[str, Any]]) -> None:
+        if items:
+            self.items.extend(items)
+            async with self._arrived:
+                self._arrived.notify_all()
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -148,9 +148,12 @@ async def test_readers_on_a_closing_or_closed_episode_end_cleanly(stack: webchao
         await agent.click("Search")
         early = [event async for event in _until_closed(ep, readers, ep.grade())]
     assert sorted((e["source"], e["name"]) for e in early) == [("gui", "Search"), ("site", "view_home")]
-    late = [event async for event in ep.events()]  # opened after the close: the whole stream, from the files
+    late = [event async for event in ep.events()]  # read after the close: the whole stream again
     for source in ("site", "gui"):
         assert [e for e in late if e["source"] == source] == [e for e in early if e["source"] == source]
+    from_files = [event async for event in webchaos.Episode(ep._live).events()]  # a reader new after the close
+    for source in ("site", "gui"):
+        assert [e for e in from_files if e["source"] == source] == [e for e in early if e["source"] == source]
     home = next(e for e in early if e["source"] == "site")
     assert await ep.wait_for(kind="navigate", name="view_home", timeout_s=GUARD_S) == home
     with pytest.raises(webchaos.WebchaosError, match="closed before"):
@@ -205,3 +208,20 @@ async def test_the_long_polls_keep_the_control_planes_rules(stack: webchaos.Stac
         await ep.grade()
     statuses = await asyncio.wait_for(asyncio.gather(*parked), GUARD_S)
     assert set(statuses) <= {404, 410} and statuses
+
+
+async def test_readers_that_come_and_go_share_one_long_poll_at_each_end(stack: webchaos.Stack,
+                                                                        session: aiohttp.ClientSession) -> None:
+    async with stack.episode("shop_add_to_cart", seed=4, cdp=False) as ep:
+        agent, readers = Agent(ep, session), Readers(stack, session)
+        # More wait_for calls than an episode may have waiting readers: each one stops reading when it has
+        # its event, and none leaves a request of its own parked at either end.
+        for count in range(1, MAX_READERS + 3):
+            await agent.get("/")
+            home = await ep.wait_for(kind="navigate", name="view_home", count=count, timeout_s=GUARD_S)
+            assert home["seq"] == count - 1
+        await readers.until(ep.id, (1, 1))
+        both = [ep.events(), ep.events()]
+        firsts = [await anext(stream) for stream in both]
+        assert firsts[0] == firsts[1] and firsts[0]["seq"] == 0
+        await readers.until(ep.id, (1, 1))
