@@ -9,7 +9,6 @@ USER_FIRST = ("Jordan", "Morgan", "Riley", "Casey", "Avery", "Quinn", "Harper", 
 USER_LAST = ("Whitfield", "Marsh", "Calloway", "Dunmore", "Ashby", "Pryce", "Holloway", "Kerrigan")
 PROFESSORS = ("Dr. Helen Marsh-Oduya", "Prof. Tomasz Wieczorek", "Dr. Priya Raman", "Prof. Gareth Llewellyn",
               "Dr. Sofia Bianchi", "Prof. Kwame Asante")
-TERM = "Spring 2025"
 COLORS = ("#4f46e5", "#0e7490", "#b45309", "#be185d", "#15803d", "#7c3aed")
 
 # code, title, what its assignments are called, module topics (four weeks)

@@ -76,6 +76,12 @@ def time_label(stamp: str) -> str:
     return f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
 
 
+def term_of(clock: EpisodeClock) -> str:
+    """The academic term the clock's epoch falls in ('Fall 2025')."""
+    month = clock.epoch.month
+    return f"{'Spring' if month <= 5 else 'Summer' if month <= 8 else 'Fall'} {clock.epoch.year}"
+
+
 def _validate(setup: WorldSetup) -> None:
     if setup.params:
         raise ValueError(f"unknown learn setup param(s) {', '.join(map(repr, sorted(setup.params)))}; "
@@ -130,18 +136,19 @@ def _questions(rng: Random, quiz_id: str, spec: tuple[tuple[str, str, tuple[str,
         rng.shuffle(shuffled)
         options = [Option(id=f"{qid}o{n + 1}", label=label) for n, label in enumerate(shuffled)]
         key_ids = [o.id for o in options if o.label in key] if kind != "short" else list(key)
-        questions.append(Question(id=qid, kind=kind, prompt=prompt, points=2, options=options,  # type: ignore[arg-type]
+        questions.append(Question(id=qid, kind=kind, prompt=prompt, points=2, options=options,
                                   key=key_ids))
     return questions
 
 
-def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # noqa: PLR0915 (one world, in order)
+def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     _validate(setup)
     b = _Builder(rng, clock)
     first, last = rng.choice(C.USER_FIRST), rng.choice(C.USER_LAST)
     user = Person(id="u001", name=f"{first} {last}", email=f"{first.lower()}.{last.lower()}@uni.test")
     b.names.add(user.name)
     professors = [b.person(name) for name in rng.sample(C.PROFESSORS, 3)]
+    term = term_of(clock)
     colors = list(C.COLORS)
     rng.shuffle(colors)
 
@@ -150,7 +157,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # n
     code, title, _kind, _topics = C.TEACHING
     for section in ("01", "02"):
         roster = [b.student().id for _ in range(6)]
-        courses.append(Course(id=f"c{len(courses) + 1}", code=code, section=section, title=title, term=C.TERM,
+        courses.append(Course(id=f"c{len(courses) + 1}", code=code, section=section, title=title, term=term,
                               role="instructor", instructor_id=user.id, student_ids=roster,
                               color=colors[0 if section == "01" else 1]))
     taken = rng.sample(C.STUDENT_COURSES, 3)
@@ -163,7 +170,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # n
     classmates[1].email = f"{shared_first.lower()}.{other_last.lower()}@uni.test"
     for index, (ccode, ctitle, _k, _t) in enumerate(taken):
         courses.append(Course(id=f"c{len(courses) + 1}", code=ccode, section=f"0{rng.randint(1, 3)}", title=ctitle,
-                              term=C.TERM, role="student", instructor_id=professors[index].id,
+                              term=term, role="student", instructor_id=professors[index].id,
                               student_ids=[user.id, *sorted(p.id for p in rng.sample(classmates, 6))],
                               color=colors[2 + index]))
     teach1, teach2, ext_course, quiz_course, work_course = courses
@@ -177,16 +184,16 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # n
     lessons: list[Lesson] = []
     lesson_module = None
     for course in courses:
-        for week, topic in enumerate(specs[course.id][3]):
-            module = Module(id=f"m{len(modules) + 1:03d}", course_id=course.id, title=f"Week {week + 1}: {topic}",
+        for week, subject in enumerate(specs[course.id][3]):
+            module = Module(id=f"m{len(modules) + 1:03d}", course_id=course.id, title=f"Week {week + 1}: {subject}",
                             position=week + 1)
             modules.append(module)
             if course is work_course and week == 1:
                 lesson_module = module
             for kind, pattern, minutes in C.LESSON_KINDS:
                 lessons.append(Lesson(id=f"l{len(lessons) + 1:03d}", module_id=module.id, course_id=course.id,
-                                      title=pattern.format(t=topic), kind=kind, minutes=minutes,  # type: ignore[arg-type]
-                                      body=C.LESSON_BODY.format(t=topic.lower()),
+                                      title=pattern.format(t=subject), kind=kind, minutes=minutes,
+                                      body=C.LESSON_BODY.format(t=subject.lower()),
                                       done=course.role == "student" and week == 0))
     assert lesson_module is not None
     in_module = [x for x in lessons if x.module_id == lesson_module.id]
@@ -207,22 +214,24 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # n
                  uploaded_at=clock.ago(hours=rng.randint(2, 20)))
     files += [final, draft]
     files.sort(key=lambda f: f.uploaded_at)
-    for index, record in enumerate(files):
-        record.id = f"f{index + 1:03d}"
+    for index, upload in enumerate(files):
+        upload.id = f"f{index + 1:03d}"
 
-    # Assignments: four per course; the first two past and graded, the last two upcoming.
+    # Assignments: four per course; the first two past and graded, the last two upcoming (in the
+    # sections the user teaches, the third is just past and waiting to be graded).
     assignments: list[Assignment] = []
     submissions: list[Submission] = []
     offsets = (-15, -8, 3, 10)
     for course in courses:
-        kind, topics = specs[course.id][2], specs[course.id][3]
+        kind, week_topics = specs[course.id][2], specs[course.id][3]
+        shift = rng.randint(0, 2)   # courses fall due on different weekdays
         course_modules = [m for m in modules if m.course_id == course.id]
         for n in range(4):
             assignments.append(Assignment(
                 id=f"a{len(assignments) + 1:03d}", course_id=course.id, module_id=course_modules[n].id,
                 title=f"{kind} {n + 1}", instructions=C.INSTRUCTIONS.format(words=rng.choice((600, 800, 1000)),
-                                                                             t=topics[n].lower()),
-                due_at=b.due(offsets[n] + (2 if course.role == "instructor" and n == 2 else 0)),
+                                                                             t=week_topics[n].lower()),
+                due_at=b.due(-2 - shift if course.role == "instructor" and n == 2 else offsets[n] + shift),
                 points=20 if course.role == "instructor" else rng.choice((20, 25, 50)),
                 allowed_attempts=1))
     by_course = {c.id: [a for a in assignments if a.course_id == c.id] for c in courses}
@@ -264,12 +273,10 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # n
     grade_student = teach2.student_ids[rng.randint(2, 4)]
     grade_assignment = by_course[teach2.id][2]
     grade_sub = next(s for s in submissions if s.assignment_id == grade_assignment.id and s.student_id == grade_student)
-    for record in submissions:
-        record.attachment = None
     attach = files[0]
-    for record in submissions:
-        if record.student_id == user.id:
-            record.attachment = Attachment(file_id=attach.id, name=attach.name, size_kb=attach.size_kb,
+    for sub in submissions:
+        if sub.student_id == user.id:
+            sub.attachment = Attachment(file_id=attach.id, name=attach.name, size_kb=attach.size_kb,
                                            mime=attach.mime)
 
     # Quizzes: a graded syllabus quiz per course the user takes (one attempt), and a practice quiz.
@@ -339,8 +346,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:  # n
         author_id=ext_course.instructor_id, posted_at=clock.ago(days=1, minutes=rng.randint(0, 600)))
     announcements.append(extension)
     announcements.sort(key=lambda a: (a.posted_at, a.course_id))
-    for index, record in enumerate(announcements):
-        record.id = f"an{index + 1:03d}"
+    for index, note in enumerate(announcements):
+        note.id = f"an{index + 1:03d}"
 
     events: list[CourseEvent] = []
     for course in courses:

@@ -115,7 +115,7 @@ def _status(state: LearnState, assignment: Assignment, now: str) -> dict[str, An
             "left": assignment.allowed_attempts - len(mine)}
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:  # noqa: PLR0915 (one router, many pages)
+def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     router = APIRouter()
     episode_dep = Depends(episode_from(store, "learn"))
 
@@ -261,8 +261,9 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:  # noqa: PLR0915 (
             raise HTTPException(403, "You can only see your own submissions here.")
         now = iso(episode.clock.now())
         episode.emit.inspect("view_feedback", record.id, revealed=["score", "feedback"], assignment=assignment.id)
-        return course_page(episode, request, "submission.html", course, "Grades", heading=f"{assignment.title} feedback",
-                           sub=record, s=_status(state, assignment, now), grader=state.person(course.instructor_id))
+        return course_page(episode, request, "submission.html", course, "Grades",
+                           heading=f"{assignment.title} feedback", sub=record, s=_status(state, assignment, now),
+                           grader=state.person(course.instructor_id))
 
     # -- quizzes -------------------------------------------------------------------------------------
 
@@ -327,7 +328,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:  # noqa: PLR0915 (
 
     @router.get("/courses/{course_id}/discussions/{topic_id}", response_class=HTMLResponse)
     @hook_point("topic", "page", target=lambda kw: kw["topic_id"])
-    async def topic_page(course_id: str, topic_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def topic_page(course_id: str, topic_id: str, request: Request,
+                         episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         topic = state.topic(topic_id)

@@ -114,6 +114,7 @@ SAMPLE = {
     "travel": ["travel_reserve_overlay", "travel_search_latency", "travel_session_expiry", "travel_noise_trips"],
     "bank": ["bank_transfer_overlay", "bank_history_latency", "bank_session_expiry", "bank_noise_transactions"],
     "clinic": ["clinic_book_overlay", "clinic_providers_latency", "clinic_session_expiry", "clinic_noise_messages"],
+    "learn": ["learn_announce_overlay", "learn_course_latency", "learn_session_expiry", "learn_noise_announcements"],
 }
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import httpx
 
-from sites.learn.site import SITE
 from sites.kit.app import site_app
 from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
+from sites.learn.site import SITE
 from tests.sites.mail import Doc
 
 __all__ = ["Doc", "client_for", "new_world"]
