@@ -71,6 +71,9 @@ FEEDBACK_GOOD = ("Clear and well organised. Good use of the readings.", "Solid w
                  "Nicely argued. Your conclusion could be a little shorter.")
 FEEDBACK_RESUBMIT = ("Your figures have no captions and the methods section is missing. Please resubmit with "
                      "both added; the resubmission replaces this grade.")
+PS3_ANSWER = ("1. The mean is {mean} and the median is a little lower, so the data are skewed to the right.\n"
+              "2. P(A or B) = {p}.\n3. The sampling distribution is close to normal because n = 40.\n"
+              "4. My working for question 4 is in the notebook I shared in class.")
 FILE_STEMS = ("notes-week-1", "reading-summary", "lab-photos", "outline", "figures")
 EVENT_TITLES = ("Lecture", "Lab section", "Office hours")
 ROOMS = ("Hall B 104", "Science Centre 2.18", "Library seminar room 3", "Online (video link in the module)")

@@ -268,7 +268,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                        feedback="Good.")
         for sid in course.student_ids[:5]:
             graded = sid in course.student_ids[:2]
-            submit(ps[2], sid, rng.randint(0, 2), f"Problem set 3 answers, {b_name(b, sid)}.",
+            submit(ps[2], sid, rng.randint(0, 2), C.PS3_ANSWER.format(mean=rng.randint(110, 140) / 10,
+                                                                     p=rng.randint(55, 70) / 100),
                    score=rng.randint(13, 20) if graded else None, feedback="Well done." if graded else "")
     grade_student = teach2.student_ids[rng.randint(2, 4)]
     grade_assignment = by_course[teach2.id][2]

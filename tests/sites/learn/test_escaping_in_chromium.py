@@ -37,7 +37,8 @@ async def test_markup_is_refused_and_kept_text_is_shown_as_text(stack: Stack, tm
                     await post('/api/calendar/reminders', {title: payload, date: b.extended.new_date}),
                     await post('/api/submissions/' + b.grade.submission_id + '/grade', {score: 15, feedback: payload}),
                     await post('/api/topics/' + b.reply.topic_id + '/posts', {body: quotes}),
-                    await post('/api/courses/' + b.announce.course_id + '/announcements', {title: quotes, body: quotes}),
+                    await post('/api/courses/' + b.announce.course_id + '/announcements',
+                               {title: quotes, body: quotes}),
                     await post('/api/calendar/reminders', {title: quotes, date: b.extended.new_date}),
                     await post('/api/submissions/' + b.grade.submission_id + '/grade', {score: 15, feedback: quotes}),
                 ];
