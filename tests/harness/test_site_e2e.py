@@ -22,6 +22,7 @@ E2E_TASKS = {
     "forum": ["forum_upvote_namesake", "forum_answer_by_distro", "forum_flag_spam"],
     "travel": ["travel_book_namesake_hotel", "travel_book_no_resort_fee", "travel_cancel_one_trip"],
     "clinic": ["clinic_book_namesake", "clinic_flagged_result_message", "clinic_cancel_namesake"],
+    "learn": ["learn_quiz_one_attempt", "learn_extended_reminder", "learn_grade_submission"],
 }
 
 

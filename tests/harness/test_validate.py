@@ -112,6 +112,7 @@ SAMPLE = {
     "travel": "travel_noise_trips",
     "bank": "bank_transfer_overlay",
     "clinic": "clinic_session_expiry",
+    "learn": "learn_course_latency",
 }
 
 

@@ -1,0 +1,349 @@
+"""Lectern's state. The grader diffs it by collection: keep field names stable.
+
+Collections (top-level lists of records with string ids): `people`, `courses`, `modules`,
+`lessons`, `files`, `assignments`, `submissions`, `quizzes`, `attempts`, `topics`, `posts`,
+`announcements`, `events`, `reminders`. Top-level object: `user`. `next_ids` is bookkeeping.
+Times are ISO-8601 strings from the episode clock.
+
+The user is a student in some courses and the instructor of others (`Course.role`); the
+instructor pages (grading, announcements) exist only for the latter. A quiz's answer key
+(`Question.key`) is never rendered: only the score of an attempt is shown.
+"""
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+if TYPE_CHECKING:
+    from sites.kit.episode import Episode
+
+Role = Literal["student", "instructor"]
+QuestionKind = Literal["single", "multiple", "short"]
+
+TEXT_MAX = 5000
+POST_MAX = 2000
+
+
+class Person(BaseModel):
+    id: str
+    name: str
+    email: str
+
+
+class Course(BaseModel):
+    id: str
+    code: str = Field(description="catalog code, e.g. 'STAT 110'")
+    section: str = Field(description="section number, e.g. '01'")
+    title: str
+    term: str
+    role: Role
+    instructor_id: str
+    student_ids: list[str]
+    color: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.code}-{self.section} {self.title}"
+
+
+class Module(BaseModel):
+    id: str
+    course_id: str
+    title: str
+    position: int
+
+
+class Lesson(BaseModel):
+    id: str
+    module_id: str
+    course_id: str
+    title: str
+    kind: Literal["reading", "video", "notes"]
+    minutes: int
+    body: str
+    done: bool = False
+
+
+class File(BaseModel):
+    id: str
+    name: str
+    size_kb: int
+    mime: str
+    uploaded_at: str
+
+
+class Attachment(BaseModel):
+    file_id: str
+    name: str
+    size_kb: int
+    mime: str
+
+
+class Assignment(BaseModel):
+    id: str
+    course_id: str
+    module_id: str | None
+    title: str
+    instructions: str
+    due_at: str = Field(description="the due date shown on the assignment's page")
+    points: int
+    allowed_attempts: int
+
+
+class Submission(BaseModel):
+    id: str
+    assignment_id: str
+    student_id: str
+    attempt: int
+    submitted_at: str
+    text: str
+    attachment: Attachment | None = None
+    late: bool = False
+    score: float | None = None
+    feedback: str = ""
+    graded_at: str | None = None
+
+
+class Option(BaseModel):
+    id: str
+    label: str
+
+
+class Question(BaseModel):
+    id: str
+    kind: QuestionKind
+    prompt: str
+    points: int
+    options: list[Option] = Field(default_factory=list)
+    key: list[str] = Field(description="option ids (single, multiple) or accepted answers (short); never shown")
+
+
+class Quiz(BaseModel):
+    id: str
+    course_id: str
+    title: str
+    description: str
+    due_at: str
+    allowed_attempts: int
+    time_limit_min: int
+    questions: list[Question]
+
+    @property
+    def points(self) -> int:
+        return sum(q.points for q in self.questions)
+
+
+class Attempt(BaseModel):
+    id: str
+    quiz_id: str
+    student_id: str
+    number: int
+    submitted_at: str
+    answers: dict[str, list[str]] = Field(description="question id -> chosen option ids, or [typed text]")
+    score: float
+
+
+class Topic(BaseModel):
+    id: str
+    course_id: str
+    title: str
+    body: str
+    author_id: str
+    posted_at: str
+
+
+class Post(BaseModel):
+    id: str
+    topic_id: str
+    author_id: str
+    body: str
+    posted_at: str
+    reply_to: str | None = None
+
+
+class Announcement(BaseModel):
+    id: str
+    course_id: str
+    title: str
+    body: str
+    author_id: str
+    posted_at: str
+
+
+class CourseEvent(BaseModel):
+    id: str
+    course_id: str
+    title: str
+    start: str
+    location: str
+
+
+class Reminder(BaseModel):
+    id: str
+    title: str
+    date: str = Field(description="YYYY-MM-DD")
+    created_at: str
+
+
+class LearnState(BaseModel):
+    user: Person
+    people: list[Person]
+    courses: list[Course]
+    modules: list[Module]
+    lessons: list[Lesson]
+    files: list[File]
+    assignments: list[Assignment]
+    submissions: list[Submission]
+    quizzes: list[Quiz]
+    attempts: list[Attempt] = Field(default_factory=list)
+    topics: list[Topic]
+    posts: list[Post]
+    announcements: list[Announcement]
+    events: list[CourseEvent]
+    reminders: list[Reminder] = Field(default_factory=list)
+    next_ids: dict[str, int]
+
+    def person(self, person_id: str) -> Person | None:
+        return self.user if person_id == self.user.id else next((p for p in self.people if p.id == person_id), None)
+
+    def course(self, course_id: str) -> Course | None:
+        return next((c for c in self.courses if c.id == course_id), None)
+
+    def module(self, module_id: str) -> Module | None:
+        return next((m for m in self.modules if m.id == module_id), None)
+
+    def lesson(self, lesson_id: str) -> Lesson | None:
+        return next((x for x in self.lessons if x.id == lesson_id), None)
+
+    def file(self, file_id: str) -> File | None:
+        return next((f for f in self.files if f.id == file_id), None)
+
+    def assignment(self, assignment_id: str) -> Assignment | None:
+        return next((a for a in self.assignments if a.id == assignment_id), None)
+
+    def submission(self, submission_id: str) -> Submission | None:
+        return next((s for s in self.submissions if s.id == submission_id), None)
+
+    def quiz(self, quiz_id: str) -> Quiz | None:
+        return next((q for q in self.quizzes if q.id == quiz_id), None)
+
+    def attempt(self, attempt_id: str) -> Attempt | None:
+        return next((a for a in self.attempts if a.id == attempt_id), None)
+
+    def topic(self, topic_id: str) -> Topic | None:
+        return next((t for t in self.topics if t.id == topic_id), None)
+
+    def post(self, post_id: str) -> Post | None:
+        return next((p for p in self.posts if p.id == post_id), None)
+
+    def announcement(self, announcement_id: str) -> Announcement | None:
+        return next((a for a in self.announcements if a.id == announcement_id), None)
+
+    def submissions_of(self, assignment_id: str, student_id: str) -> list[Submission]:
+        return sorted((s for s in self.submissions if s.assignment_id == assignment_id and s.student_id == student_id),
+                      key=lambda s: s.attempt)
+
+    def attempts_of(self, quiz_id: str, student_id: str) -> list[Attempt]:
+        return sorted((a for a in self.attempts if a.quiz_id == quiz_id and a.student_id == student_id),
+                      key=lambda a: a.number)
+
+    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
+        """The next id from a state counter ('sub0007'), so ids are deterministic."""
+        value = self.next_ids.get(counter, 1)
+        self.next_ids[counter] = value + 1
+        return f"{prefix}{value:0{width}d}"
+
+
+# ---- request bodies (every JSON write) -------------------------------------------------------------
+
+Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
+def _text(min_length: int, max_length: int) -> StringConstraints:
+    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
+
+
+def _no_markup(value: str) -> str:
+    if "<" in value or ">" in value:
+        raise ValueError("angle brackets (< >) are not allowed")
+    return value
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SubmitBody(_Body):
+    text: Annotated[str, _text(0, TEXT_MAX)] = ""
+    file_id: Id | None = None
+
+    _plain = field_validator("text")(classmethod(lambda cls, v: _no_markup(v)))
+
+
+class AttemptBody(_Body):
+    answers: dict[Id, list[Annotated[str, _text(0, 200)]]] = Field(max_length=50)
+
+    @field_validator("answers")
+    @classmethod
+    def _plain_answers(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for chosen in value.values():
+            if len(chosen) > 10:
+                raise ValueError("at most 10 answers to a question")
+            for item in chosen:
+                _no_markup(item)
+        return value
+
+
+class DoneBody(_Body):
+    done: bool
+
+    @field_validator("done", mode="before")
+    @classmethod
+    def _strict_bool(cls, value: object) -> object:
+        if not isinstance(value, bool):
+            raise ValueError("true or false")
+        return value
+
+
+class PostBody(_Body):
+    body: Annotated[str, _text(2, POST_MAX)]
+    reply_to: Id | None = None
+
+    _plain = field_validator("body")(classmethod(lambda cls, v: _no_markup(v)))
+
+
+class ReminderBody(_Body):
+    title: Annotated[str, _text(2, 120)]
+    date: Day
+
+    _plain = field_validator("title")(classmethod(lambda cls, v: _no_markup(v)))
+
+
+class GradeBody(_Body):
+    score: float = Field(strict=True, allow_inf_nan=False)
+    feedback: Annotated[str, _text(0, POST_MAX)] = ""
+
+    _plain = field_validator("feedback")(classmethod(lambda cls, v: _no_markup(v)))
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError("a number")
+        return value
+
+
+class AnnouncementBody(_Body):
+    title: Annotated[str, _text(3, 120)]
+    body: Annotated[str, _text(5, TEXT_MAX)]
+
+    _plain = field_validator("title", "body")(classmethod(lambda cls, v: _no_markup(v)))
+
+
+def state_of(episode: "Episode") -> LearnState:
+    """The episode's state, typed (every learn episode holds a LearnState)."""
+    state = episode.state
+    if not isinstance(state, LearnState):
+        raise TypeError(f"episode {episode.id!r} does not hold a learn state")
+    return state

@@ -1,0 +1,448 @@
+"""Server-rendered pages of the course platform. Pages only read; every write goes through the JSON
+API (`api.py`) from the page's script, which then loads a page with a `?notice=` flash.
+
+Course pages live under `/courses/{id}`; the instructor pages (submissions, grading, the new
+announcement form, the gradebook) answer 403 in a course the user takes."""
+
+import calendar as months
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from sites.kit.clock import iso
+from sites.kit.deps import episode_from
+from sites.kit.episode import Episode
+from sites.kit.hooks import hook_point
+from sites.kit.store import EpisodeStore
+from sites.kit.templating import Pages
+from sites.learn.generator import day_label, long_day, time_label
+from sites.learn.models import Assignment, Course, LearnState, Quiz, Submission, state_of
+
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+NOTICES = {
+    "submitted": "Submission received",
+    "quiz": "Quiz submitted",
+    "done": "Lesson marked as done",
+    "undone": "Lesson marked as not done",
+    "posted": "Reply posted",
+    "reminder": "Reminder added",
+    "reminder_removed": "Reminder removed",
+    "graded": "Grade saved",
+    "announced": "Announcement posted",
+}
+
+
+def short_date(stamp: str) -> str:
+    moment = datetime.strptime(stamp, ISO)
+    return f"{moment.day} {moment:%b} {moment.year}"
+
+
+def due_label(stamp: str) -> str:
+    """'2025-03-14T23:59:00Z' -> 'Fri 14 Mar, 11:59 PM'."""
+    return f"{day_label(stamp)}, {time_label(stamp)}"
+
+
+def points(value: float | None) -> str:
+    return "–" if value is None else f"{value:g}"
+
+
+def learn_filters() -> dict[str, Any]:
+    return {"day": day_label, "long_day": long_day, "time": time_label, "short_date": short_date,
+            "due": due_label, "pts": points}
+
+
+def page_context(state: LearnState | None) -> dict[str, Any]:
+    if state is None:
+        return {"me": None, "nav_courses": []}
+    return {"me": state.user, "nav_courses": state.courses}
+
+
+def _notice(request: Request) -> str | None:
+    return NOTICES.get(request.query_params.get("notice", ""))
+
+
+def _course(state: LearnState, course_id: str) -> Course:
+    course = state.course(course_id)
+    if course is None:
+        raise HTTPException(404, "We couldn't find that course.")
+    return course
+
+
+def _teaching(state: LearnState, course_id: str) -> Course:
+    course = _course(state, course_id)
+    if course.role != "instructor":
+        raise HTTPException(403, "Only the course's instructors can open this page.")
+    return course
+
+
+def _assignment(state: LearnState, course: Course, assignment_id: str) -> Assignment:
+    assignment = state.assignment(assignment_id)
+    if assignment is None or assignment.course_id != course.id:
+        raise HTTPException(404, "We couldn't find that assignment.")
+    return assignment
+
+
+def _quiz(state: LearnState, course: Course, quiz_id: str) -> Quiz:
+    quiz = state.quiz(quiz_id)
+    if quiz is None or quiz.course_id != course.id:
+        raise HTTPException(404, "We couldn't find that quiz.")
+    return quiz
+
+
+def _submission(state: LearnState, course: Course, submission_id: str) -> tuple[Submission, Assignment]:
+    record = state.submission(submission_id)
+    assignment = state.assignment(record.assignment_id) if record else None
+    if record is None or assignment is None or assignment.course_id != course.id:
+        raise HTTPException(404, "We couldn't find that submission.")
+    return record, assignment
+
+
+def _status(state: LearnState, assignment: Assignment, now: str) -> dict[str, Any]:
+    """How an assignment stands for the user: its latest submission and what to show."""
+    mine = state.submissions_of(assignment.id, state.user.id)
+    latest = mine[-1] if mine else None
+    if latest is not None and latest.score is not None:
+        label = "Graded"
+    elif latest is not None:
+        label = "Submitted"
+    elif assignment.due_at < now:
+        label = "Missing"
+    else:
+        label = "Not submitted"
+    return {"a": assignment, "latest": latest, "count": len(mine), "label": label,
+            "left": assignment.allowed_attempts - len(mine)}
+
+
+def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+    router = APIRouter()
+    episode_dep = Depends(episode_from(store, "learn"))
+
+    def render(episode: Episode, request: Request, template: str, **context: Any) -> HTMLResponse:
+        return ui.render(episode, template, notice=_notice(request), **context)
+
+    def course_page(episode: Episode, request: Request, template: str, course: Course, tab: str,
+                    **context: Any) -> HTMLResponse:
+        return render(episode, request, template, title=f"{context.pop('heading', tab)} · {course.code}",
+                      active="courses", course=course, tab=tab, **context)
+
+    @router.get("/", response_class=HTMLResponse)
+    @hook_point("home", "page")
+    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        now = iso(episode.clock.now())
+        taking = {c.id for c in state.courses if c.role == "student"}
+        todo = sorted((a for a in state.assignments if a.course_id in taking and a.due_at > now
+                       and not state.submissions_of(a.id, state.user.id)), key=lambda a: a.due_at)
+        quizzes = sorted((q for q in state.quizzes if q.course_id in taking and q.due_at > now
+                          and len(state.attempts_of(q.id, state.user.id)) < q.allowed_attempts
+                          and q.allowed_attempts == 1), key=lambda q: q.due_at)
+        recent = sorted(state.announcements, key=lambda a: a.posted_at, reverse=True)[:4]
+        to_grade = {c.id: sum(1 for s in state.submissions if s.score is None and (a := state.assignment(
+            s.assignment_id)) is not None and a.course_id == c.id) for c in state.courses if c.role == "instructor"}
+        episode.emit.navigate("view_dashboard", None, course_ids=[c.id for c in state.courses],
+                              assignment_ids=[a.id for a in todo])
+        return render(episode, request, "home.html", title="Dashboard", active="dashboard", todo=todo[:6],
+                      quizzes=quizzes, recent=recent, to_grade=to_grade,
+                      courses_by_id={c.id: c for c in state.courses})
+
+    # -- calendar ------------------------------------------------------------------------------------
+
+    @router.get("/calendar", response_class=HTMLResponse)
+    @hook_point("calendar", "page")
+    async def calendar(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        today = episode.clock.now().date()
+        raw = request.query_params.get("month", "").strip()
+        try:
+            first = date.fromisoformat(f"{raw[:7]}-01") if raw else today.replace(day=1)
+        except ValueError:
+            raise HTTPException(400, f"“{raw[:20]}” is not a month: use YYYY-MM.") from None
+        items: dict[str, list[dict[str, Any]]] = {}
+
+        def put(day: str, kind: str, text: str, href: str | None, color: str) -> None:
+            items.setdefault(day, []).append({"kind": kind, "text": text, "href": href, "color": color})
+
+        courses = {c.id: c for c in state.courses}
+        for e in sorted(state.events, key=lambda e: e.start):
+            c = courses[e.course_id]
+            put(e.start[:10], "event", f"{time_label(e.start)} {e.title}", f"/courses/{c.id}", c.color)
+        for a in sorted(state.assignments, key=lambda a: a.due_at):
+            c = courses[a.course_id]
+            put(a.due_at[:10], "due", f"{c.code}: {a.title} due", f"/courses/{c.id}/assignments/{a.id}", c.color)
+        for q in state.quizzes:
+            c = courses[q.course_id]
+            if c.role == "student":
+                put(q.due_at[:10], "due", f"{c.code}: {q.title} due", f"/courses/{c.id}/quizzes/{q.id}", c.color)
+        for r in sorted(state.reminders, key=lambda r: r.id):
+            put(r.date, "reminder", r.title, None, "#374151")
+        weeks = months.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month)
+        prev_month = (first - timedelta(days=1)).replace(day=1)
+        next_month = (first + timedelta(days=32)).replace(day=1)
+        episode.emit.navigate("view_calendar", None, month=first.isoformat()[:7],
+                              reminder_ids=[r.id for r in state.reminders])
+        return render(episode, request, "calendar.html", title="Calendar", active="calendar", weeks=weeks,
+                      first=first, items=items, today=today, prev_month=prev_month, next_month=next_month,
+                      reminders=sorted(state.reminders, key=lambda r: (r.date, r.id)))
+
+    # -- a course ------------------------------------------------------------------------------------
+
+    @router.get("/courses", response_class=HTMLResponse)
+    @hook_point("courses", "page")
+    async def courses(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        episode.emit.navigate("view_courses", None, course_ids=[c.id for c in state.courses])
+        return render(episode, request, "courses.html", title="Courses", active="courses",
+                      instructors={c.id: state.person(c.instructor_id) for c in state.courses})
+
+    @router.get("/courses/{course_id}", response_class=HTMLResponse)
+    @hook_point("course", "page", target=lambda kw: kw["course_id"])
+    async def course_home(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        modules = [(m, [x for x in state.lessons if x.module_id == m.id])
+                   for m in sorted((m for m in state.modules if m.course_id == course.id), key=lambda m: m.position)]
+        assignments = {m.id: [a for a in state.assignments if a.module_id == m.id] for m, _ in modules}
+        episode.emit.navigate("view_modules", course.id, lesson_ids=[x.id for _, ls in modules for x in ls])
+        return course_page(episode, request, "course.html", course, "Modules", heading="Modules", modules=modules,
+                           assignments=assignments, instructor=state.person(course.instructor_id))
+
+    @router.get("/courses/{course_id}/lessons/{lesson_id}", response_class=HTMLResponse)
+    @hook_point("lesson", "page", target=lambda kw: kw["lesson_id"])
+    async def lesson_page(course_id: str, lesson_id: str, request: Request,
+                          episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        lesson = state.lesson(lesson_id)
+        if lesson is None or lesson.course_id != course.id:
+            raise HTTPException(404, "We couldn't find that lesson.")
+        episode.emit.inspect("view_lesson", lesson.id, revealed=["body"])
+        return course_page(episode, request, "lesson.html", course, "Modules", heading=lesson.title, lesson=lesson,
+                           module=state.module(lesson.module_id))
+
+    @router.get("/courses/{course_id}/assignments", response_class=HTMLResponse)
+    @hook_point("assignments", "page", target=lambda kw: kw["course_id"])
+    async def assignments(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        now = iso(episode.clock.now())
+        listed = sorted((a for a in state.assignments if a.course_id == course.id), key=lambda a: a.due_at)
+        rows = [_status(state, a, now) for a in listed]
+        ungraded = {a.id: sum(1 for s in state.submissions if s.assignment_id == a.id and s.score is None)
+                    for a in listed}
+        episode.emit.navigate("view_assignments", course.id, assignment_ids=[a.id for a in listed])
+        return course_page(episode, request, "assignments.html", course, "Assignments", rows=rows, now=now,
+                           ungraded=ungraded)
+
+    @router.get("/courses/{course_id}/assignments/{assignment_id}", response_class=HTMLResponse)
+    @hook_point("assignment", "page", target=lambda kw: kw["assignment_id"])
+    async def assignment_page(course_id: str, assignment_id: str, request: Request,
+                              episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        assignment = _assignment(state, course, assignment_id)
+        now = iso(episode.clock.now())
+        episode.emit.inspect("view_assignment", assignment.id, revealed=["due_at", "instructions"])
+        files = sorted(state.files, key=lambda f: f.uploaded_at, reverse=True)
+        return course_page(episode, request, "assignment.html", course, "Assignments", heading=assignment.title,
+                           s=_status(state, assignment, now), files=files,
+                           history=state.submissions_of(assignment.id, state.user.id), now=now,
+                           received=sum(1 for s in state.submissions if s.assignment_id == assignment.id))
+
+    @router.get("/courses/{course_id}/submissions/{submission_id}", response_class=HTMLResponse)
+    @hook_point("submission", "page", target=lambda kw: kw["submission_id"])
+    async def submission_page(course_id: str, submission_id: str, request: Request,
+                              episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        record, assignment = _submission(state, course, submission_id)
+        if record.student_id != state.user.id:
+            raise HTTPException(403, "You can only see your own submissions here.")
+        now = iso(episode.clock.now())
+        episode.emit.inspect("view_feedback", record.id, revealed=["score", "feedback"], assignment=assignment.id)
+        return course_page(episode, request, "submission.html", course, "Grades",
+                           heading=f"{assignment.title} feedback", sub=record, s=_status(state, assignment, now),
+                           grader=state.person(course.instructor_id))
+
+    # -- quizzes -------------------------------------------------------------------------------------
+
+    @router.get("/courses/{course_id}/quizzes", response_class=HTMLResponse)
+    @hook_point("quizzes", "page", target=lambda kw: kw["course_id"])
+    async def quizzes(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        listed = [(q, state.attempts_of(q.id, state.user.id)) for q in state.quizzes if q.course_id == course.id]
+        episode.emit.navigate("view_quizzes", course.id, quiz_ids=[q.id for q, _ in listed])
+        return course_page(episode, request, "quizzes.html", course, "Quizzes", listed=listed)
+
+    @router.get("/courses/{course_id}/quizzes/{quiz_id}", response_class=HTMLResponse)
+    @hook_point("quiz", "page", target=lambda kw: kw["quiz_id"])
+    async def quiz_page(course_id: str, quiz_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        quiz = _quiz(state, course, quiz_id)
+        taken = state.attempts_of(quiz.id, state.user.id)
+        episode.emit.inspect("view_quiz", quiz.id, revealed=["allowed_attempts", "attempts"])
+        return course_page(episode, request, "quiz.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
+                           taken=taken)
+
+    @router.get("/courses/{course_id}/quizzes/{quiz_id}/take", response_class=HTMLResponse)
+    @hook_point("take_quiz", "page", target=lambda kw: kw["quiz_id"])
+    async def take_quiz(course_id: str, quiz_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        quiz = _quiz(state, course, quiz_id)
+        taken = state.attempts_of(quiz.id, state.user.id)
+        if len(taken) >= quiz.allowed_attempts:
+            raise HTTPException(409, f"You have used every attempt at {quiz.title}.")
+        episode.emit.navigate("view_take_quiz", quiz.id)
+        return course_page(episode, request, "take.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
+                           number=len(taken) + 1)
+
+    @router.get("/courses/{course_id}/quizzes/{quiz_id}/attempts/{attempt_id}", response_class=HTMLResponse)
+    @hook_point("attempt", "page", target=lambda kw: kw["attempt_id"])
+    async def attempt_page(course_id: str, quiz_id: str, attempt_id: str, request: Request,
+                           episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        quiz = _quiz(state, course, quiz_id)
+        attempt = state.attempt(attempt_id)
+        if attempt is None or attempt.quiz_id != quiz.id:
+            raise HTTPException(404, "We couldn't find that attempt.")
+        episode.emit.inspect("view_attempt", attempt.id, revealed=["score", "answers"])
+        labels = {o.id: o.label for q in quiz.questions for o in q.options}
+        return course_page(episode, request, "attempt.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
+                           attempt=attempt, labels=labels)
+
+    # -- discussions and announcements ------------------------------------------------------------------
+
+    @router.get("/courses/{course_id}/discussions", response_class=HTMLResponse)
+    @hook_point("discussions", "page", target=lambda kw: kw["course_id"])
+    async def discussions(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        listed = [(t, [p for p in state.posts if p.topic_id == t.id]) for t in state.topics if t.course_id == course.id]
+        episode.emit.navigate("view_discussions", course.id, topic_ids=[t.id for t, _ in listed])
+        return course_page(episode, request, "discussions.html", course, "Discussions", listed=listed)
+
+    @router.get("/courses/{course_id}/discussions/{topic_id}", response_class=HTMLResponse)
+    @hook_point("topic", "page", target=lambda kw: kw["topic_id"])
+    async def topic_page(course_id: str, topic_id: str, request: Request,
+                         episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        topic = state.topic(topic_id)
+        if topic is None or topic.course_id != course.id:
+            raise HTTPException(404, "We couldn't find that discussion.")
+        listed = sorted((p for p in state.posts if p.topic_id == topic.id), key=lambda p: (p.posted_at, p.id))
+        episode.emit.inspect("view_topic", topic.id, revealed=["posts"], post_ids=[p.id for p in listed])
+        people = {p.id: p for p in [state.user, *state.people]}
+        return course_page(episode, request, "topic.html", course, "Discussions", heading=topic.title, topic=topic,
+                           posts=listed, people=people, by_id={p.id: p for p in listed})
+
+    @router.get("/courses/{course_id}/discussions/{topic_id}/reply/{post_id}", response_class=HTMLResponse)
+    @hook_point("reply_page", "page", target=lambda kw: kw["post_id"])
+    async def reply_page(course_id: str, topic_id: str, post_id: str, request: Request,
+                         episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        topic, post = state.topic(topic_id), state.post(post_id)
+        if topic is None or topic.course_id != course.id or post is None or post.topic_id != topic.id:
+            raise HTTPException(404, "We couldn't find that post.")
+        episode.emit.navigate("view_reply", post.id)
+        return course_page(episode, request, "reply.html", course, "Discussions", heading="Reply", topic=topic,
+                           post=post, author=state.person(post.author_id))
+
+    @router.get("/courses/{course_id}/announcements", response_class=HTMLResponse)
+    @hook_point("announcements", "page", target=lambda kw: kw["course_id"])
+    async def announcements(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        listed = sorted((a for a in state.announcements if a.course_id == course.id),
+                        key=lambda a: (a.posted_at, a.id), reverse=True)
+        episode.emit.navigate("view_announcements", course.id, announcement_ids=[a.id for a in listed])
+        return course_page(episode, request, "announcements.html", course, "Announcements", listed=listed,
+                           people={p.id: p for p in [state.user, *state.people]})
+
+    @router.get("/courses/{course_id}/announcements/new", response_class=HTMLResponse)
+    @hook_point("announce_page", "page", target=lambda kw: kw["course_id"])
+    async def announce_page(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _teaching(state, course_id)
+        episode.emit.navigate("view_new_announcement", course.id)
+        return course_page(episode, request, "announce.html", course, "Announcements", heading="New announcement")
+
+    @router.get("/courses/{course_id}/announcements/{announcement_id}", response_class=HTMLResponse)
+    @hook_point("announcement", "page", target=lambda kw: kw["announcement_id"])
+    async def announcement_page(course_id: str, announcement_id: str, request: Request,
+                                episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        record = state.announcement(announcement_id)
+        if record is None or record.course_id != course.id:
+            raise HTTPException(404, "We couldn't find that announcement.")
+        episode.emit.inspect("view_announcement", record.id, revealed=["body"])
+        return course_page(episode, request, "announcement.html", course, "Announcements", heading=record.title,
+                           a=record, author=state.person(record.author_id))
+
+    # -- grades --------------------------------------------------------------------------------------
+
+    @router.get("/courses/{course_id}/grades", response_class=HTMLResponse)
+    @hook_point("grades", "page", target=lambda kw: kw["course_id"])
+    async def grades(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _course(state, course_id)
+        if course.role == "instructor":
+            return await gradebook(course, request, episode)
+        now = iso(episode.clock.now())
+        rows = [_status(state, a, now) for a in sorted((a for a in state.assignments if a.course_id == course.id),
+                                                       key=lambda a: a.due_at)]
+        quiz_rows = [(q, max((a.score for a in state.attempts_of(q.id, state.user.id)), default=None))
+                     for q in state.quizzes if q.course_id == course.id and q.allowed_attempts == 1]
+        earned = sum(r["latest"].score for r in rows if r["latest"] and r["latest"].score is not None)
+        possible = sum(r["a"].points for r in rows if r["latest"] and r["latest"].score is not None)
+        earned += sum(s for _, s in quiz_rows if s is not None)
+        possible += sum(q.points for q, s in quiz_rows if s is not None)
+        episode.emit.navigate("view_grades", course.id, submission_ids=[r["latest"].id for r in rows if r["latest"]])
+        return course_page(episode, request, "grades.html", course, "Grades", rows=rows, quiz_rows=quiz_rows,
+                           total=(100 * earned / possible) if possible else None)
+
+    async def gradebook(course: Course, request: Request, episode: Episode) -> HTMLResponse:
+        state = state_of(episode)
+        listed = sorted((a for a in state.assignments if a.course_id == course.id), key=lambda a: a.due_at)
+        students = sorted((p for p in state.people if p.id in course.student_ids), key=lambda p: p.name.split()[-1])
+        cells = {(s.student_id, s.assignment_id): s for s in state.submissions}
+        episode.emit.navigate("view_gradebook", course.id, student_ids=[s.id for s in students])
+        return course_page(episode, request, "gradebook.html", course, "Grades", heading="Gradebook",
+                           assignments=listed, students=students, cells=cells)
+
+    # -- instructor: grading ----------------------------------------------------------------------------
+
+    @router.get("/courses/{course_id}/assignments/{assignment_id}/submissions", response_class=HTMLResponse)
+    @hook_point("submissions", "page", target=lambda kw: kw["assignment_id"])
+    async def submissions(course_id: str, assignment_id: str, request: Request,
+                          episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _teaching(state, course_id)
+        assignment = _assignment(state, course, assignment_id)
+        by_student = {s.student_id: s for s in state.submissions if s.assignment_id == assignment.id}
+        students = sorted((p for p in state.people if p.id in course.student_ids), key=lambda p: p.name.split()[-1])
+        episode.emit.navigate("view_submissions", assignment.id,
+                              submission_ids=[by_student[p.id].id for p in students if p.id in by_student])
+        return course_page(episode, request, "submissions.html", course, "Assignments",
+                           heading=f"{assignment.title} submissions", assignment=assignment, students=students,
+                           by_student=by_student)
+
+    @router.get("/courses/{course_id}/submissions/{submission_id}/grade", response_class=HTMLResponse)
+    @hook_point("grade_page", "page", target=lambda kw: kw["submission_id"])
+    async def grade_page(course_id: str, submission_id: str, request: Request,
+                         episode: Episode = episode_dep) -> HTMLResponse:
+        state = state_of(episode)
+        course = _teaching(state, course_id)
+        record, assignment = _submission(state, course, submission_id)
+        episode.emit.inspect("view_submission", record.id, revealed=["text", "attachment"])
+        return course_page(episode, request, "grade.html", course, "Assignments", heading="Grade a submission",
+                           sub=record, assignment=assignment, student=state.person(record.student_id))
+
+    return router

@@ -1,0 +1,52 @@
+"""The platform's main pages in Chromium through the real proxy: landmarks, named controls and
+screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/learn-*.png). A name with a
+colon is quoted whole in the snapshot, so the patterns match from the role on."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.oracle_client import OracleClient
+from harness.browser import BrowserPool
+from harness.control_client import ControlClient
+from harness.stack import Stack
+from tests.screens import keep_screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_main_pages_look_like_a_product(stack: Stack, tmp_path: Path) -> None:
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
+    try:
+        info = await oracle.create_episode(site="learn", task_id="look", seed=1, episode_id="learn-look")
+        proxy = (await control.open_episode("learn-look", 1, [], tmp_path / "ep"))["proxy_url"]
+        b = info["bindings"]
+        quiz, lessons, grade = b["quiz"], b["lessons"], b["grade"]
+        pages = {
+            "learn.png": ("/", r'- navigation "Main"'),
+            "learn-modules.png": (f"/courses/{lessons['course_id']}",
+                                  rf'button "Mark {re.escape(lessons["names"][0])} as done"'),
+            "learn-quiz.png": (f"/courses/{quiz['course_id']}/quizzes/{quiz['quiz_id']}/take",
+                               rf'radio "{re.escape(quiz["single"])}"'),
+            "learn-calendar.png": ("/calendar", r'button "Add reminder"'),
+            "learn-grade.png": (f"/courses/{grade['course_id']}/submissions/{grade['submission_id']}/grade",
+                                r'textbox "Feedback"'),
+            "learn-grades.png": (f"/courses/{b['resubmit']['course_id']}/grades", r'link "View feedback"'),
+        }
+        async with BrowserPool() as pool:
+            context = await pool.new_context(proxy)
+            page = await context.new_page()
+            await page.set_viewport_size({"width": 1280, "height": 900})
+            for name, (path, landmark) in pages.items():
+                response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
+                assert response is not None and response.status == 200, path
+                tree = await page.locator("body").aria_snapshot()
+                assert re.search(landmark, tree), (path, tree)
+                keep_screenshot(await page.screenshot(animations="disabled"), name)
+            await context.close()
+        await control.close_episode("learn-look")
+    finally:
+        await oracle.close()
+        await control.close()
