@@ -43,7 +43,7 @@ class ItemRemovedMidFlow(ServerFault):
     site_protocol: ClassVar[type | None] = ItemRemovedMidFlowSite
     primitive: ClassVar[Primitive] = Primitive.backtracking
     description: ClassVar[str] = (
-        "Just before a write that involves an available item (a product, a room, a slot), the item becomes "
+        "Just before a write that involves an available item (in stock, free to book), the item becomes "
         "unavailable (sold out, taken), so the write is refused by the site's own rules."
     )
     kinds: ClassVar[frozenset[str]] = frozenset({"write"})

@@ -16,16 +16,14 @@ They use only the fault's RNG and the episode clock, so the same seed gives the 
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
-from sites.kit.clock import iso
+from sites.kit.clock import iso, parse_iso
 from sites.learn import content as C
 from sites.learn.generator import long_day
 from sites.learn.models import Announcement, Assignment, LearnState
-
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def _state(obj: SeedWorld | ServerCall) -> LearnState:
@@ -55,7 +53,7 @@ def _announce(state: LearnState, course_id: str, title: str, body: str, posted_a
 
 def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     state, target, rng = _state(world), _target(world), fault.rng
-    due = datetime.strptime(target.due_at, ISO)
+    due = parse_iso(target.due_at)
     ids = []
     for name in names:
         shift = rng.choice((-2, -1, 1, 2, 4))
@@ -71,7 +69,7 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     state, target, rng = _state(world), _target(world), fault.rng
     extension = state.announcement(str(world.bindings["extended"]["announcement_id"]))
     assert extension is not None
-    posted = datetime.strptime(extension.posted_at, ISO)
+    posted = parse_iso(extension.posted_at)
     lines = (f"A reminder that {target.title} is due on {long_day(target.due_at)} at 11:59 PM. Submit early if "
              "you can: the system gets slow just before the deadline.",
              f"The rubric for {target.title} is now in the module. It is due on {long_day(target.due_at)}.",

@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
-from sites.kit.clock import EpisodeClock, iso
+from sites.kit.clock import EpisodeClock, iso, parse_iso
 from sites.kit.site import World, WorldSetup
 from sites.learn import content as C
 from sites.learn.models import (
@@ -55,8 +55,6 @@ from sites.learn.models import (
     Topic,
 )
 
-ISO = "%Y-%m-%dT%H:%M:%SZ"
-
 
 def day_label(stamp: str) -> str:
     """'2025-01-14T23:59:00Z' (or '2025-01-14') -> 'Tue 14 Jan'."""
@@ -72,7 +70,7 @@ def long_day(stamp: str) -> str:
 
 def time_label(stamp: str) -> str:
     """'2025-01-14T23:59:00Z' -> '11:59 PM'."""
-    moment = datetime.strptime(stamp, ISO)
+    moment = parse_iso(stamp)
     return f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
 
 
@@ -83,9 +81,7 @@ def term_of(clock: EpisodeClock) -> str:
 
 
 def _validate(setup: WorldSetup) -> None:
-    if setup.params:
-        raise ValueError(f"unknown learn setup param(s) {', '.join(map(repr, sorted(setup.params)))}; "
-                         "learn takes none")
+    setup.refuse_unknown("learn", ())
 
 
 def score_attempt(quiz: Quiz, answers: dict[str, list[str]]) -> float:
@@ -238,7 +234,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
 
     def submit(assignment: Assignment, student_id: str, days_before: int, text: str, score: float | None,
                feedback: str = "") -> Submission:
-        due = datetime.strptime(assignment.due_at, ISO)
+        due = parse_iso(assignment.due_at)
         record = Submission(id=f"sub{len(submissions) + 1:04d}", assignment_id=assignment.id, student_id=student_id,
                             attempt=1, submitted_at=iso(due - timedelta(days=days_before, minutes=rng.randint(5, 900))),
                             text=text, score=score, feedback=feedback,

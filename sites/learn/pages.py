@@ -5,13 +5,13 @@ Course pages live under `/courses/{id}`; the instructor pages (submissions, grad
 announcement form, the gradebook) answer 403 in a course the user takes."""
 
 import calendar as months
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from sites.kit.clock import iso
+from sites.kit.clock import iso, parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
@@ -20,7 +20,6 @@ from sites.kit.templating import Pages
 from sites.learn.generator import day_label, long_day, time_label
 from sites.learn.models import Assignment, Course, LearnState, Quiz, Submission, state_of
 
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 NOTICES = {
     "submitted": "Submission received",
     "quiz": "Quiz submitted",
@@ -35,7 +34,7 @@ NOTICES = {
 
 
 def short_date(stamp: str) -> str:
-    moment = datetime.strptime(stamp, ISO)
+    moment = parse_iso(stamp)
     return f"{moment.day} {moment:%b} {moment.year}"
 
 
