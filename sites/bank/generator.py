@@ -53,6 +53,7 @@ from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
 
 FOCUSES = ("payee", "charge", "security")
+DEFAULT_FOCUS = "payee"
 KNOWN_PARAMS = ("focus",)
 HISTORY_DAYS = 170
 
@@ -62,7 +63,7 @@ def _validate(setup: WorldSetup) -> str:
     if unknown:
         raise ValueError(f"unknown bank setup param(s) {', '.join(map(repr, sorted(unknown)))}; "
                          f"known: {', '.join(KNOWN_PARAMS)}")
-    focus = setup.params.get("focus", "payee")
+    focus = setup.params.get("focus", DEFAULT_FOCUS)
     if focus not in FOCUSES:
         raise ValueError(f"focus must be one of {', '.join(FOCUSES)}, got {focus!r}")
     return str(focus)

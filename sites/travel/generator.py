@@ -56,6 +56,7 @@ from sites.travel.models import (
 )
 
 FOCUSES = ("book", "namesake", "refundable", "resort", "fallback", "cancel", "change", "flight")
+DEFAULT_FOCUS = "book"
 KNOWN_PARAMS = ("focus",)
 HOTELS_PER_CITY = 11
 _PRICE_BY_STARS = {2: (5500, 8000), 3: (8500, 13000), 4: (14000, 21000), 5: (24000, 36000)}
@@ -67,7 +68,7 @@ def _validate(setup: WorldSetup) -> str:
     if unknown:
         raise ValueError(f"unknown travel setup param(s) {', '.join(map(repr, sorted(unknown)))}; "
                          f"known: {', '.join(KNOWN_PARAMS)}")
-    focus = setup.params.get("focus", "book")
+    focus = setup.params.get("focus", DEFAULT_FOCUS)
     if focus not in FOCUSES:
         raise ValueError(f"focus must be one of {', '.join(FOCUSES)}, got {focus!r}")
     return str(focus)
