@@ -29,6 +29,8 @@ def test_seed_ranges() -> None:
 
 def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
     catalog = load_catalog()
+    double = catalog.variants["shop_cart_double_submit"]
+    catalog.variants[double.id] = double.model_copy(update={"status": "unfair", "reason": "for this test"})
     specs = plan_matrix(catalog, None, None, [1, 2])
     labels = {s.label for s in specs}
     assert "shop_buy_by_seller/shop_checkout_overlay/s2" in labels
