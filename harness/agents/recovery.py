@@ -254,14 +254,22 @@ async def turn_page(page: Page, words: Affordances) -> bool:
     return False
 
 
-async def confirm_effect(page: Page, step: PlanStep, base_url: str) -> bool:
+async def confirm_effect(page: Page, step: PlanStep, base_url: str, words: Affordances | None = None) -> bool:
     """Verification: look where the effect shows (not at the page's own message), in a second tab
-    so the page the agent works on stays as it is."""
+    so the page the agent works on stays as it is; a list there may hold it on a later page."""
     assert step.effect is not None
     check = await page.context.new_page()
     try:
         await check.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
-        return await _holds_after_second_look(check, step)
+        if await _holds_after_second_look(check, step):
+            return True
+        for _ in range(5 if words is not None else 0):
+            assert words is not None
+            if not await turn_page(check, words):
+                break
+            if await holds(check, step.effect.expect, 0.5):
+                return True
+        return False
     finally:
         await check.close()
 

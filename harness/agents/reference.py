@@ -122,7 +122,7 @@ class ReferenceAgent:
                     raise StepFailed(f"postcondition not met: {wanted}")
                 # With recovery on, the agent also verifies: a write is confirmed where its effect shows.
                 if self.recovery and step.effect is not None and not await confirm_effect(
-                        page, step, ctx.start_url):
+                        page, step, ctx.start_url, state.affordances):
                     if step.effect.complete and not state.completed:
                         state.completed = True
                         if await complete_effect(page, step, ctx.start_url, self._finisher(ctx)):

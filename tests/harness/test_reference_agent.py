@@ -82,9 +82,18 @@ class Site:
         app.router.add_post("/login", self.login)
         app.router.add_get("/guarded", self.guarded)
         app.router.add_get("/record", self.record)
+        app.router.add_get("/listing", self.listing)
         app.router.add_get("/find", self.find)
         app.router.add_get("/item/{slug}", self.item)
         return app
+
+    async def listing(self, request: web.Request) -> web.Response:
+        """Saved items, ten a page: what was saved shows on page 2."""
+        if request.query.get("page") == "2":
+            body = "<p>Your item is saved</p>" if "save" in self.hits else "<p>Nothing</p>"
+        else:
+            body = "<p>Ten older items</p><a href='/listing?page=2' aria-label='Next page'>Next</a>"
+        return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
 
     async def record(self, request: web.Request) -> web.Response:
         """The saved record, starred or with a button that stars it (what a partial write left out)."""
@@ -292,3 +301,12 @@ async def test_an_item_listed_under_a_synonym_is_found_by_searching_again_more_b
     status_on, moves, _ = await run(served, steps, recovery=True, tmp_path=tmp_path)
     assert status_on == "done", moves
     assert "recover: searched again more broadly: it is listed as 'Acme Massage Roller 45 cm'" in moves
+
+
+async def test_a_write_is_looked_for_on_the_later_pages_of_the_list_where_it_shows(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    effect = {"effect": {"visit": "/listing", "expect": {"text": "Your item is saved"}}}
+    status, moves, hits = await run(served, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
+    assert status == "done" and moves == []
+    assert hits == ["save"], "found on page 2: the write must not be repeated"
