@@ -79,6 +79,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/episode_memory.py
 	$(PY) benchmarks/catalog_load.py
 	$(PY) benchmarks/soak.py
+	$(PY) benchmarks/event_delivery.py
 	$(PY) benchmarks/throughput.py
 
 clean:

@@ -152,7 +152,8 @@ def failure_attribution(records: Sequence[Record]) -> dict[str, dict[str, dict[s
 def profile_robustness(results: Iterable[Any], *, resamples: int = 2000, seed: int = 0) -> list[dict[str, Any]]:
     """Per agent and chaos profile: the score under the profile next to the clean base on the same
     (task, seed), paired. `robustness` = mean profile score / mean base score (1.0: unaffected;
-    None when the base scored 0), `drop` = base − profile with a bootstrap 95% CI."""
+    None when the base scored 0), `drop` = base − profile with a bootstrap 95% CI, `firings` = fault
+    firings over the profile's episodes."""
     graded = [r for r in results if not is_infra_error(r) and not getattr(r, "script", None)]
     base = {(r.task_id, int(r.seed), r.agent): r for r in graded
             if not r.variant_id and not getattr(r, "profile", None)}
@@ -174,6 +175,7 @@ def profile_robustness(results: Iterable[Any], *, resamples: int = 2000, seed: i
             "profile_success_rate": round(_mean([1.0 if p.success else 0.0 for _, p in ps]), 4),
             "robustness": round(profile_mean / base_mean, 4) if base_mean > 0 else None,
             "drop": round(base_mean - profile_mean, 4), "drop_ci95": [round(low, 4), round(high, 4)],
+            "firings": sum(int(getattr(p, "firings", 0)) for _, p in ps),
         })
     return out
 

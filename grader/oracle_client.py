@@ -21,6 +21,8 @@ class OracleError(RuntimeError):
 # The sites server (uvicorn) closes a connection idle for 5 s; aiohttp would keep it 15 s and could send
 # the next call down a socket the server has just closed. Idle connections are dropped well before that.
 KEEPALIVE_S = 2.0
+# A long poll's request may take its whole wait and then the answer's way back.
+LONG_POLL_MARGIN_S = 10.0
 
 
 class OracleClient:
@@ -74,10 +76,12 @@ class OracleClient:
     async def state_bytes(self, episode_id: str) -> bytes:
         return await self._request("GET", f"/episodes/{episode_id}/state")
 
-    async def events(self, episode_id: str, since: int = 0) -> list[SemanticEvent]:
-        """The semantic events so far (from the `since`-th on)."""
-        params = {"since": since} if since else None
-        raw = json.loads(await self._request("GET", f"/episodes/{episode_id}/events", params=params))
+    async def events(self, episode_id: str, since: int = 0, wait_s: float = 0.0) -> list[SemanticEvent]:
+        """The semantic events so far (from the `since`-th on). With `wait_s`, a long poll
+        (scenarios/feed.py): waits for the next when there is none yet; OracleError 410 once closed."""
+        params = {**({"since": since} if since else {}), **({"wait_s": wait_s} if wait_s else {})}
+        extra: dict[str, Any] = {"timeout": aiohttp.ClientTimeout(total=wait_s + LONG_POLL_MARGIN_S)} if wait_s else {}
+        raw = json.loads(await self._request("GET", f"/episodes/{episode_id}/events", params=params or None, **extra))
         return [SemanticEvent.model_validate(e) for e in raw]
 
     async def ledger(self, episode_id: str) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -33,7 +33,7 @@ from harness.agents.base import AgentOutcome
 from harness.config import RUNS_DIR, STATE_DIR
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
-from harness.live_control import POLL_S, EpisodeControl, FaultControlError, WebchaosError, wait_until
+from harness.live_control import EpisodeControl, FaultControlError, WebchaosError, wait_until
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
 from harness.stack import Stack as Services
@@ -154,20 +154,21 @@ class Episode:
         `FaultControlError` (404) for an id the episode does not have."""
         return await self._on_stack_loop(self._control.disarm(fault_id))
 
-    async def events(self) -> AsyncIterator[dict[str, Any]]:
+    async def events(self) -> AsyncGenerator[dict[str, Any], None]:
         """The site's semantic events (`source: "site"`: kind, name, target, detail) and the agent's
         GUI actions (`source: "gui"`: kind, name = the target's accessible name, page, …) as they
-        happen, from the episode's start; ends when the episode is closed."""
-        events_seen = actions_seen = 0
+        happen, from the episode's start; ends when the episode is closed. Each source comes in its
+        own order (events by `seq`, actions as they arrived), without gaps or repeats. Both are read
+        by long polls that the arrival answers (one at each end, shared by all of the episode's
+        readers), so an event is yielded as soon as it happens."""
+        index = 0
         while True:
-            events, actions, closed = await self._on_stack_loop(self._control.poll(events_seen, actions_seen))
-            events_seen += len(events)
-            actions_seen += len(actions)
-            for item in [*events, *actions]:
+            items, ended = await self._on_stack_loop(self._control.stream.after(index))
+            index += len(items)
+            for item in items:
                 yield item
-            if closed:
+            if ended:
                 return
-            await asyncio.sleep(POLL_S)
 
     async def wait_for(self, kind: str | None = None, name: str | None = None, count: int = 1, *,
                        source: str | None = None, timeout_s: float = 60.0) -> dict[str, Any]:

@@ -39,7 +39,8 @@ def robustness_table(summary: RunSummary) -> Table | None:
         return None
     table = Table(title="robustness under chaos profiles (paired with the clean base, same tasks and seeds)",
                   header_style="bold")
-    for column in ("agent", "profile", "n", "clean base", "under profile", "robustness", "drop (95% CI)"):
+    for column in ("agent", "profile", "n", "clean base", "under profile", "robustness", "drop (95% CI)",
+                   "firings"):
         table.add_column(column, justify="left" if column in ("agent", "profile") else "right")
     for row in rows:
         robustness = "–" if row["robustness"] is None else f"{row['robustness']:.2f}"
@@ -47,7 +48,7 @@ def robustness_table(summary: RunSummary) -> Table | None:
         table.add_row(row["agent"], row["profile"], str(row["n"]),
                       f"{row['base_score']:.2f} ({100 * row['base_success_rate']:.0f}% pass)",
                       f"{row['profile_score']:.2f} ({100 * row['profile_success_rate']:.0f}% pass)",
-                      robustness, f"{row['drop']:+.2f} [{low:+.2f}, {high:+.2f}]")
+                      robustness, f"{row['drop']:+.2f} [{low:+.2f}, {high:+.2f}]", str(row.get("firings", "–")))
     return table
 
 

@@ -67,7 +67,10 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
                        one_per_primitive=one_per_primitive, catalog=[str(p.resolve()) for p in catalog_paths or []],
                        https=https, browser=browser, chromium_args=chromium_args or [],
                        time_budget_s=time_budget_s, concurrency=concurrency, isolate=isolate,
-                       record_replay=record_replay, chaos_profiles=chaos_profiles or [], script=script)
+                       record_replay=record_replay, chaos_profiles=chaos_profiles or [], script=script,
+                       executor="local" if cluster is None else "ray",
+                       address=None if cluster is None else cluster.address,
+                       workers=None if cluster is None else cluster.workers)
     try:
         specs = with_overlays(plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
                                           one_per_primitive=one_per_primitive), chaos_profiles or [], script)
@@ -127,8 +130,15 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
     return 0
 
 
-def _cluster_options(executor: str, address: str | None, workers: int | None) -> RayOptions | None:
-    """The Ray options, or None for the local executor; exits 2 with how to install Ray when it is missing."""
+def _cluster_options(executor: str | None, address: str | None, workers: int | None,
+                     recorded: RunConfig | None = None) -> RayOptions | None:
+    """The Ray options, or None for the local executor; exits 2 with how to install Ray when it is missing.
+    `recorded`: a resumed run's config, whose executor, address and workers hold where none is given."""
+    if recorded is not None and recorded.executor == "ray" and executor in (None, "ray"):
+        executor = "ray"
+        address = recorded.address if address is None else address
+        workers = recorded.workers if workers is None else workers
+    executor = executor or "local"
     if executor == "local":
         if address is not None or workers is not None:
             raise typer.BadParameter("--address and --workers go with --executor ray")
@@ -160,8 +170,10 @@ def _isolation_ok() -> bool:
     return True
 
 
-def _resume(run_dir: Path, concurrency: int | None, cluster: RayOptions | None = None) -> int:
-    """Run again exactly the missing and infrastructure-failed episodes of a run, as it was configured."""
+def _resume(run_dir: Path, concurrency: int | None, executor: str | None = None, address: str | None = None,
+            workers: int | None = None) -> int:
+    """Run again exactly the missing and infrastructure-failed episodes of a run, as it was configured
+    (on its recorded executor, unless `executor`, `address` or `workers` say otherwise)."""
     from pydantic import ValidationError
 
     try:
@@ -178,6 +190,7 @@ def _resume(run_dir: Path, concurrency: int | None, cluster: RayOptions | None =
         sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'} records no run options (it was not started by "
                          "`webchaos run`): cannot resume it\n")
         return 2
+    cluster = _cluster_options(executor, address, workers, recorded=config)
     catalog_paths = [Path(p) for p in config.catalog]
     return _execute(_catalog(catalog_paths), config.tasks, config.variants, config.seeds, config.agents,
                     concurrency or config.concurrency, run_dir.name, run_dir.parent, config.include_base,
@@ -233,9 +246,10 @@ def run(
     no_replay: Annotated[bool, typer.Option(
         "--no-replay", help="do not record pages with rrweb (no rrweb.jsonl; replay.html shows the timeline only)"),
     ] = False,
-    executor: Annotated[str, typer.Option(
-        "--executor", help="'local' (one stack on this machine) or 'ray' (a stack per Ray worker; "
-        "pip install 'webchaos[ray]'); with ray, -j is episodes at once per worker")] = "local",
+    executor: Annotated[str | None, typer.Option(
+        "--executor", help="'local' (one stack on this machine; the default) or 'ray' (a stack per Ray worker; "
+        "pip install 'webchaos[ray]'); with ray, -j is episodes at once per worker; with --resume, the run's own "
+        "executor, address and workers unless given")] = None,
     address: Annotated[str | None, typer.Option(
         "--address", help="with --executor ray: 'auto' (the cluster `ray start` made here) or HOST:PORT of its "
         "head; default: a new Ray instance on this machine")] = None,
@@ -247,9 +261,9 @@ def run(
         "path) laid over every base episode, run beside the clean base (repeatable)")] = None,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
-    cluster = _cluster_options(executor, address, workers)
     if resume is not None:
-        raise typer.Exit(_resume(resume, concurrency, cluster))
+        raise typer.Exit(_resume(resume, concurrency, executor, address, workers))
+    cluster = _cluster_options(executor, address, workers)
     variants = wanted_variants(variant, base_only)
     code = _execute(_catalog(catalog), task, variants, _seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,

@@ -9,6 +9,9 @@ import aiohttp
 
 from scenarios.secret import SECRET_HEADER
 
+# A long poll's request may take its whole wait and then the answer's way back.
+LONG_POLL_MARGIN_S = 10.0
+
 
 class ControlError(RuntimeError):
     """`status`: the control API's HTTP status (0 when it did not answer)."""
@@ -55,6 +58,10 @@ class ControlClient:
     async def disarm_fault(self, episode_id: str, fault_id: str) -> dict[str, Any]:
         return dict(await self._request("DELETE", f"/episodes/{episode_id}/faults/{quote(fault_id, safe='')}"))
 
-    async def actions(self, episode_id: str, since: int = 0) -> list[dict[str, Any]]:
-        """The episode's GUI actions from the `since`-th on, in arrival order."""
-        return list(await self._request("GET", f"/episodes/{episode_id}/actions", params={"since": since}))
+    async def actions(self, episode_id: str, since: int = 0, wait_s: float = 0.0) -> list[dict[str, Any]]:
+        """The episode's GUI actions from the `since`-th on, in arrival order. With `wait_s`, a long poll
+        (scenarios/feed.py): waits for the next when there is none yet; ControlError 410 once closed."""
+        params = {"since": since, **({"wait_s": wait_s} if wait_s else {})}
+        timeout = aiohttp.ClientTimeout(total=wait_s + LONG_POLL_MARGIN_S) if wait_s else None
+        return list(await self._request("GET", f"/episodes/{episode_id}/actions", params=params,
+                                        **({"timeout": timeout} if timeout else {})))

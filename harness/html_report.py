@@ -19,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from grader.aggregate import run_aggregates
 from harness.report import PRIMITIVE_ORDER
-from harness.results import EpisodeResult, RunSummary
+from harness.results import EpisodeResult, RunConfig, RunSummary
 
 TEMPLATES = Path(__file__).parent / "templates"
 REPORT_NAME = "report.html"
@@ -87,6 +87,18 @@ def _duration(start: str | None, end: str | None) -> str | None:
     return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
 
 
+def executor_label(config: RunConfig | None) -> str | None:
+    """Where the run's episodes ran, as `webchaos run` was told (None when run.json does not say)."""
+    if config is None:
+        return None
+    if config.executor != "ray":
+        return f"local · {config.concurrency} at once"
+    where = "a new Ray instance here" if config.address is None else f"Ray at {config.address}"
+    workers = "one worker per node" if config.workers is None else \
+        f"{config.workers} worker{'s' if config.workers != 1 else ''}"
+    return f"{where} · {workers} · {config.concurrency} at once each"
+
+
 def _primitive_order(p: str) -> tuple[int, str]:
     return (PRIMITIVE_ORDER.index(p) if p in PRIMITIVE_ORDER else len(PRIMITIVE_ORDER), p)
 
@@ -107,8 +119,9 @@ def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> l
         rs = [r for r in summary.episodes if r.agent == agent]
         about = info.get(agent)
         ran = [r for r in rs if not r.infra_failed]  # infrastructure errors say nothing about the agent
-        base = [r for r in ran if not r.variant_id]
+        base = [r for r in ran if not r.variant_id and not r.profile]
         variants = [r for r in ran if r.variant_id]
+        profiled = [r for r in ran if not r.variant_id and r.profile]
         passed = sum(r.success for r in ran)
         cards.append({
             "agent": agent, "colour": colours[agent], "passed": passed, "total": len(ran),
@@ -116,6 +129,7 @@ def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> l
             "mean_score": sum(r.score for r in ran) / len(ran) if ran else None,
             "base": (sum(r.success for r in base), len(base)),
             "variants": (sum(r.success for r in variants), len(variants)),
+            "profiled": (sum(r.success for r in profiled), len(profiled)),
             "errors": len(rs) - len(ran),
             "recoveries": sum(r.outcome.recoveries for r in ran),
             "mean_s": sum(r.timings.total_ms for r in ran) / len(ran) / 1000 if ran else None,
@@ -202,6 +216,22 @@ def _attribution(agg: dict[str, Any], agents: list[str]) -> list[dict[str, Any]]
             for p in sorted(rows, key=_primitive_order)
         ]})
     return [t for t in tables if t["rows"]]
+
+
+def _robustness(summary: RunSummary, agg: dict[str, Any], agents: list[str]) -> dict[str, Any] | None:
+    """Per agent × chaos profile, paired with the clean base (`aggregates.profile_robustness`); None when
+    the run laid no profile."""
+    profiles = sorted({r.profile for r in summary.episodes if r.profile} |
+                      set(summary.config.chaos_profiles if summary.config else []))
+    rows: list[dict[str, Any]] = agg.get("profile_robustness") or []
+    if not profiles and not rows:
+        return None
+    order = {a: i for i, a in enumerate(agents)}
+    return {"profiles": profiles, "rows": [
+        {**r, "firings": r.get("firings"),
+         "robustness_colour": rate_colour(None if r["robustness"] is None else min(1.0, r["robustness"]))}
+        for r in sorted(rows, key=lambda r: (order.get(r["agent"], len(order)), r["agent"], r["profile"]))
+    ]}
 
 
 def _pass_k(agg: dict[str, Any]) -> dict[str, Any]:
@@ -332,8 +362,10 @@ def _episode(r: EpisodeResult, run_dir: Path) -> dict[str, Any]:
     log = r.outcome.log
     t = r.timings
     return {
-        "id": r.episode_id, "anchor": "ep-" + r.episode_id, "task": r.task_id, "variant": r.variant_id or "base",
-        "is_base": not r.variant_id, "primitive": r.target_primitive or ("base" if not r.variant_id else "?"),
+        "id": r.episode_id, "anchor": "ep-" + r.episode_id, "task": r.task_id,
+        "variant": r.variant_id or (f"base + {r.profile}" if r.profile else "base"),
+        "is_base": not r.variant_id, "profile": r.profile,
+        "primitive": r.target_primitive or ("base" if not r.variant_id else "?"),
         "site": r.site or "", "seed": r.seed, "agent": r.agent, "success": r.success, "score": r.score,
         "status": status, "firings": r.firings, "seconds": t.total_ms / 1000,
         "error": (r.infra.cause if r.infra else r.error) if r.infra_failed else None,
@@ -346,7 +378,8 @@ def _episode(r: EpisodeResult, run_dir: Path) -> dict[str, Any]:
         "process": _process(r), "ledger": _ledger(folder / "faults.jsonl") if present else None,
         "folder_present": present, "folder": f"episodes/{r.episode_id}/", "files": files, "shots": shots,
         "replay": f"{rel}/replay.html" if present and (folder / "replay.html").is_file() else None,
-        "search": " ".join([r.task_id, r.variant_id or "base", r.target_primitive or "base", r.agent, status,
+        "search": " ".join([r.task_id, r.variant_id or "base", r.profile or "", r.target_primitive or "base",
+                            r.agent, status,
                             "pass" if r.success else "fail", f"seed {r.seed}"]).lower(),
     }
 
@@ -365,11 +398,13 @@ def render_report(summary: RunSummary, run_dir: Path) -> str:
     context = {
         "run": summary, "started": _when(summary.started_at), "finished": _when(summary.finished_at),
         "duration": _duration(summary.started_at, summary.finished_at), "agents": agents, "colours": colours,
+        "executor": executor_label(summary.config),
         "sites": sorted({r.site for r in summary.episodes if r.site}),
         "errors": sum(1 for r in summary.episodes if r.infra_failed),
         "cards": _cards(summary, agents, colours), "matrix": _matrix(agg, agents),
         "drops": _drops(agg, agents, colours), "attribution": _attribution(agg, agents),
-        "pass_k": _pass_k(agg), "episodes": episodes, "primitives": PRIMITIVE_ORDER[1:],
+        "robustness": _robustness(summary, agg, agents), "pass_k": _pass_k(agg), "episodes": episodes,
+        "primitives": PRIMITIVE_ORDER[1:],
         "statuses": sorted({e["status"] for e in episodes}), "rate_colour": rate_colour,
     }
     return _environment().get_template("report.html.j2").render(context)

@@ -3,18 +3,23 @@
 What `webchaos.Episode.arm / disarm / events / wait_for` do. A fault is one envelope, exactly as
 in the catalog; network and client faults go to the proxy's control API, server faults to the
 sites' oracle, seed faults only when an episode opens. Progress is the site's semantic events
-(from the oracle) and the agent's GUI actions (from the proxy's recorder), polled.
+(from the oracle) and the agent's GUI actions (from the proxy's recorder), each read by a long poll
+that the arrival itself answers (scenarios/feed.py), never on a timer.
 """
 
 import asyncio
+import contextlib
 import fnmatch
-from collections.abc import Mapping
+import json
+from collections.abc import AsyncGenerator, Mapping
+from pathlib import Path
 from typing import Any
 
 from grader.oracle_client import OracleError
 from harness.control_client import ControlError
 from harness.episode import LiveEpisode
 from scenarios.faults import FaultSpec
+from scenarios.feed import CLOSED_STATUS
 
 
 class WebchaosError(RuntimeError):
@@ -29,7 +34,8 @@ class FaultControlError(WebchaosError):
         self.status = status
 
 
-POLL_S = 0.1
+# How long one long poll of `events()` waits at the oracle or the proxy before asking again (≤ MAX_WAIT_S).
+LONG_POLL_S = 20.0
 
 
 def site_event(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,6 +68,7 @@ class EpisodeControl:
 
     def __init__(self, live: LiveEpisode) -> None:
         self.live = live
+        self.stream = ProgressStream(self)
 
     @property
     def episode_id(self) -> str:
@@ -107,32 +114,118 @@ class EpisodeControl:
         except OracleError as exc:
             raise FaultControlError(f"{proxy_says}; {exc}", exc.status) from exc
 
-    async def poll(self, events_seen: int, actions_seen: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
-                                                                     bool]:
-        """New semantic events and GUI actions since the counts given; and whether the episode is closed."""
-        if self.closed:
-            return [], [], True
-        manager = self.live.manager
+    async def next_events(self, seen: int, wait_s: float = LONG_POLL_S) -> tuple[list[dict[str, Any]], bool]:
+        """The site's semantic events from the `seen`-th on, as soon as there is one (a long poll at the
+        oracle, woken by the event); and True once the episode is closed with nothing left to give."""
         try:
-            events = await manager.oracle.events(self.episode_id, since=events_seen)
-            actions = await manager.control.actions(self.episode_id, since=actions_seen)
-        except (OracleError, ControlError) as exc:
-            if exc.status in (404, 409):  # closed between the check and the call
-                return [], [], True
+            events = await self.live.manager.oracle.events(self.episode_id, since=seen, wait_s=wait_s)
+        except OracleError as exc:
+            if exc.status in (404, CLOSED_STATUS):
+                return [], True
             raise
-        return ([site_event(e.model_dump(mode="json")) for e in events], [gui_action(a) for a in actions],
-                False)
+        return [site_event(e.model_dump(mode="json")) for e in events], False
+
+    async def next_actions(self, seen: int, wait_s: float = LONG_POLL_S) -> tuple[list[dict[str, Any]], bool]:
+        """The agent's GUI actions from the `seen`-th on, as soon as there is one (a long poll at the
+        proxy's control API); and True once the episode is closed with nothing left to give."""
+        try:
+            actions = await self.live.manager.control.actions(self.episode_id, since=seen, wait_s=wait_s)
+        except ControlError as exc:
+            if exc.status in (404, 409, CLOSED_STATUS):
+                return [], True
+            raise
+        return [gui_action(a) for a in actions], False
+
+    def recorded_after(self, events_seen: int, actions_seen: int) -> list[dict[str, Any]]:
+        """What a reader had not read when the episode closed, from the files the close wrote
+        (events.jsonl, actions.jsonl): the end of its stream, without a gap."""
+        out_dir = self.live.opened.out_dir
+        events = [e for e in read_jsonl(out_dir / "events.jsonl") if int(e.get("seq", -1)) >= events_seen]
+        actions = [a for a in read_jsonl(out_dir / "actions.jsonl") if int(a.get("seq", 0)) > actions_seen]
+        return [*(site_event(e) for e in events), *(gui_action(a) for a in actions)]
 
 
-async def wait_until(events: Any, *, kind: str | None, name: str | None, count: int, source: str | None,
-                     timeout_s: float) -> dict[str, Any]:
+class ProgressStream:
+    """The episode's semantic events and GUI actions, read once for every reader of the episode
+    (`events()`, `wait_for`): one long poll at each end at a time, however many readers, so readers
+    that come and go (a `wait_for` per step) never pile up waiting requests on the shared stack.
+    Readers keep only their index into `items`; runs on the stack's event loop."""
+
+    SOURCES = ("site", "gui")
+
+    def __init__(self, control: EpisodeControl) -> None:
+        self.control = control
+        self.items: list[dict[str, Any]] = []
+        self.ended = False
+        self.error: BaseException | None = None
+        self._arrived = asyncio.Condition()
+        self._pump: asyncio.Task[None] | None = None
+
+    async def after(self, index: int) -> tuple[list[dict[str, Any]], bool]:
+        """The items from `index` on as soon as there is one; and whether the stream has ended there."""
+        if self._pump is None:
+            self._pump = asyncio.ensure_future(self._read())
+        async with self._arrived:
+            await self._arrived.wait_for(lambda: len(self.items) > index or self.ended)
+        fresh = self.items[index:]
+        if not fresh and self.error is not None:
+            raise self.error
+        return fresh, self.ended and not fresh
+
+    async def _read(self) -> None:
+        seen = dict.fromkeys(self.SOURCES, 0)
+        readers = {"site": self.control.next_events, "gui": self.control.next_actions}
+        pending: dict[asyncio.Future[tuple[list[dict[str, Any]], bool]], str] = {}
+
+        def read(source: str) -> None:
+            pending[asyncio.ensure_future(readers[source](seen[source]))] = source
+
+        try:
+            for source in self.SOURCES:
+                read(source)
+            while pending:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: self.SOURCES.index(pending[f])):
+                    source = pending.pop(future)
+                    items, closed = future.result()
+                    seen[source] += len(items)
+                    if not closed:
+                        read(source)
+                    await self._add(items)
+            await self._add(self.control.recorded_after(seen["site"], seen["gui"]))
+        except Exception as exc:  # the stack went away: readers get the error once they have the rest
+            self.error = exc
+        finally:
+            for future in pending:
+                future.cancel()
+            self.ended = True
+            async with self._arrived:
+                self._arrived.notify_all()
+
+    async def _add(self, items: list[dict[str, Any]]) -> None:
+        if items:
+            self.items.extend(items)
+            async with self._arrived:
+                self._arrived.notify_all()
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+async def wait_until(events: AsyncGenerator[dict[str, Any], None], *, kind: str | None, name: str | None,
+                     count: int, source: str | None, timeout_s: float) -> dict[str, Any]:
     """The `count`-th event of `events` (an async iterator from the episode's start) that matches."""
     if count < 1:
         raise ValueError("count must be at least 1")
     seen = 0
     what = f"{count} × {kind or 'any'}{f' {name!r}' if name else ''}"
     try:
-        async with asyncio.timeout(timeout_s):
+        async with asyncio.timeout(timeout_s), contextlib.aclosing(events):
             async for event in events:
                 if matches(event, kind, name, source):
                     seen += 1

@@ -90,6 +90,9 @@ class RunConfig(BaseModel):
     record_replay: bool = True
     chaos_profiles: list[str] = Field(default_factory=list, description="--chaos-profile names or paths")
     script: str | None = Field(default=None, description="`webchaos script`: the scenario script's path")
+    executor: Literal["local", "ray"] = Field(default="local", description="--executor")
+    address: str | None = Field(default=None, description="--address as given (ray: None, 'auto' or HOST:PORT)")
+    workers: int | None = Field(default=None, description="--workers (ray; None: one per node)")
 
 
 class RunSummary(BaseModel):

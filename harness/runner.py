@@ -166,6 +166,8 @@ async def run_matrix(
         summary.interrupted = False
         summary.finished_at = None
         summary.resumed_at.append(now)
+        if config is not None:  # what it runs with now (an executor given to --resume, say)
+            summary.config = config
         todo = set(rerun)
         for episode_id in rerun:  # a half-written or failed attempt: start afresh
             shutil.rmtree(run_dir / "episodes" / episode_id, ignore_errors=True)

@@ -43,8 +43,8 @@ class ItemRemovedMidFlow(ServerFault):
     site_protocol: ClassVar[type | None] = ItemRemovedMidFlowSite
     primitive: ClassVar[Primitive] = Primitive.backtracking
     description: ClassVar[str] = (
-        "Just before a write that involves an item (add to cart, place order), the item becomes unavailable "
-        "(sold out), so the write is refused by the site's own rules."
+        "Just before a write that involves an available item (a product, a room, a slot), the item becomes "
+        "unavailable (sold out, taken), so the write is refused by the site's own rules."
     )
     kinds: ClassVar[frozenset[str]] = frozenset({"write"})
     when: ClassVar[When] = "before"

@@ -60,8 +60,8 @@ class PriceChangeAtCheckout(ServerFault):
     site_protocol: ClassVar[type | None] = PriceChangeAtCheckoutSite
     primitive: ClassVar[Primitive] = Primitive.verification
     description: ClassVar[str] = (
-        "When the order is placed, the price of an item in it has just changed by change_pct: the item "
-        "and the cart line take the new price and the order is refused once with 409 so it can be reviewed."
+        "When the purchase is placed, the price of an item in it has just changed by change_pct: the item "
+        "takes the new price and the purchase is refused once with 409 so it can be reviewed."
     )
     kinds: ClassVar[frozenset[str]] = frozenset({"write"})
     when: ClassVar[When] = "before"

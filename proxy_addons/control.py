@@ -8,7 +8,7 @@ Every request (`/health` included) must carry the stack's secret in `x-webchaos-
 (`webchaos_secret_fd`, see proxy_addons/secret.py); without it the answer is a 401 and
 nothing else. A control port without a secret is refused at start.
 
-- `GET /health` -> 200 `{"ok": true, "episodes": n}`
+- `GET /health` -> 200 `{"ok": true, "episodes": n, "readers": {episode id: action readers waiting}}`
 - `POST /episodes` `{"episode_id", "seed", "faults": [envelopes], "out_dir", "port": int|null,
   "record_actions": bool (default true: GUI actions to `<out_dir>/actions.jsonl`),
   "record_replay": bool (default true: rrweb page recording to `<out_dir>/rrweb.jsonl`)}`
@@ -24,7 +24,9 @@ nothing else. A control port without a secret is refused at start.
   at open) or a server fault (armed at the sites' oracle), 409 for a duplicate id or a closed episode.
 - `DELETE /episodes/{id}/faults/{fault_id}` -> 200 with the fault's counts; 404 for an unknown id.
 - `GET /episodes/{id}/faults` -> the armed faults; `GET /episodes/{id}/actions?since=n` -> the GUI actions
-  from the n-th on, in arrival order.
+  from the n-th on, in arrival order. With `&wait_s=s` (≤ 30), a long poll (scenarios/feed.py): when there is
+  none yet, the answer waits for the next (at most s seconds, then `[]`) and carries at most 500; 410 once
+  the episode is closing or closed and nothing is left, 429 beside too many waiting readers.
 - `DELETE /episodes/{id}` -> removes the listener, waits (at most WRITE_SETTLE_S) for writes already
   forwarded to the sites server to be answered, writes `<out_dir>/trace.har`, forgets
   the flows, closes the ledger: `{"flows", "har", "ledger", "firings"}`.
@@ -51,6 +53,7 @@ from proxy_addons.ledger import marks
 from proxy_addons.recorder import Recorder
 from proxy_addons.secret import StackSecret
 from scenarios.faults import FaultError
+from scenarios.feed import BATCH_LIMIT, CLOSED_STATUS, MAX_WAIT_S, TooManyReaders
 from scenarios.secret import SECRET_HEADER, refusal, secret_matches
 
 logger = logging.getLogger(__name__)
@@ -198,9 +201,6 @@ class Control:
 
     # -- handlers -------------------------------------------------------------------
 
-    async def health(self, request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "episodes": len(self.episodes)})
-
     async def open_episode(self, request: web.Request) -> web.Response:
         try:
             body = OpenEpisode.model_validate(await request.json())
@@ -285,6 +285,8 @@ class Control:
         return web.json_response(describe(armed))
 
     async def actions(self, request: web.Request) -> web.Response:
+        if request.match_info["id"] in self.closed:
+            return _error(CLOSED_STATUS, f"episode {request.match_info['id']!r} is closed")
         episode = self._open_episode(request)
         if isinstance(episode, web.Response):
             return episode
@@ -294,7 +296,27 @@ class Control:
             return _error(422, "since: expected a whole number")
         if since < 0:
             return _error(422, "since: expected 0 or more")
-        return web.json_response(self.recorder.actions_since(episode, since))
+        try:
+            wait_s = float(request.query.get("wait_s", "0"))
+        except ValueError:
+            return _error(422, "wait_s: expected a number of seconds")
+        if not 0 <= wait_s <= MAX_WAIT_S:  # NaN fails this too
+            return _error(422, f"wait_s: expected 0 to {MAX_WAIT_S:g} seconds")
+        if not wait_s:
+            return web.json_response(self.recorder.actions_since(episode, since))
+        try:
+            await episode.feed.wait(lambda: self.recorder.action_count(episode) > since, wait_s)
+        except TooManyReaders as exc:
+            return _error(429, str(exc))
+        fresh = self.recorder.actions_since(episode, since)[:BATCH_LIMIT]
+        if not fresh and episode.feed.closed:
+            return _error(CLOSED_STATUS, f"episode {episode.id!r} is closed")
+        return web.json_response(fresh)
+
+    async def health(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "episodes": len(self.episodes),
+                                  "readers": {e.id: e.feed.readers for e in self.episodes.by_id.values()
+                                              if e.feed.readers}})
 
     async def get_har(self, request: web.Request) -> web.Response:
         episode = self.episodes.get(request.match_info["id"])
@@ -309,6 +331,7 @@ class Control:
                 return _error(404, f"unknown episode {request.match_info['id']!r}")
             episode.closing = True
             self.closed.add(episode.id)
+            episode.feed.close()  # its waiting action readers get what is left, then 410
             await self._set_listener(episode.mode_spec, False)
         # Outside the lock (other episodes open and close meanwhile): a write the agent sent just before
         # it stopped is still being answered, and the final state read after this must include it.

@@ -18,6 +18,7 @@ from mitmproxy import http
 
 from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
 from scenarios.faults import ArmedFault, FaultSpec, FaultType, Layer, Schedule, parse_faults
+from scenarios.feed import Feed
 
 # Must equal sites.kit.deps.EPISODE_HEADER (checked by a test); not imported from there
 # so that the proxy process (and fault registration) does not pull in FastAPI.
@@ -64,6 +65,7 @@ class Episode:
     closing: bool = False  # its close has begun: no second close, though its in-flight writes finish
     events_seen: int = 0  # semantic events of the site seen so far (their seq below this), for triggers
     armed_at_runtime: int = 0  # faults armed through the control API so far (default ids)
+    feed: Feed = field(default_factory=Feed)  # wakes the control API's long-polling action readers
     ledger: Ledger = field(init=False)
 
     def __post_init__(self) -> None:

@@ -289,6 +289,10 @@ class Recorder:
             self.unreclaimed = 0
             gc.collect(1)
 
+    def action_count(self, episode: Episode) -> int:
+        log = self.action_logs.get(episode.id)
+        return 0 if log is None else len(log.lines)
+
     def actions_since(self, episode: Episode, start: int) -> list[dict[str, Any]]:
         """The episode's GUI actions from the `start`-th on, in arrival order (for `ep.events()`)."""
         log = self.action_logs.get(episode.id)
@@ -373,6 +377,7 @@ class Recorder:
             flow.response = http.Response.make(400, f"webchaos: bad actions ({problem})\n", _TEXT)
             return
         observe_actions(episode, self.action_log(episode).add(batch.actions))
+        episode.feed.notify()
         flow.response = http.Response.make(204, b"", {"cache-control": "no-store"})
 
     @staticmethod

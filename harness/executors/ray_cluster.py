@@ -137,7 +137,8 @@ class EpisodeWorker:
 
 @dataclass(frozen=True)
 class RayOptions:
-    """What `webchaos run --executor ray` was given (not recorded in run.json: a resumed run may run elsewhere)."""
+    """What `webchaos run --executor ray` was given (recorded in run.json's config; `--resume` uses it again
+    unless told otherwise)."""
 
     address: str | None = None
     workers: int | None = None

@@ -12,7 +12,7 @@ whose quote was about to move moves it, and a market order whose quote moved too
 review is refused with the review quoted again at the new price (to be checked and placed again).
 """
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -46,6 +46,7 @@ from sites.bank.models import (
     quote_cents,
     state_of,
 )
+from sites.kit.clock import parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
@@ -54,10 +55,6 @@ from sites.kit.templating import format_cents
 MAX_DAYS_AHEAD = 365
 # The same transfer again this soon (episode-clock time) is taken for a double submission and refused.
 DUPLICATE_WINDOW = timedelta(minutes=3)
-
-
-def _moment(stamp: str) -> datetime:
-    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def _account(state: BankState, account_id: str) -> Account:
@@ -144,7 +141,7 @@ def api_router(store: Any) -> APIRouter:
         if (last is not None and (last.from_account_id, last.to_account_id, last.payee_id, last.amount_cents,
                                   last.memo) == (source.id, destination.id if destination else None,
                                                  payee.id if payee else None, amount, body.memo)
-                and episode.clock.now() - _moment(last.created_at) <= DUPLICATE_WINDOW):
+                and episode.clock.now() - parse_iso(last.created_at).replace(tzinfo=UTC) <= DUPLICATE_WINDOW):
             raise HTTPException(409, "This looks like a duplicate of the transfer you just made, so it was not sent. "
                                      "Check your account history.")
         if amount > source.balance_cents:

@@ -27,7 +27,7 @@ They use only the fault's RNG and the episode clock, so the same seed gives the 
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from random import Random
 from typing import Any
 
@@ -47,7 +47,7 @@ from sites.bank.models import (
     episode_minute,
     quote_cents,
 )
-from sites.kit.clock import iso
+from sites.kit.clock import iso, parse_iso
 from sites.kit.templating import format_cents
 
 
@@ -90,10 +90,10 @@ def _charge_like(state: BankState, rng: Random, model: Transaction, posted_at: s
 
 def _shortly_after(stamp: str, rng: Random, limit: str) -> str:
     """A time after `stamp` and before `limit` (both ISO stamps)."""
-    start = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
-    end = datetime.strptime(limit, "%Y-%m-%dT%H:%M:%SZ")
+    start = parse_iso(stamp)
+    end = parse_iso(limit)
     span = max(60, int((end - start).total_seconds()) - 60)
-    return (start + timedelta(seconds=rng.randint(30, span))).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return iso(start + timedelta(seconds=rng.randint(30, span)))
 
 
 def _fix_order(state: BankState) -> None:
@@ -145,10 +145,10 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     places = next((p for m, _, p in C.TASK_MERCHANTS if m == model.merchant), ("Online",))
     others = [p for p in places if p != model.location] or ["Online"]
     for index in range(count):
-        moment = datetime.strptime(model.posted_at, "%Y-%m-%dT%H:%M:%SZ")
+        moment = parse_iso(model.posted_at)
         offset = timedelta(minutes=rng.randint(5, 90))
         posted = (moment + offset) if before_target else (moment - offset)
-        ids.append(_charge_like(state, rng, model, posted.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        ids.append(_charge_like(state, rng, model, iso(posted),
                                 location=others[index % len(others)], card=rng.choice(C.CARDS)).id)
     _fix_order(state)
     return ids

@@ -59,14 +59,8 @@ HISTORY_DAYS = 170
 
 
 def _validate(setup: WorldSetup) -> str:
-    unknown = [key for key in setup.params if key not in KNOWN_PARAMS]
-    if unknown:
-        raise ValueError(f"unknown bank setup param(s) {', '.join(map(repr, sorted(unknown)))}; "
-                         f"known: {', '.join(KNOWN_PARAMS)}")
-    focus = setup.params.get("focus", DEFAULT_FOCUS)
-    if focus not in FOCUSES:
-        raise ValueError(f"focus must be one of {', '.join(FOCUSES)}, got {focus!r}")
-    return str(focus)
+    setup.refuse_unknown("bank", KNOWN_PARAMS)
+    return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
 
 
 def plain(cents: int) -> str:

@@ -23,6 +23,7 @@ from sites.bank.models import (
     quote_cents,
     state_of,
 )
+from sites.kit.clock import iso, parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
@@ -30,7 +31,6 @@ from sites.kit.paging import page_number
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages, format_cents
 
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 MAX_QUERY = 100
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 KINDS = {"all": "All transactions", "in": "Money in", "out": "Money out"}
@@ -53,17 +53,14 @@ NOTICES = {
 
 # ---- formatting --------------------------------------------------------------------------------
 
-def _moment(stamp: str) -> datetime:
-    return datetime.strptime(stamp, ISO)
-
 
 def short_date(stamp: str) -> str:
-    moment = _moment(stamp) if "T" in stamp else datetime.fromisoformat(stamp)
+    moment = parse_iso(stamp) if "T" in stamp else datetime.fromisoformat(stamp)
     return f"{moment:%b} {moment.day}, {moment.year}"
 
 
 def long_date(stamp: str) -> str:
-    moment = _moment(stamp)
+    moment = parse_iso(stamp)
     return f"{moment:%B} {moment.day}, {moment.year} at {moment:%H:%M}"
 
 
@@ -358,7 +355,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         return ui.render(episode, "invest.html", title="Investments", rows=rows, quotes=list(quotes.values()),
                          cash=cash, invested=sum(r["value"] for r in rows),
                          open_orders=sum(1 for o in state.orders if o.status == "open"),
-                         as_of=long_date(episode.clock.now().strftime(ISO)), notice=_notice(request), active="invest")
+                         as_of=long_date(iso(episode.clock.now())), notice=_notice(request), active="invest")
 
     @router.get("/invest/quote/{symbol}", response_class=HTMLResponse)
     @hook_point("quote", "page", target=lambda kw: kw["symbol"])
@@ -374,7 +371,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         episode.emit.inspect("view_quote", security.symbol, revealed=["price"])
         return ui.render(episode, "quote.html", title=f"{security.symbol} · {security.name}",
                          q=quote_view(state, episode, security.symbol), holding=holding, side=side,
-                         cash=state.cash_account(), as_of=long_date(episode.clock.now().strftime(ISO)),
+                         cash=state.cash_account(), as_of=long_date(iso(episode.clock.now())),
                          active="invest")
 
     @router.get("/invest/review/{review_id}", response_class=HTMLResponse)

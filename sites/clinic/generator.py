@@ -50,7 +50,7 @@ from sites.clinic.models import (
     Status,
     TestResult,
 )
-from sites.kit.clock import EpisodeClock, iso
+from sites.kit.clock import EpisodeClock, iso, parse_iso
 from sites.kit.site import World, WorldSetup
 
 DAYS_AHEAD = 21
@@ -59,13 +59,13 @@ SLOT_TIMES = [(h, m) for h in range(8, 17) for m in (0, 30)]
 
 def day_label(stamp: str) -> str:
     """'2025-01-14T09:30:00Z' -> 'Tue 14 Jan'."""
-    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    moment = parse_iso(stamp)
     return f"{moment:%a} {moment.day} {moment:%b}"
 
 
 def time_label(stamp: str) -> str:
     """'2025-01-14T09:30:00Z' -> '9:30 AM'."""
-    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    moment = parse_iso(stamp)
     return f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
 
 
@@ -74,9 +74,7 @@ def card_label(card: InsuranceCard) -> str:
 
 
 def _validate(setup: WorldSetup) -> None:
-    if setup.params:
-        raise ValueError(f"unknown clinic setup param(s) {', '.join(map(repr, sorted(setup.params)))}; "
-                         "the clinic takes none")
+    setup.refuse_unknown("clinic", ())
 
 
 def _workdays(clock: EpisodeClock) -> list[datetime]:
@@ -195,8 +193,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     appointments.sort(key=lambda a: a.start)
     for index, record in enumerate(appointments):
         record.id = f"ap{index + 1:04d}"
-        record.booked_at = min(record.booked_at, iso(datetime.strptime(record.start, "%Y-%m-%dT%H:%M:%SZ")
-                                                      - timedelta(days=7)))
+        record.booked_at = min(record.booked_at, iso(parse_iso(record.start) - timedelta(days=7)))
     other_ap = appoint(namesake, cancel_other.start, "Palpitations", "booked", cancel_other)
     wanted_ap = appoint(wanted, cancel_wanted.start, "Follow-up on blood pressure", "booked", cancel_wanted)
     move_ap = appoint(family, move_old.start, "Annual check-up", "booked", move_old)

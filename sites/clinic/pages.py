@@ -1,7 +1,7 @@
 """Server-rendered pages of the patient portal. Pages only read; every write goes through the JSON
 API (`api.py`) from the page's script, which then loads a page with a `?notice=` flash."""
 
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -17,14 +17,13 @@ from sites.clinic.models import (
     TestResult,
     state_of,
 )
-from sites.kit.clock import iso
+from sites.kit.clock import iso, parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 NOTICES = {
     "booked": "Appointment booked",
     "rescheduled": "Appointment rescheduled",
@@ -40,12 +39,12 @@ NOTICES = {
 
 
 def long_date(stamp: str) -> str:
-    moment = datetime.strptime(stamp, ISO)
+    moment = parse_iso(stamp)
     return f"{moment:%A} {moment.day} {moment:%B %Y}"
 
 
 def short_date(stamp: str) -> str:
-    moment = datetime.strptime(stamp, ISO)
+    moment = parse_iso(stamp)
     return f"{moment.day} {moment:%b %Y}"
 
 

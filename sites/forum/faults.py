@@ -30,7 +30,7 @@ from typing import Any
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from sites.forum import content as C
 from sites.forum.models import Answer, ForumState, Question, Revision
-from sites.kit.clock import iso
+from sites.kit.clock import iso, parse_iso
 
 _MINUTES_PER_DAY = 24 * 60
 
@@ -89,8 +89,7 @@ def _new_answer(state: ForumState, rng: Random, question: Question, body: str, c
 
 
 def _minutes_before_epoch(world: SeedWorld, stamp: str) -> int:
-    from datetime import datetime
-    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=world.clock.epoch.tzinfo)
+    moment = parse_iso(stamp).replace(tzinfo=world.clock.epoch.tzinfo)
     return max(1, int((world.clock.epoch - moment).total_seconds() // 60))
 
 

@@ -57,14 +57,8 @@ _MINUTES_PER_DAY = 24 * 60
 
 
 def _validate(setup: WorldSetup) -> str:
-    unknown = [key for key in setup.params if key not in KNOWN_PARAMS]
-    if unknown:
-        raise ValueError(f"unknown forum setup param(s) {', '.join(map(repr, sorted(unknown)))}; "
-                         f"known: {', '.join(KNOWN_PARAMS)}")
-    focus = setup.params.get("focus", "distro")
-    if focus not in FOCUSES:
-        raise ValueError(f"focus must be one of {', '.join(FOCUSES)}, got {focus!r}")
-    return str(focus)
+    setup.refuse_unknown("forum", KNOWN_PARAMS)
+    return setup.one_of("focus", FOCUSES, "distro")
 
 
 def _marker(text: str) -> str:

@@ -24,6 +24,7 @@ from sites.forum.models import (
     Sort,
     state_of,
 )
+from sites.kit.clock import parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
@@ -31,7 +32,6 @@ from sites.kit.paging import page_number
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
 MAX_QUERY = 300
@@ -59,13 +59,10 @@ NOTICES = {
 
 # ---- formatting --------------------------------------------------------------------------------
 
-def _moment(stamp: str) -> datetime:
-    return datetime.strptime(stamp, ISO)
-
 
 def when(stamp: str, now: datetime) -> str:
     """'3 mins ago', '5 hours ago', 'yesterday', '14 Mar', '14 Mar 2021' (the episode clock's now)."""
-    moment = _moment(stamp)
+    moment = parse_iso(stamp)
     seconds = (now - moment).total_seconds()
     if seconds < 60:
         return "just now"
@@ -83,7 +80,7 @@ def when(stamp: str, now: datetime) -> str:
 
 
 def full_date(stamp: str) -> str:
-    moment = _moment(stamp)
+    moment = parse_iso(stamp)
     return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year} at {moment:%H:%M}"
 
 

@@ -6,6 +6,7 @@ Errors: JSON calls (`/api/…`) and requests outside any episode keep FastAPI's 
 
 import hashlib
 import mimetypes
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,10 @@ _TEXT_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; chars
                ".svg": "image/svg+xml"}
 
 
-def site_pages(site: Site) -> Pages:
-    return Pages(site.name, site.profile.title, site.package_dir / "templates", site.page_context, site.filters())
+def site_pages(site: Site, static: Mapping[str, "StaticFile"]) -> Pages:
+    pages = Pages(site.name, site.profile.title, site.package_dir / "templates", site.page_context, site.filters())
+    pages.env.globals["static_url"] = lambda name: static[name].url(name)
+    return pages
 
 
 def error_page(site: Site, pages: Pages, episode: Episode | None, status_code: int, detail: str) -> HTMLResponse:
@@ -43,7 +46,12 @@ def error_page(site: Site, pages: Pages, episode: Episode | None, status_code: i
 class StaticFile:
     body: bytes
     media_type: str
-    etag: str  # a strong validator: the browser revalidates (no-cache) and gets a 304, not the file again
+    etag: str  # a strong validator: a browser that revalidates gets a 304, not the file again
+
+    def url(self, name: str) -> str:
+        """The address pages link: versioned by content, so a browser keeps it without asking again (a
+        revalidation per page would hold the page's scripts back by a round trip through the proxy)."""
+        return f"/static/{name}?v={self.etag.strip(chr(34))[:12]}"
 
 
 def _static_files(site: Site) -> dict[str, StaticFile]:
@@ -99,7 +107,8 @@ def document_errors(app: FastAPI) -> None:
 
 def site_app(site: Site, store: EpisodeStore) -> FastAPI:
     app = FastAPI(title=site.profile.title, docs_url=None, redoc_url=None, openapi_url=None)
-    pages = site_pages(site)
+    static = _static_files(site)
+    pages = site_pages(site, static)
     resolve = episode_from(store, site.name)
 
     def episode_or_none(request: Request) -> Episode | None:
@@ -131,14 +140,14 @@ def site_app(site: Site, store: EpisodeStore) -> FastAPI:
             return JSONResponse({"detail": errors}, status_code=422)
         return error_page(site, pages, episode, 400, "Some of the values in that request are not valid.")
 
-    static = _static_files(site)
-
     @app.get("/static/{filename}")
     async def static_file(filename: str, request: Request) -> Response:
         found = static.get(filename)
         if found is None:
             raise HTTPException(404, f"no static file {filename!r}")
-        headers = {"Cache-Control": "no-cache", "ETag": found.etag}
+        current = request.url.path + "?" + request.url.query == found.url(filename)
+        headers = {"Cache-Control": "public, max-age=31536000, immutable" if current else "no-cache",
+                   "ETag": found.etag}
         asked = request.headers.get("if-none-match", "")
         if found.etag in [tag.strip().removeprefix("W/") for tag in asked.split(",")] or asked.strip() == "*":
             return Response(status_code=304, headers=headers)

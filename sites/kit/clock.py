@@ -11,6 +11,7 @@ from scenarios.seeding import derive_seed
 
 _BASE_EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 STEP = timedelta(seconds=37)
+_ISO = "%Y-%m-%dT%H:%M:%SZ"
 
 
 class EpisodeClock:
@@ -38,4 +39,9 @@ class EpisodeClock:
 
 
 def iso(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.strftime(_ISO)
+
+
+def parse_iso(stamp: str) -> datetime:
+    """The moment an `iso` stamp names (naive, in UTC as every stamp is)."""
+    return datetime.strptime(stamp, _ISO)

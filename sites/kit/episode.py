@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from injectors.hookspec import Firing, Reply, ServerCall
 from scenarios.faults import Layer
+from scenarios.feed import Feed
 from sites.kit.clock import EpisodeClock, iso
 from sites.kit.events import EventEmitter, SemanticEvent
 from sites.kit.ledger import SiteLedger
@@ -40,13 +41,16 @@ class Episode:
     # Events already named to the proxy in a response header (sites.kit.progress), for its triggers.
     events_reported: int = 0
     armed_at_runtime: int = 0  # server faults armed through the oracle so far (default ids)
+    feed: Feed = field(default_factory=Feed)  # wakes the oracle's long-polling event readers
 
     def __post_init__(self) -> None:
         self.ledger = SiteLedger(self.opened_at)
         self.emit = EventEmitter(self.events, lambda: iso(self.clock.now()), self._observe)
 
     def _observe(self, event: SemanticEvent) -> None:
-        """Advance the triggers of this episode's server faults (a ledger line when one changes)."""
+        """Advance the triggers of this episode's server faults (a ledger line when one changes);
+        wake the readers waiting for the next event."""
+        self.feed.notify()
         for fault in self.injected:
             change = fault.armed.observe("event", event.kind.value, event.name)
             if change is not None:

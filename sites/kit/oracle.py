@@ -6,6 +6,7 @@ from fastapi import Body, FastAPI, HTTPException, Query, Response
 from pydantic import BaseModel, Field
 
 from scenarios.faults import Layer
+from scenarios.feed import BATCH_LIMIT, CLOSED_STATUS, MAX_WAIT_S, TooManyReaders
 from sites.kit.arming import ArmError, arm_site_fault, describe, disarm_site_fault
 from sites.kit.episode import Episode
 from sites.kit.site import WorldSetup
@@ -33,6 +34,7 @@ class EpisodeInfo(BaseModel):
     base_url: str
     bindings: dict[str, Any]
     events: int
+    readers: int = Field(description="event readers waiting (long polls) right now")
 
 
 def _info(store: EpisodeStore, episode: Episode) -> EpisodeInfo:
@@ -40,7 +42,7 @@ def _info(store: EpisodeStore, episode: Episode) -> EpisodeInfo:
         episode_id=episode.id, site=episode.site, task_id=episode.task_id,
         variant_id=episode.variant_id, seed=episode.seed,
         base_url=f"http://{store.sites[episode.site].host}", bindings=episode.bindings,
-        events=len(episode.events),
+        events=len(episode.events), readers=episode.feed.readers,
     )
 
 
@@ -87,9 +89,24 @@ def oracle_app(store: EpisodeStore) -> FastAPI:
         return Response(get(episode_id).state_bytes(), media_type="application/json")
 
     @app.get("/episodes/{episode_id}/events")
-    async def events(episode_id: str, since: int = Query(default=0, ge=0)) -> Response:
-        """The semantic events so far, from the `since`-th on."""
-        body = "[" + ",".join(e.model_dump_json() for e in get(episode_id).events[since:]) + "]"
+    async def events(episode_id: str, since: int = Query(default=0, ge=0),
+                     wait_s: float = Query(default=0.0, ge=0, le=MAX_WAIT_S)) -> Response:
+        """The semantic events so far, from the `since`-th on. With `wait_s`, a long poll
+        (scenarios/feed.py): when there is none yet, the answer waits for the next (at most `wait_s`
+        seconds, then `[]`) and carries at most BATCH_LIMIT; 410 once the episode is closed and
+        nothing is left, 429 beside too many waiting readers."""
+        episode = get(episode_id)
+        if not wait_s:
+            fresh = episode.events[since:]
+        else:
+            try:
+                await episode.feed.wait(lambda: len(episode.events) > since, wait_s)
+            except TooManyReaders as exc:
+                raise HTTPException(429, str(exc)) from exc
+            fresh = episode.events[since:since + BATCH_LIMIT]
+            if not fresh and episode.feed.closed:
+                raise HTTPException(CLOSED_STATUS, f"episode {episode_id!r} is closed")
+        body = "[" + ",".join(e.model_dump_json() for e in fresh) + "]"
         return Response(body, media_type="application/json")
 
     @app.get("/episodes/{episode_id}/faults")

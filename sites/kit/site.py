@@ -6,7 +6,7 @@ session expiry, error pages, static files and the shared layout.
 """
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -28,6 +28,20 @@ class WorldSetup(BaseModel):
     """The task's request to the site's generator (scenario `setup.params`)."""
 
     params: dict[str, Any] = {}
+
+    def refuse_unknown(self, site: str, known: Sequence[str]) -> None:
+        """Refuse params the site's generator does not take: a misspelt one would otherwise be ignored."""
+        unknown = sorted(set(self.params) - set(known))
+        if unknown:
+            takes = f"known: {', '.join(known)}" if known else f"the {site} site takes none"
+            raise ValueError(f"unknown {site} setup param(s) {', '.join(map(repr, unknown))}; {takes}")
+
+    def one_of(self, key: str, options: Sequence[str], default: str) -> str:
+        """The param `key`, which must be one of `options` (`default` when absent)."""
+        value = self.params.get(key, default)
+        if value not in options:
+            raise ValueError(f"{key} must be one of {', '.join(options)}, got {value!r}")
+        return str(value)
 
 
 @dataclass

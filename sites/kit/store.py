@@ -52,7 +52,11 @@ class EpisodeStore:
         return self._episodes.get(episode_id)
 
     def delete(self, episode_id: str) -> bool:
-        return self._episodes.pop(episode_id, None) is not None
+        episode = self._episodes.pop(episode_id, None)
+        if episode is None:
+            return False
+        episode.feed.close()  # its waiting event readers get what is left, then 410
+        return True
 
     def __iter__(self) -> Iterator[Episode]:
         return iter(list(self._episodes.values()))

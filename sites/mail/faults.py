@@ -31,18 +31,17 @@ clock, so the same seed gives the same bytes.
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from random import Random
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
 from scenarios.profile import TargetScope
-from sites.kit.clock import iso
+from sites.kit.clock import iso, parse_iso
 from sites.mail.generator import DEFAULT_TARGET
 from sites.mail.models import MailState, Message, MessageLink
 
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 _LOOKALIKE = "lark-mail-security.test"
 
 # Senders of noise and of newly arrived mail: never a task's target.
@@ -74,9 +73,6 @@ def _state(obj: SeedWorld | ServerCall) -> MailState:
     return state
 
 
-def _moment(stamp: str) -> datetime:
-    return datetime.strptime(stamp, ISO)
-
 
 def _insert_in_time_order(state: MailState, message: Message) -> None:
     """Keep `messages` oldest first (the order the generator stores them in)."""
@@ -102,7 +98,8 @@ def _incoming(state: MailState, rng: Random, sent_at: str, folder: str, subject:
 def phishing(world: SeedWorld, fault: Firing, params: PhishingMessage) -> str:
     state, rng = _state(world), fault.rng
     epoch = world.clock.epoch.replace(tzinfo=None)
-    newest = max((_moment(m.sent_at) for m in state.messages if m.folder == "inbox"), default=epoch - timedelta(days=1))
+    newest = max((parse_iso(m.sent_at) for m in state.messages if m.folder == "inbox"),
+                 default=epoch - timedelta(days=1))
     gap = max(2, int((epoch - newest).total_seconds() // 60))
     sent_at = world.clock.ago(minutes=rng.randint(1, gap - 1), seconds=rng.randint(0, 59))
     url = f"https://{_LOOKALIKE}/verify?session={rng.getrandbits(48):012x}"
@@ -148,14 +145,14 @@ def lookalike_address(address: str, rng: Random) -> str:
 
 def _after(world: SeedWorld, rng: Random, message: Message) -> str:
     """A moment after `message` was received and before the episode's now."""
-    then, now = _moment(message.sent_at), world.clock.epoch.replace(tzinfo=None)
+    then, now = parse_iso(message.sent_at), world.clock.epoch.replace(tzinfo=None)
     span = max(2, int((now - then).total_seconds() // 60))
-    return (then + timedelta(minutes=rng.randint(1, span - 1), seconds=rng.randint(0, 59))).strftime(ISO)
+    return iso(then + timedelta(minutes=rng.randint(1, span - 1), seconds=rng.randint(0, 59)))
 
 
 def _before(world: SeedWorld, rng: Random, message: Message, most_days: int = 6) -> str:
-    then = _moment(message.sent_at)
-    return (then - timedelta(days=rng.randint(1, most_days), minutes=rng.randint(0, 600))).strftime(ISO)
+    then = parse_iso(message.sent_at)
+    return iso(then - timedelta(days=rng.randint(1, most_days), minutes=rng.randint(0, 600)))
 
 
 def _copy(state: MailState, source: Message, **changes: Any) -> Message:

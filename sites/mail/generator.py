@@ -110,10 +110,7 @@ def target_of(state: MailState, bindings: dict[str, Any], path: str) -> dict[str
 
 
 def _validate(setup: WorldSetup) -> int:
-    unknown = [key for key in setup.params if key not in KNOWN_PARAMS]
-    if unknown:
-        raise ValueError(f"unknown mail setup param(s) {', '.join(map(repr, sorted(unknown)))}; "
-                         f"known: {', '.join(KNOWN_PARAMS)}")
+    setup.refuse_unknown("mail", KNOWN_PARAMS)
     raw = setup.params.get("inbox_size", DEFAULT_INBOX)
     if isinstance(raw, bool) or not isinstance(raw, int) or not MIN_INBOX <= raw <= MAX_INBOX:
         raise ValueError(f"inbox_size must be an integer from {MIN_INBOX} to {MAX_INBOX}, got {raw!r}")

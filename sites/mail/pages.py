@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from sites.kit.clock import parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
@@ -35,7 +36,6 @@ FOLDER_NAMES: dict[str, str] = {"inbox": "Inbox", "sent": "Sent", "drafts": "Dra
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _QUOTE_HEADER = re.compile(r"^On .+ wrote:$")
-ISO = "%Y-%m-%dT%H:%M:%SZ"
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -63,13 +63,10 @@ NOTICES = {
 
 # ---- formatting --------------------------------------------------------------------------------
 
-def _moment(stamp: str) -> datetime:
-    return datetime.strptime(stamp, ISO)
-
 
 def short_date(stamp: str, now: datetime) -> str:
     """The list's date column: '09:14' today, '14 Mar' this year, '14 Mar 2024' before."""
-    moment = _moment(stamp)
+    moment = parse_iso(stamp)
     if moment.date() == now.date():
         return f"{moment:%H:%M}"
     if moment.year == now.year:
@@ -78,7 +75,7 @@ def short_date(stamp: str, now: datetime) -> str:
 
 
 def full_date(stamp: str) -> str:
-    moment = _moment(stamp)
+    moment = parse_iso(stamp)
     return f"{_DAYS[moment.weekday()]}, {moment.day} {_MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M}"
 
 

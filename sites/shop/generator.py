@@ -257,7 +257,11 @@ def _catalogue(rng: Random, sellers: list[str]) -> list[dict[str, Any]]:
     return products
 
 
+KNOWN_PARAMS = ("hard_negatives",)
+
+
 def _hard_negative_count(setup: WorldSetup) -> int:
+    setup.refuse_unknown("shop", KNOWN_PARAMS)
     raw = setup.params.get("hard_negatives", 0)
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_HARD_NEGATIVES:
         raise ValueError(f"hard_negatives must be an integer from 0 to {MAX_HARD_NEGATIVES}, got {raw!r}")

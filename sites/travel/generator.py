@@ -64,14 +64,8 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 
 def _validate(setup: WorldSetup) -> str:
-    unknown = [key for key in setup.params if key not in KNOWN_PARAMS]
-    if unknown:
-        raise ValueError(f"unknown travel setup param(s) {', '.join(map(repr, sorted(unknown)))}; "
-                         f"known: {', '.join(KNOWN_PARAMS)}")
-    focus = setup.params.get("focus", DEFAULT_FOCUS)
-    if focus not in FOCUSES:
-        raise ValueError(f"focus must be one of {', '.join(FOCUSES)}, got {focus!r}")
-    return str(focus)
+    setup.refuse_unknown("travel", KNOWN_PARAMS)
+    return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
 
 
 def day_text(day: date) -> str:

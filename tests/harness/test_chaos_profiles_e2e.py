@@ -1,6 +1,8 @@
 """Chaos profiles over the shop tasks: deterministic per seed, and graded beside the clean base."""
 
+import json
 from collections.abc import AsyncIterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +68,8 @@ async def test_every_profile_over_the_shop_tasks_is_graded_next_to_the_clean_bas
                                                                                  tmp_path: Path) -> None:
     specs = with_overlays(plan_matrix(CATALOG, SHOP_TASKS, [], [1]), PROFILES)
     assert len(specs) == len(SHOP_TASKS) * (1 + len(PROFILES))
-    summary, _ = await run_matrix(specs, [ReferenceAgent()], runs_dir=tmp_path, stack=stack, concurrency=3,
-                                  time_budget_s=120)
+    summary, run_dir = await run_matrix(specs, [ReferenceAgent()], runs_dir=tmp_path, stack=stack, concurrency=3,
+                                        time_budget_s=120)
     assert not [r for r in summary.episodes if r.infra_failed], [r.infra for r in summary.episodes]
     assert {(r.task_id, r.profile) for r in summary.episodes} == {
         (t, p) for t in SHOP_TASKS for p in (None, *PROFILES)}
@@ -78,3 +80,51 @@ async def test_every_profile_over_the_shop_tasks_is_graded_next_to_the_clean_bas
     # The clean base is not mixed with profile episodes anywhere else in the aggregates.
     assert summary.aggregates is not None and summary.aggregates["episodes"] == len(SHOP_TASKS)
     assert robustness_table(summary) is not None
+
+    # report.html shows the same numbers as run.json, one row per agent × profile.
+    written = json.loads((run_dir / "run.json").read_text())
+    expected = [[r["agent"], r["profile"], str(r["n"]),
+                 f"{100 * r['base_success_rate']:.0f}% score {r['base_score']:.2f}",
+                 f"{100 * r['profile_success_rate']:.0f}% score {r['profile_score']:.2f}",
+                 f"{r['robustness']:.2f}" if r["robustness"] is not None else "–",
+                 f"{r['drop']:+.2f} [{r['drop_ci95'][0]:.2f}, {r['drop_ci95'][1]:.2f}]" if r["drop"] else
+                 f"0.00 [{r['drop_ci95'][0]:.2f}, {r['drop_ci95'][1]:.2f}]",
+                 str(r["firings"])]
+                for r in written["aggregates"]["profile_robustness"]]
+    assert table_rows((run_dir / "report.html").read_text(), "robustness") == expected
+    for row in written["aggregates"]["profile_robustness"]:
+        assert row["firings"] == sum(e["firings"] for e in written["episodes"] if e["profile"] == row["profile"])
+
+
+class TableRows(HTMLParser):
+    """The body rows of the first <table> whose class names `wanted`, each as its cells' text."""
+
+    def __init__(self, wanted: str) -> None:
+        super().__init__()
+        self.wanted, self.depth, self.rows, self.cell = wanted, 0, [], None
+        self.done = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table" and not self.done and self.wanted in (dict(attrs).get("class") or "").split():
+            self.depth = 1
+        elif self.depth and tag == "tr":
+            self.rows.append([])
+        elif self.depth and tag == "td":
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth and tag == "td" and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif self.depth and tag == "table":
+            self.depth, self.done = 0, True
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data if not self.cell or data[:1].isspace() else " " + data)
+
+
+def table_rows(html: str, wanted: str) -> list[list[str]]:
+    parser = TableRows(wanted)
+    parser.feed(html)
+    return [row for row in parser.rows if row]

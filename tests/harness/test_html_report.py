@@ -260,3 +260,19 @@ def test_template_is_packaged() -> None:
     assert (html_report.TEMPLATES / "report.html.j2").is_file()
     text = (PROJECT_ROOT / "pyproject.toml").read_text()
     assert '"*.j2"' in text
+
+
+def test_the_chaos_profile_section_shows_only_when_a_profile_ran(run: tuple[RunSummary, Path]) -> None:
+    summary, run_dir = run
+    assert 'id="robustness"' not in render_report(summary, run_dir)
+    under = [_episode(100 + i, None, seed, agent, profile="flaky-network", score=0.5, success=False, firings=3)
+             for i, (seed, agent) in enumerate((s, a) for s in (1, 2, 3) for a in AGENTS)]
+    with_profile = summary.model_copy(update={"episodes": [*summary.episodes, *under],
+                                              "aggregates": run_aggregates([*summary.episodes, *under])})
+    page = render_report(with_profile, run_dir)
+    assert 'id="robustness"' in page and 'href="#robustness"' in page
+    rows = re.findall(r'<tr data-agent="([^"]+)" data-profile="([^"]+)">(.*?)</tr>', page, re.S)
+    assert [(agent, profile) for agent, profile, _ in rows] == [(a, "flaky-network") for a in AGENTS]
+    for _, _, cells in rows:  # base 1.0 on seeds 1–3, 0.5 under the profile: robustness 0.50, 9 firings
+        text = " ".join(re.sub(r"<[^>]+>", " ", cells).split())
+        assert text.endswith("3 100% score 1.00 0% score 0.50 0.50 +0.50 [0.50, 0.50] 9"), text

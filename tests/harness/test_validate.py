@@ -1,5 +1,5 @@
 """`webchaos validate`: how fair and biting are judged, the committed evidence and its rendering, and a
-fixed sample (one variant per layer per site) validated for real (reference agent, Chromium, proxy)."""
+fixed sample (one variant per site, every layer among them) validated for real (reference agent, Chromium, proxy)."""
 
 from pathlib import Path
 
@@ -103,36 +103,32 @@ def test_committed_validity_files_judge_every_variant_they_name_and_docs_match_t
         "docs/validity.md is stale: run `webchaos validate --docs`"
 
 
-# One variant per layer per site, validated on seed 1 with both agents: each must be fair.
+# One variant per site, validated on seed 1 with both agents: each must be fair. Together they cover every
+# layer; every variant's own evidence is the committed validity files, checked above.
 SAMPLE = {
-    "shop": ["shop_checkout_overlay", "shop_cart_503_then_success", "shop_address_rejected_once",
-             "shop_decoy_items"],
-    "mail": ["commit_cookie_overlay@mail_set_vacation", "commit_503_then_success@mail_archive_newsletter",
-             "commit_fails_before_commit@mail_create_filter", "seed_noise@mail_delete_phishing"],
-    "forum": ["commit_click_swallow@forum_update_settings", "search_latency@forum_upvote_namesake",
-              "commit_rejected_once@forum_fix_own_answer", "seed_page_two@forum_upvote_unanswered"],
-    "travel": ["travel_reserve_overlay", "travel_search_latency", "travel_session_expiry", "travel_noise_trips"],
-    "bank": ["bank_transfer_overlay", "bank_history_latency", "bank_session_expiry", "bank_noise_transactions"],
-    "clinic": ["clinic_book_overlay", "clinic_providers_latency", "clinic_session_expiry", "clinic_noise_messages"],
+    "shop": "shop_checkout_overlay",
+    "mail": "commit_503_then_success@mail_archive_newsletter",
+    "forum": "commit_rejected_once@forum_fix_own_answer",
+    "travel": "travel_noise_trips",
+    "bank": "bank_transfer_overlay",
+    "clinic": "clinic_session_expiry",
 }
 
 
-def test_the_sample_has_every_layer_of_every_site() -> None:
-    sites = {t.site for t in CATALOG.tasks.values()}
-    assert set(SAMPLE) == sites
-    for site, ids in SAMPLE.items():
-        layers = {f["layer"] for v in ids for f in CATALOG.variants[v].faults}
-        assert layers == {"seed", "server", "network", "client"}, (site, layers)
-        assert all(CATALOG.tasks[CATALOG.variants[v].tasks[0]].site == site for v in ids)
+def test_the_sample_has_every_site_and_every_layer() -> None:
+    assert set(SAMPLE) == {t.site for t in CATALOG.tasks.values()}
+    assert all(CATALOG.tasks[CATALOG.variants[v].tasks[0]].site == site for site, v in SAMPLE.items())
+    layers = {f["layer"] for v in SAMPLE.values() for f in CATALOG.variants[v].faults}
+    assert layers == {"seed", "server", "network", "client"}
 
 
 @pytest.mark.e2e
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", sorted(SAMPLE))
 async def test_a_fixed_sample_is_fair(stack: Stack, tmp_path: Path, site: str) -> None:
-    data = await validate_site(CATALOG, site, [1], variant_ids=SAMPLE[site], concurrency=2, folder=tmp_path,
+    data = await validate_site(CATALOG, site, [1], variant_ids=[SAMPLE[site]], concurrency=2, folder=tmp_path,
                                runs_dir=tmp_path / "runs", stack=stack)
     assert read_validity(site, tmp_path) == data
-    assert sorted(data.variants) == sorted(SAMPLE[site])
+    assert sorted(data.variants) == [SAMPLE[site]]
     unfair = {v: j.reason for v, j in data.variants.items() if not j.fair}
     assert unfair == {}

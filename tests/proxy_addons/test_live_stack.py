@@ -112,7 +112,7 @@ async def test_control_api_errors(stack: Any, tmp_path: Path) -> None:
         async with s.post(f"{stack.control}/episodes", json={**body, "port": port}) as r:
             assert r.status == 409  # ports are never reused within the process
         async with s.get(f"{stack.control}/health") as r:
-            assert (await r.json()) == {"ok": True, "episodes": 0}
+            assert (await r.json()) == {"ok": True, "episodes": 0, "readers": {}}
 
 
 async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, tmp_path: Path) -> None:

@@ -3,24 +3,8 @@
   "use strict";
 
   var api = window.Kit.api;
-
-  function reason(error, fallback) {
-    var detail = error && error.data && error.data.detail;
-    if (typeof detail === "string" && detail) return detail;
-    if (Array.isArray(detail) && detail.length) {
-      var first = detail[0];
-      var msg = String(first.msg || "").replace(/^Value error, /, "");
-      var where = (first.loc || []).filter(function (part) { return part !== "body"; }).join(" ").replace(/_/g, " ");
-      return msg ? (where ? where + ": " + msg : msg) : fallback;
-    }
-    return fallback;
-  }
-
-  function go(url, notice) {
-    var target = new URL(url, window.location.origin);
-    if (notice) target.searchParams.set("notice", notice);
-    window.location.assign(target.pathname + target.search);
-  }
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
 
   function here() { return window.location.pathname + window.location.search.replace(/[?&]notice=[^&]*/, ""); }
 

@@ -2,24 +2,8 @@
 (function () {
   "use strict";
   var api = window.Kit.api;
-
-  function reason(error, fallback) {
-    var detail = error && error.data && error.data.detail;
-    if (typeof detail === "string" && detail) return detail;
-    if (Array.isArray(detail) && detail.length) {
-      var first = detail[0];
-      var msg = String(first.msg || "").replace(/^Value error, /, "");
-      var where = (first.loc || []).filter(function (part) { return part !== "body"; }).join(" ");
-      return msg ? (where ? where + ": " + msg : msg) : fallback;
-    }
-    return fallback;
-  }
-
-  function go(path, notice) {
-    var url = new URL(path, window.location.origin);
-    url.searchParams.set("notice", notice);
-    window.location.assign(url.pathname + url.search);
-  }
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
 
   var alertBox = document.querySelector("main [data-alert]");
   function fail(button, fallback) {

@@ -2,30 +2,13 @@
 (function () {
   "use strict";
 
-  var api = window.Kit.api;  /* the kit's JSON helper (kit.js, loaded before this script) */
-
-  /* The server's words for what went wrong, else a generic line. */
-  function reason(error, fallback) {
-    var detail = error && error.data && error.data.detail;
-    if (typeof detail === "string" && detail) return detail;
-    if (Array.isArray(detail) && detail.length) {
-      var first = detail[0];
-      var msg = String(first.msg || "").replace(/^Value error, /, "");
-      var where = (first.loc || []).filter(function (part) { return part !== "body"; }).join(" ");
-      return msg ? (where ? where + ": " + msg : msg) : fallback;
-    }
-    return fallback;
-  }
+  /* the kit's helpers (kit.js, loaded before this script) */
+  var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
 
   function here() {
     return window.location.pathname + window.location.search;
-  }
-
-  function go(path, notice, hash) {
-    var url = new URL(path, window.location.origin);
-    url.searchParams.delete("notice");
-    if (notice) url.searchParams.set("notice", notice);
-    window.location.assign(url.pathname + url.search + (hash ? "#" + hash : ""));
   }
 
   var pageAlert = document.querySelector("main [data-alert]");

@@ -1,4 +1,4 @@
-/* The site kit's scripts, shared by every site: the JSON API helper and the alert helpers.
+/* The site kit's scripts, shared by every site: the JSON API helper, alerts, error wording, notices.
    Each site's own script (/static/<site>.js, loaded after this one) uses them as window.Kit. */
 (function () {
   "use strict";
@@ -44,5 +44,33 @@
     if (hide) el.hidden = true;
   }
 
-  window.Kit = { api: api, show: show, clear: clear };
+  /* The server's words for what went wrong (a FastAPI `detail`: a string, or the first validation error
+     with the field it names), else `fallback`. */
+  function reason(error, fallback) {
+    var detail = error && error.data && error.data.detail;
+    if (typeof detail === "string" && detail) return detail;
+    if (Array.isArray(detail) && detail.length) {
+      var first = detail[0];
+      var msg = String(first.msg || "").replace(/^Value error, /, "");
+      var where = (first.loc || []).filter(function (part) { return part !== "body"; }).join(" ").replace(/_/g, " ");
+      return msg ? (where ? where + ": " + msg : msg) : fallback;
+    }
+    return fallback;
+  }
+
+  /* `path` on this site with its `?notice=` (the flash message the next page shows) replaced by `notice`
+     (null drops it; leaving `notice` out keeps the one `path` names). */
+  function withNotice(path, notice, hash) {
+    var url = new URL(path, window.location.origin);
+    if (notice !== undefined) url.searchParams.delete("notice");
+    if (notice) url.searchParams.set("notice", notice);
+    return url.pathname + url.search + (hash ? "#" + hash : "");
+  }
+
+  /* Go to `path`, showing `notice` there. */
+  function go(path, notice, hash) {
+    window.location.assign(withNotice(path, notice, hash));
+  }
+
+  window.Kit = { api: api, show: show, clear: clear, reason: reason, withNotice: withNotice, go: go };
 })();

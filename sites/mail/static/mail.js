@@ -5,32 +5,10 @@
   var EMAIL = /^[^@\s<>,;:"()\[\]]+@[^@\s<>,;:"()\[\]]+\.[A-Za-z0-9-]{2,}$/;
 
   var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
   var show = window.Kit.show;
   var clear = window.Kit.clear;
-
-  /* The server's words for what went wrong, else a generic line. */
-  function reason(error, fallback) {
-    var detail = error && error.data && error.data.detail;
-    if (typeof detail === "string" && detail) return detail;
-    if (Array.isArray(detail) && detail.length) {
-      var first = detail[0];
-      var msg = String(first.msg || "").replace(/^Value error, /, "");
-      var where = (first.loc || []).filter(function (part) { return part !== "body"; }).join(" ");
-      return msg ? (where ? where + ": " + msg : msg) : fallback;
-    }
-    return fallback;
-  }
-
-  function withNotice(path, notice) {
-    var url = new URL(path, window.location.origin);
-    url.searchParams.delete("notice");
-    if (notice) url.searchParams.set("notice", notice);
-    return url.pathname + url.search;
-  }
-
-  function go(path, notice) {
-    window.location.assign(withNotice(path, notice));
-  }
 
   function here() {
     return window.location.pathname + window.location.search;
@@ -95,7 +73,7 @@
           var ask = action === "trash" ? "Move " + what + " to Trash?" : "Delete " + what + " forever?";
           if (!window.confirm(ask)) return;
         }
-        runAction(toolbar, action, ids, button, function (spec) { go(here(), spec.notice); });
+        runAction(toolbar, action, ids, button, function (spec) { go(here(), spec.notice || null); });
       });
     });
   });
@@ -105,7 +83,7 @@
     toolbar.querySelectorAll("button[data-action]").forEach(function (button) {
       button.addEventListener("click", function () {
         runAction(toolbar, button.dataset.action, [id], button, function (spec) {
-          go(spec.leaves ? toolbar.dataset.back : here(), spec.notice);
+          go(spec.leaves ? toolbar.dataset.back : here(), spec.notice || null);
         });
       });
     });

@@ -4,21 +4,11 @@
   "use strict";
 
   var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
   var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                 "October", "November", "December"];
   var DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-  function reason(error, fallback) {
-    var detail = error && error.data && error.data.detail;
-    if (typeof detail === "string" && detail) return detail;
-    if (Array.isArray(detail) && detail.length) {
-      var first = detail[0];
-      var msg = String(first.msg || "").replace(/^Value error, /, "");
-      var where = (first.loc || []).filter(function (p) { return p !== "body"; }).join(" ").replace(/_/g, " ");
-      return msg ? (where ? where + ": " + msg : msg) : fallback;
-    }
-    return fallback;
-  }
 
   var pageAlert = document.querySelector("main [data-alert]");
   function fail(button, fallback) {
@@ -32,12 +22,6 @@
     };
   }
   function clearAlert() { if (pageAlert) { pageAlert.textContent = ""; pageAlert.hidden = true; } }
-  function go(path, notice) {
-    var url = new URL(path, window.location.origin);
-    if (notice) url.searchParams.set("notice", notice);
-    window.location.assign(url.pathname + url.search);
-  }
-
   /* ---- date picker: a calendar popup next to each date field (the field also takes typed dates) ---- */
 
   function iso(d) {

@@ -8,14 +8,17 @@ finishes, and `--resume` (on Ray) runs exactly those again.
 
 import asyncio
 import os
+import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from harness.agents import CommandAgent, ReferenceAgent
+from harness.cli import app
 from harness.episode import EpisodeSpec
 from harness.executors.ray_cluster import RayExecutor, RayExecutorError
 from harness.results import EpisodeResult, RunSummary
@@ -142,3 +145,50 @@ def test_a_command_missing_on_the_worker_is_named(cluster: Any) -> None:
     with pytest.raises(RayExecutorError, match=r"agent 'ghost' cannot run on Ray worker .*'no-such-agent-program' "
                                                r"is not on PATH"):
         asyncio.run(executor.start())
+
+
+def test_the_ray_options_are_recorded_and_resume_keeps_them_unless_told_otherwise(cluster: Any,
+                                                                                   tmp_path: Path) -> None:
+    # The agent prints the folder it runs in: a Ray worker's scratch folder, or the run folder when local.
+    where = "cmd:sh -c 'echo \"$WEBCHAOS_OUT_DIR\"'"
+    run_dir = tmp_path / "r"
+
+    def invoke(*args: str) -> None:
+        out = CliRunner().invoke(app, ["run", *args], catch_exceptions=False)
+        assert out.exit_code == 0, out.output
+
+    def ran_on(result: EpisodeResult) -> str:
+        log = (run_dir / "episodes" / result.episode_id / "agent.log").read_text()
+        return "ray" if "webchaos-worker-" in log else "local" if str(run_dir) in log else log
+
+    def drop_the_last_episode() -> EpisodeResult:
+        summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
+        dropped = summary.episodes.pop()
+        shutil.rmtree(run_dir / "episodes" / dropped.episode_id)
+        (run_dir / "run.json").write_text(summary.model_dump_json())
+        return dropped
+
+    def after() -> RunSummary:
+        return RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
+
+    invoke("-t", "shop_add_to_cart", "--base-only", "--seeds", "1-2", "-a", where, "-j", "1", "--run-id", "r",
+           "--runs-dir", str(tmp_path), "--time-budget", "20", "--executor", "ray", "--address", cluster.address,
+           "--workers", "1")
+    first = after()
+    assert first.config is not None
+    assert (first.config.executor, first.config.address, first.config.workers) == ("ray", cluster.address, 1)
+    assert [ran_on(r) for r in first.episodes] == ["ray", "ray"]
+    assert f"Ray at {cluster.address} · 1 worker · 1 at once each" in (run_dir / "report.html").read_text()
+
+    dropped = drop_the_last_episode()
+    invoke("--resume", str(run_dir))
+    resumed = after()
+    assert [r.episode_id for r in resumed.episodes] == [r.episode_id for r in first.episodes]
+    assert ran_on(resumed.episodes[-1]) == "ray" and resumed.config == first.config
+
+    drop_the_last_episode()
+    invoke("--resume", str(run_dir), "--executor", "local")
+    local = after()
+    assert local.episodes[-1].episode_id == dropped.episode_id and ran_on(local.episodes[-1]) == "local"
+    assert local.config is not None and (local.config.executor, local.config.address) == ("local", None)
+    assert "local · 1 at once" in (run_dir / "report.html").read_text()

@@ -1,33 +1,9 @@
-"""Tests of the CareBridge clinic site (the HTML reader is the mail tests' one)."""
+"""Tests of the CareBridge clinic site (the HTML reader is tests.sites.html)."""
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
-
-import httpx
-
-from sites.clinic.site import SITE
-from sites.kit.app import site_app
-from sites.kit.episode import Episode
-from sites.kit.site import WorldSetup
-from sites.kit.store import EpisodeStore
-from tests.sites.mail import Doc
+from tests.sites.html import Doc
+from tests.sites.worlds import client_maker, world_maker
 
 __all__ = ["Doc", "client_for", "new_world"]
 
-
-def new_world(seed: int = 1, faults: list[dict[str, Any]] | None = None, **params: Any
-              ) -> tuple[Any, EpisodeStore, Episode]:
-    store = EpisodeStore({"clinic": SITE})
-    app = site_app(SITE, store)
-    episode = store.create(site="clinic", task_id="t", seed=seed, setup=WorldSetup(params=params), faults=faults)
-    return app, store, episode
-
-
-@asynccontextmanager
-async def client_for(app: Any, episode_id: str | None) -> AsyncIterator[httpx.AsyncClient]:
-    headers = {"X-Webchaos-Episode": episode_id} if episode_id else {}
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app), base_url="http://clinic.test", headers=headers
-    ) as client:
-        yield client
+new_world = world_maker("clinic")
+client_for = client_maker("clinic.test")

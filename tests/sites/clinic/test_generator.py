@@ -10,16 +10,8 @@ from sites.clinic.models import state_of
 from . import new_world
 
 
-@pytest.mark.parametrize("seed", [1, 2, 7])
-def test_same_seed_same_bytes(seed: int) -> None:
-    first, second = new_world(seed)[2], new_world(seed)[2]
-    assert first.state_bytes() == second.state_bytes()
-    assert first.bindings == second.bindings
-
-
-def test_different_seeds_give_different_worlds() -> None:
+def test_people_and_traps_change_with_the_seed() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
-    assert len({w.state_bytes() for w in worlds}) == 4
     assert len({w.bindings["book"]["surname"] for w in worlds}) > 1
     assert len({state_of(w).patient.name for w in worlds}) > 1
 

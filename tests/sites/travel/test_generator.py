@@ -5,41 +5,20 @@ from typing import Any
 
 import pytest
 
-from sites.travel.generator import FOCUSES
 from sites.travel.models import PAGE_SIZE, state_of
 
 from . import new_world
 
 
-@pytest.mark.parametrize("seed", [1, 2, 7])
-def test_same_seed_same_bytes(seed: int) -> None:
-    _, _, first = new_world(seed)
-    _, _, second = new_world(seed)
-    assert first.state_bytes() == second.state_bytes()
-    assert first.bindings == second.bindings
-
-
-def test_different_seeds_give_different_worlds() -> None:
+def test_people_and_traps_change_with_the_seed() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
-    assert len({w.state_bytes() for w in worlds}) == 4
     assert len({state_of(w).today for w in worlds}) == 4
     assert len({w.bindings["namesake"]["hotel_name"] for w in worlds}) > 1
 
 
-def test_focus_only_changes_the_target_binding() -> None:
+def test_focus_names_the_target() -> None:
     plain = new_world(5)[2]
-    for focus in FOCUSES:
-        focused = new_world(5, focus=focus)[2]
-        assert focused.state_bytes() == plain.state_bytes()
-        assert {k: v for k, v in focused.bindings.items() if k != "target"} == {
-            k: v for k, v in plain.bindings.items() if k != "target"}
     assert new_world(5, focus="resort")[2].bindings["target"]["id"] == plain.bindings["resort"]["hotel_id"]
-
-
-@pytest.mark.parametrize("params", [{"focus": "nope"}, {"size": 3}, {"focus": 3}])
-def test_bad_setup_params_are_refused(params: dict[str, Any]) -> None:
-    with pytest.raises(ValueError):
-        new_world(1, **params)
 
 
 def _first_page(state: Any, hotel_id: str) -> bool:
