@@ -5,8 +5,11 @@ site does not implement (the first one found). Beyond that, for every task on se
 placeholder resolves from the world's bindings, and each plan step's role + accessible name exists
 on the page where the plan expects it (its rendered HTML, fetched in-process from the sites' app);
 for every variant: at most two primitives with its task, no two variants with identical faults on
-the same task, recipe exclusions naming real tasks; and per site, at least three variants per
-target primitive (a warning for now).
+the same task, recipe exclusions naming real tasks; every variant with seed faults opens (its world
+is generated and its seed faults applied) on seeds 1-3, which proves the sites' declarations of what
+their seed families take true where recipes relied on them, and the tasks a recipe skipped by those
+declarations are listed (info); and per site, at least three variants per target primitive (a
+warning for now).
 """
 
 import asyncio
@@ -23,7 +26,7 @@ import httpx
 
 from grader.bindings import BindingError, fill
 from harness.a11y_html import Page
-from scenarios.faults import Primitive
+from scenarios.faults import FaultError, Layer, Primitive
 from scenarios.loader import Catalog, ScenarioError
 from scenarios.schema import Expect, PlanStep, Task
 from sites.kit.site import WorldSetup
@@ -36,7 +39,7 @@ MIN_PER_CELL = 3
 
 @dataclass(frozen=True)
 class Finding:
-    level: Literal["error", "warning"]
+    level: Literal["error", "warning", "info"]
     file: str
     where: str
     message: str
@@ -53,8 +56,11 @@ def check_catalog(*roots: Path, seeds: Sequence[int] = SEEDS) -> list[Finding]:
         return [Finding("error", exc.file, exc.where, exc.message)]
     findings = [*check_recipe_refs(catalog), *check_primitives(catalog), *check_duplicates(catalog)]
     findings += asyncio.run(check_tasks(catalog, seeds))
-    findings += check_coverage(catalog)
-    return sorted(findings, key=lambda f: (f.level != "error", f.file, f.where))
+    findings += check_seed_variants_open(catalog, seeds) + check_coverage(catalog) + skipped_info(catalog)
+    return sorted(findings, key=lambda f: (_LEVELS.index(f.level), f.file, f.where))
+
+
+_LEVELS = ("error", "warning", "info")
 
 
 def _source(catalog: Catalog, kind: str, ident: str) -> str:
@@ -130,6 +136,41 @@ def check_coverage(catalog: Catalog) -> list[Finding]:
                 out.append(Finding("warning", "(catalog)", f"site {site} × {primitive.value}",
                                    f"{cells[(site, primitive.value)]} variants; expected at least {MIN_PER_CELL}"))
     return out
+
+
+def _has_seed_faults(faults: list[dict[str, Any]]) -> bool:
+    return any(str(f.get("layer")) == Layer.seed.value for f in faults)
+
+
+def check_seed_variants_open(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
+    """Every variant with seed faults opens on every seed: the site's seed hooks take its task's world.
+    A recipe's variant that does not means its site declares too wide a scope for the family."""
+    _, _, store = build()
+    out = []
+    for variant_id in sorted(catalog.variants):
+        variant = catalog.variants[variant_id]
+        if not _has_seed_faults(variant.faults):
+            continue
+        for task_id in variant.tasks:
+            task = catalog.tasks[task_id]
+            for seed in seeds:
+                try:
+                    store.create(site=task.site, task_id=task_id, seed=seed, setup=WorldSetup(params=task.setup.params),
+                                 variant_id=variant_id, faults=variant.faults,
+                                 episode_id=f"check-open-{variant_id}-{task_id}-{seed}")
+                except (FaultError, ValueError) as exc:
+                    hint = (f"; the site's declaration of what its seed families take (SiteProfile.target) "
+                            f"let recipe {variant.recipe!r} expand onto this task") if variant.recipe else ""
+                    out.append(Finding("error", _source(catalog, "variant", variant_id), f"variant {variant_id}",
+                                       f"does not open on task {task_id!r}, seed {seed}: {exc}{hint}"))
+                    break
+    return out
+
+
+def skipped_info(catalog: Catalog) -> list[Finding]:
+    """The tasks each recipe skipped because the task's site declares its seed family cannot take them."""
+    return [Finding("info", _source(catalog, "recipe", s.variant_id.split("@", 1)[0]), f"variant {s.variant_id}",
+                    f"not expanded: {s.reason}") for s in catalog.skipped]
 
 
 # --- tasks: placeholders and the plan over the rendered pages ---------------------------------------------

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from scenarios.faults import FaultError, parse_fault
 from scenarios.profile import SiteProfile
-from scenarios.recipes import Recipe, expand_recipe
+from scenarios.recipes import Recipe, Skipped, expand
 from scenarios.schema import Task, Variant
 
 CATALOG_DIR = Path(__file__).parent / "catalog"
@@ -39,6 +39,9 @@ class Catalog:
     sources: dict[str, Path] = field(default_factory=dict)
     # where each recipe sits in its file (`recipes[3]`), for errors about the variants it made
     recipe_index: dict[str, int] = field(default_factory=dict)
+    # `<recipe>@<task>` pairs a recipe did not expand onto because the task's site declares that its
+    # fault family cannot take the task's target (`webchaos catalog check` reports them)
+    skipped: list[Skipped] = field(default_factory=list)
 
     def variants_for(self, task_id: str, include_unfair: bool = True) -> list[Variant]:
         return [v for v in self.variants.values()
@@ -154,7 +157,9 @@ def _expand_recipes(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> No
     for recipe_id in sorted(catalog.recipes):
         recipe = catalog.recipes[recipe_id]
         path, index = catalog.sources[f"recipe:{recipe_id}"], catalog.recipe_index[recipe_id]
-        for variant in expand_recipe(recipe, catalog.tasks, profiles):
+        variants, skipped = expand(recipe, catalog.tasks, profiles)
+        catalog.skipped += skipped
+        for variant in variants:
             if (variant.tasks[0], _faults_key(variant.faults)) in written:
                 continue  # a hand-written variant of this task already has exactly these faults
             for f_index, fault in enumerate(variant.faults):

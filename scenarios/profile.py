@@ -7,6 +7,7 @@ No generic layer names a site or its words: they read this.
 """
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -72,6 +73,35 @@ class Affordances(_Strict):
         return _words(self.dismiss)
 
 
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+class TargetScope(_Strict):
+    """Which kind of record a task's `target` binding is, read off the task's setup params (no world is
+    generated), and which kinds each of the site's seed fault families can work on."""
+
+    param: str = Field(description="the setup param that picks the target, e.g. 'focus'")
+    default: str = Field(description="the param's value when a task gives none")
+    kinds: dict[str, str] = Field(
+        default_factory=dict, description="param value -> kind of record, e.g. 'charge' (unlisted: the value)")
+    accepts: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="fault type -> the target kinds its implementation works on (a type not listed takes any)")
+
+    def kind_of(self, setup_params: Mapping[str, Any]) -> str:
+        value = str(setup_params.get(self.param, self.default))
+        return self.kinds.get(value, value)
+
+    def refusal(self, fault_type: str, setup_params: Mapping[str, Any]) -> str | None:
+        """Why the site's `fault_type` cannot work on a task with these setup params; None when it can."""
+        accepted = self.accepts.get(fault_type)
+        kind = self.kind_of(setup_params)
+        if accepted is None or kind in accepted:
+            return None
+        return f"its target is {_a(kind)}; the site's {fault_type} works on {' or '.join(map(_a, accepted))}"
+
+
 class SiteProfile(_Strict):
     name: str = Field(description="the site's name in the catalog, e.g. 'mail'")
     host: str = Field(description="its virtual host, e.g. 'mail.test'")
@@ -80,3 +110,10 @@ class SiteProfile(_Strict):
     affordances: Affordances = Affordances()
     fault_types: list[str] = Field(default_factory=list,
                                    description="seed/server fault types this site implements")
+    target: TargetScope | None = Field(
+        default=None, description="how tasks pick their target and which kinds the fault families take "
+                                  "(None: every family takes every task's target)")
+
+    def refusal(self, fault_type: str, setup_params: Mapping[str, Any]) -> str | None:
+        """Why this site's implementation of `fault_type` cannot work on a task with these setup params."""
+        return None if self.target is None else self.target.refusal(fault_type, setup_params)

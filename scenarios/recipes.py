@@ -4,10 +4,11 @@ A recipe names a *binding* ("the commit step", "the search step", "the Nth fill"
 that opens a detail page", "every page load", "the site") and fault envelopes without a target. At
 load it expands into one variant per task that has such a step, whose site implements its seed and
 server fault types and that it does not exclude: id `<recipe>@<task>`, its target primitive, a title
-naming the step. Client faults target the bound step's role + accessible name; network and server
-faults the request the step causes (its `request`, else, for a commit step, the first write request
-to the site). Expansion reads only the catalog and the sites' profiles, in sorted order: the same
-files give the same variants.
+naming the step. A task whose target its site's implementation of a seed family cannot take
+(declared by the site: `SiteProfile.target`) is skipped, with the reason. Client faults target the
+bound step's role + accessible name; network and server faults the request the step causes (its
+`request`, else, for a commit step, the first write request to the site). Expansion reads only the
+catalog and the sites' profiles, in sorted order: the same files give the same variants.
 """
 
 import re
@@ -174,9 +175,34 @@ def _implements(raw: dict[str, Any], profile: SiteProfile) -> bool:
     return raw.get("type") in profile.fault_types
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A task a recipe would expand onto but for what its site declares its fault families can take."""
+
+    variant_id: str
+    task_id: str
+    reason: str
+
+
+def _refusal(raw_faults: list[dict[str, Any]], profile: SiteProfile, task: Task) -> str | None:
+    for raw in raw_faults:
+        reason = profile.refusal(str(raw.get("type")), task.setup.params)
+        if reason:
+            return reason
+    return None
+
+
 def expand_recipe(recipe: Recipe, tasks: Mapping[str, Task], profiles: Mapping[str, SiteProfile]) -> list[Variant]:
     """One variant per eligible task, in task-id order."""
+    return expand(recipe, tasks, profiles)[0]
+
+
+def expand(recipe: Recipe, tasks: Mapping[str, Task],
+           profiles: Mapping[str, SiteProfile]) -> tuple[list[Variant], list[Skipped]]:
+    """The variants (in task-id order) and the tasks skipped because their site's family cannot take
+    their target."""
     out: list[Variant] = []
+    skipped: list[Skipped] = []
     excluded_tags = set(recipe.exclude.tags)
     for task_id in sorted(tasks):
         task = tasks[task_id]
@@ -189,6 +215,10 @@ def expand_recipe(recipe: Recipe, tasks: Mapping[str, Task], profiles: Mapping[s
             continue
         bound = bind_step(task, recipe.bind, recipe.nth)
         if bound is None:
+            continue
+        refused = _refusal(recipe.faults, profile, task)
+        if refused:
+            skipped.append(Skipped(f"{recipe.id}@{task_id}", task_id, refused))
             continue
         faults = []
         for raw in recipe.faults:
@@ -218,4 +248,4 @@ def expand_recipe(recipe: Recipe, tasks: Mapping[str, Task], profiles: Mapping[s
                 target_primitive=recipe.target_primitive, faults=faults, recipe=recipe.id,
                 status="unfair" if reason else "ok", reason=reason,
             ))
-    return out
+    return out, skipped

@@ -304,6 +304,7 @@ class Expect(Strict):
     text: str | None = Field(default=None, description="text visible somewhere on the page")
     role: str | None = None
     name: str | None = Field(default=None, description="with role: an element with this accessible name")
+    value: str | None = Field(default=None, description="with role + name: the control's current value")
     url_contains: str | None = None
     timeout_ms: int = Field(default=4000, ge=0)
 
@@ -313,6 +314,10 @@ class Effect(Strict):
 
     visit: str = Field(description="a path on the site, e.g. /cart")
     expect: Expect
+    complete: list["PlanStep"] = Field(
+        default_factory=list,
+        description="steps on the `visit` page that finish a write it shows only in part (a flag dropped, a "
+                    "quantity doubled); an agent that verifies runs them once before it repeats the write")
 
 
 class StepRequest(Strict):
@@ -356,6 +361,9 @@ class PlanStep(Strict):
                 raise ValueError(f"step 'do: {self.do}' needs field {name!r}")
         return self
 
+
+
+Effect.model_rebuild()
 
 class Setup(Strict):
     params: dict[str, Any] = Field(default_factory=dict, description="passed to the site's world generator")

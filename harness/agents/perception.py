@@ -59,13 +59,22 @@ async def holds(page: Page, expect: Expect, scale: float = 1.0) -> bool:
         if fragment:
             await page.wait_for_url(lambda url: fragment in url, timeout=timeout)
         if expect.role:
-            await page.get_by_role(expect.role, name=accessible_name(expect.name), exact=True).first.wait_for(  # type: ignore[arg-type]
-                state="visible", timeout=timeout)
+            found = page.get_by_role(expect.role, name=accessible_name(expect.name), exact=True).first  # type: ignore[arg-type]
+            await found.wait_for(state="visible", timeout=timeout)
+            if expect.value is not None:
+                await _has_value(found, expect.value, timeout)
         if expect.text:
             await page.get_by_text(expect.text).first.wait_for(state="visible", timeout=timeout)
     except PlaywrightError:
         return False
     return True
+
+
+async def _has_value(control: Locator, wanted: str, timeout_ms: float) -> None:
+    """Wait until the control's value is `wanted`; a PlaywrightError (a timeout) when it does not come."""
+    await control.page.wait_for_function(
+        "([el, wanted]) => el.value === wanted", arg=[await control.element_handle(timeout=timeout_ms), wanted],
+        timeout=timeout_ms)
 
 
 async def visible_dialog(page: Page) -> Locator | None:

@@ -6,6 +6,7 @@ says what it did. None of them knows which fault is armed.
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from playwright.async_api import Error as PlaywrightError
@@ -37,6 +38,10 @@ class StepState:
     type_slowly: bool = False     # type key by key, as a person would, rather than pasting
     pages_turned: int = 0
     relaxed: bool = False         # ground on a control whose name begins with the wanted one (it was renamed)
+    completed: bool = False       # the plan's steps that finish a partly shown write were run
+    search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
+    searched_again: bool = False
+    listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
     affordances: Affordances = field(default_factory=Affordances)  # the site's words for generic controls
 
 
@@ -140,6 +145,12 @@ async def _action_failed(page: Page, step: PlanStep, state: StepState, error: Ba
         if not state.relaxed and await renamed_control(page, step):
             state.relaxed = True
             return "the control was renamed: using the one whose name begins with the wanted one"
+        if state.search is not None and not state.searched_again:
+            state.searched_again = True
+            listed = await search_again_broadly(page, step, state.search)
+            if listed is not None:
+                state.listed_as = listed
+                return f"searched again more broadly: it is listed as {listed!r}"
         if not state.reloaded:
             state.reloaded = True
             state.left_page = True
@@ -189,6 +200,49 @@ async def renamed_control(page: Page, step: PlanStep) -> bool:
     return len(visible) == 1
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def closest_name(wanted: str, names: list[str], least: float = 0.6) -> str | None:
+    """The one name that shares the most of `wanted`'s words (at least `least` of them), if no other
+    distinct name shares as many: the same item under a synonym ("Foam Roller" -> "Massage Roller")."""
+    want = _words(wanted)
+    if not want:
+        return None
+    scored = sorted({(sum(w in set(_words(n)) for w in want) / len(want), n) for n in set(names)}, reverse=True)
+    if not scored or scored[0][0] < least or scored[0][0] >= 1.0:
+        return None
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None
+    return scored[0][1]
+
+
+async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> str | None:
+    """The search for the wanted name listed nothing under it: search for its first word alone (the
+    brand, the sender ...) and return the listed name that is plainly the same item, if one is."""
+    if step.role is None or not step.name or not search.role or not search.name:
+        return None
+    first = _words(step.name)[:1]
+    if not first:
+        return None
+    box = page.get_by_role(search.role, name=search.name, exact=True)  # type: ignore[arg-type]
+    if not await box.count():
+        await page.go_back(wait_until="domcontentloaded")  # the results page has none: the search page has
+        if not await box.count():
+            return None
+    await box.first.fill(first[0], timeout=3000)
+    await box.first.press("Enter", timeout=3000)
+    await page.wait_for_load_state("domcontentloaded")
+    found = page.get_by_role(step.role)  # type: ignore[arg-type]
+    names = []
+    for index in range(await found.count()):
+        element = found.nth(index)
+        if await element.is_visible():
+            names.append(" ".join((await element.inner_text()).split()))
+    return closest_name(step.name, names)
+
+
 async def turn_page(page: Page, words: Affordances) -> bool:
     """A paged list may hold the target further on: follow its next-page link (in the site's words)."""
     for role in ("link", "button"):
@@ -200,14 +254,43 @@ async def turn_page(page: Page, words: Affordances) -> bool:
     return False
 
 
-async def confirm_effect(page: Page, step: PlanStep, base_url: str) -> bool:
+async def confirm_effect(page: Page, step: PlanStep, base_url: str, words: Affordances | None = None) -> bool:
     """Verification: look where the effect shows (not at the page's own message), in a second tab
-    so the page the agent works on stays as it is."""
+    so the page the agent works on stays as it is; a list there may hold it on a later page."""
     assert step.effect is not None
     check = await page.context.new_page()
     try:
         await check.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
+        if await _holds_after_second_look(check, step):
+            return True
+        for _ in range(5 if words is not None else 0):
+            assert words is not None
+            if not await turn_page(check, words):
+                break
+            if await holds(check, step.effect.expect, 0.5):
+                return True
+        return False
+    finally:
+        await check.close()
+
+
+async def complete_effect(page: Page, step: PlanStep, base_url: str,
+                          act: Callable[[Page, PlanStep], Awaitable[None]]) -> bool:
+    """The write shows only in part where its effect shows (a flag dropped, a quantity doubled): finish it
+    there with the plan's `complete` steps, in a second tab, then look again on a fresh load. Repeating the
+    whole write would make a second record; False when the steps cannot run (nothing to finish)."""
+    assert step.effect is not None
+    check = await page.context.new_page()
+    url = base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/")
+    try:
+        await check.goto(url, wait_until="domcontentloaded")
+        for finishing in step.effect.complete:
+            await act(check, finishing)
+            await check.wait_for_load_state("networkidle")  # the write the step sends, and the reload after it
+        await check.goto(url, wait_until="domcontentloaded")
         return await _holds_after_second_look(check, step)
+    except (PlaywrightError, StepFailed):
+        return False
     finally:
         await check.close()
 
@@ -251,5 +334,5 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
     return "repeating the action"
 
 
-__all__ = ["BACKTRACK", "EffectMissing", "StepFailed", "StepState", "TargetMissing", "confirm_effect", "recover",
-           "renamed_pattern"]
+__all__ = ["BACKTRACK", "EffectMissing", "StepFailed", "StepState", "TargetMissing", "complete_effect",
+           "confirm_effect", "recover", "renamed_pattern"]

@@ -7,7 +7,9 @@ With recovery off the first failure ends the episode: the difference between
 the two is the measured worth of recovery.
 """
 
+import json
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -24,7 +26,7 @@ from harness.agents.perception import (
     ground,
     holds,
 )
-from harness.agents.recovery import BACKTRACK, StepState, confirm_effect, recover, renamed_pattern
+from harness.agents.recovery import BACKTRACK, StepState, complete_effect, confirm_effect, recover, renamed_pattern
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
@@ -40,6 +42,9 @@ class _Tally:
     # The last step that chose among same-named candidates, to revisit when its choice proves unusable.
     chooser: tuple[PlanStep, StepState] | None = None
     last_state: StepState | None = None
+    # The plan's last search box fill, to search again; the names the site lists items under instead.
+    search: PlanStep | None = None
+    listed_as: dict[str, str] = field(default_factory=dict)
 
 
 class ReferenceAgent:
@@ -92,10 +97,15 @@ class ReferenceAgent:
             tally.form.append(step)
         if step.do == "click" and step.role == "link" and tally.last_state is not None:
             tally.chooser = (step, tally.last_state)
+        if step.do == "fill" and step.role == "searchbox":
+            tally.search = step
+        elif step.role != "searchbox":
+            tally.search = None  # only the step right after a search may search again
 
     async def _step(self, page: Page, ctx: EpisodeContext, index: int, step: PlanStep, tally: _Tally) -> str | None:
-        state = StepState(url_before=page.url, affordances=_affordances(ctx.task.site))
+        state = StepState(url_before=page.url, affordances=_affordances(ctx.task.site), search=tally.search)
         tally.last_state = state
+        step = _as_listed(step, tally.listed_as)
         label = f"step {index} {step.do} {step.name or step.url}"
         for attempt in range(self.max_retries + 1):
             tally.attempts += 1
@@ -112,7 +122,13 @@ class ReferenceAgent:
                     raise StepFailed(f"postcondition not met: {wanted}")
                 # With recovery on, the agent also verifies: a write is confirmed where its effect shows.
                 if self.recovery and step.effect is not None and not await confirm_effect(
-                        page, step, ctx.start_url):
+                        page, step, ctx.start_url, state.affordances):
+                    if step.effect.complete and not state.completed:
+                        state.completed = True
+                        if await complete_effect(page, step, ctx.start_url, self._finisher(ctx)):
+                            tally.log.append(f"{label}: the write showed only in part; finished it (attempt "
+                                             f"{attempt + 1})")
+                            return None
                     claim = step.expect.text or step.expect.name if step.expect else "success"
                     raise EffectMissing(f"the page said {claim!r} but {step.effect.visit} does not show it")
                 tally.log.append(f"{label}: ok (attempt {attempt + 1})")
@@ -129,10 +145,19 @@ class ReferenceAgent:
                     move = f"recovery failed: {first_line(recovery_error)}"
                 if move == BACKTRACK:
                     move = await self._backtrack(page, ctx, tally, state)
+                if state.listed_as is not None and step.name and step.name not in tally.listed_as:
+                    # from here on the item goes by the name the site lists it under
+                    tally.listed_as[step.name] = state.listed_as
+                    step = _as_listed(step, tally.listed_as)
                 tally.log.append(f"recover: {move}")
                 if move == "effect confirmed":
                     return None
         return "retries exhausted"
+
+    def _finisher(self, ctx: EpisodeContext) -> Callable[[Page, PlanStep], Awaitable[None]]:
+        async def act(page: Page, step: PlanStep) -> None:
+            await self._act(page, ctx, step, StepState(affordances=_affordances(ctx.task.site)))
+        return act
 
     async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
         """Type again what this page's form held before a recovery reloaded or left it."""
@@ -212,6 +237,16 @@ class ReferenceAgent:
         wanted = step.until.model_dump(exclude_none=True, exclude={"timeout_ms"})
         # What was looked for is not among these: like a missing target (it may be on another page).
         raise TargetMissing(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
+
+
+def _as_listed(step: PlanStep, listed_as: dict[str, str]) -> PlanStep:
+    """The step with every name the site lists under another one replaced by that one."""
+    if not listed_as:
+        return step
+    text = step.model_dump_json()
+    for wanted, listed in listed_as.items():
+        text = text.replace(json.dumps(wanted)[1:-1], json.dumps(listed)[1:-1])
+    return PlanStep.model_validate_json(text)
 
 
 def _affordances(site: str) -> Affordances:

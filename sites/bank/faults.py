@@ -12,7 +12,8 @@ The task's `target` binding is a payee, a card charge or a security (the generat
 - `phishing_message` (seed): a forged security alert on top of the security messages, whose button
   is recorded in `message_actions` when pressed.
 - `push_past_first_page` (seed): newer charges from the target charge's merchant fill the first
-  page of the account's history and of a search for the merchant.
+  page of the account's history and of a search for the merchant; for a payee, payees whose names
+  sort before the target's fill the first page of the payees list.
 - `pagination_drift` (server): new card purchases post at the top of the history (matching the
   search words) while the agent pages.
 - `partial_write` (server): saving limits answers success but one changed limit keeps its old
@@ -32,9 +33,20 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
+from scenarios.profile import TargetScope
 from sites.bank import content as C
 from sites.bank.api import requote
-from sites.bank.models import BankState, Message, Payee, Security, Transaction, episode_minute, quote_cents
+from sites.bank.generator import DEFAULT_FOCUS
+from sites.bank.models import (
+    PAGE_SIZE,
+    BankState,
+    Message,
+    Payee,
+    Security,
+    Transaction,
+    episode_minute,
+    quote_cents,
+)
 from sites.kit.clock import iso, parse_iso
 from sites.kit.templating import format_cents
 
@@ -170,10 +182,13 @@ def phishing(world: SeedWorld, fault: Firing, message: PhishingMessage) -> str:
 
 
 def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
-    state, rng, target = _state(world), fault.rng, _target_id(world)
+    state, target = _state(world), _target_id(world)
+    if state.payee(target) is not None:
+        return _payee_past_first_page(world, fault, filler)
     model = state.transaction(target)
     if model is None:
-        raise ValueError("push_past_first_page on the bank needs a charge as the target")
+        raise ValueError("push_past_first_page on the bank needs a charge or a payee as the target")
+    rng = fault.rng
     places = next((p for m, _, p in C.TASK_MERCHANTS if m == model.merchant), ("Online",))
     others = [p for p in places if p != model.location] or ["Online"]
     wanted = max(filler, 20)
@@ -185,7 +200,25 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
     _fix_order(state)
     history = state.history(model.account_id)
     index = [t.id for t in history].index(model.id)
-    return {"filler_ids": ids, "target_index": index, "listing_page": index // 20 + 1}
+    return {"filler_ids": ids, "target_index": index, "listing_page": index // PAGE_SIZE + 1}
+
+
+def _payee_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
+    """Payees recently saved under people's names that sort before the target fill the first page of
+    the payees list (sorted by name)."""
+    state, rng, target = _state(world), fault.rng, _target_id(world)
+    model = state.payee(target)
+    assert model is not None
+    taken = {p.name.casefold() for p in state.payees}
+    names = sorted(name for name in {f"{first} {last}" for first in C.FIRST_NAMES for last in C.LAST_NAMES}
+                   if name.casefold() < model.name.casefold() and name.casefold() not in taken)
+    wanted = max(filler, PAGE_SIZE)
+    if len(names) < wanted:
+        raise ValueError(f"too few names sort before the payee {model.name!r} to fill the first page")
+    ids = [_new_payee(state, rng, name, rng.choice(C.BANKS), world.clock.ago(days=rng.randint(2, 60))).id
+           for name in rng.sample(names, wanted)]
+    index = [p.id for p in state.payees].index(model.id)
+    return {"filler_ids": ids, "target_index": index, "listing_page": index // PAGE_SIZE + 1}
 
 
 # --- server -----------------------------------------------------------------------------------
@@ -278,6 +311,13 @@ class _PriceChange:
                 "message": f"The price of {security.symbol} changed while you were reviewing this order: it is now "
                            f"{format_cents(now)} a share. Nothing was bought or sold. Review the order again."}
 
+
+# The task's target is the generator's focus (payee, charge or security); the kinds each family
+# above works on (the others take any). Recipe expansion reads this instead of generating worlds.
+TARGET = TargetScope(
+    param="focus", default=DEFAULT_FOCUS,
+    accepts={"hard_negatives": ["payee", "charge"], "push_past_first_page": ["payee", "charge"]},
+)
 
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,

@@ -53,13 +53,14 @@ from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
 
 FOCUSES = ("payee", "charge", "security")
+DEFAULT_FOCUS = "payee"
 KNOWN_PARAMS = ("focus",)
 HISTORY_DAYS = 170
 
 
 def _validate(setup: WorldSetup) -> str:
     setup.refuse_unknown("bank", KNOWN_PARAMS)
-    return setup.one_of("focus", FOCUSES, "payee")
+    return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
 
 
 def plain(cents: int) -> str:

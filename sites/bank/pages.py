@@ -287,8 +287,16 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @hook_point("payees", "page")
     async def payees(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
         state = state_of(episode)
-        episode.emit.navigate("view_payees", payee_ids=[p.id for p in state.payees])
-        return ui.render(episode, "payees.html", title="Payees", payees=state.payees,
+        page = page_number(request.query_params.get("page"))
+        pages = max(1, math.ceil(len(state.payees) / PAGE_SIZE))
+        if page > pages:
+            raise HTTPException(404, f"There is no page {page}: this list has {pages}.")
+        shown = state.payees[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        episode.emit.navigate("view_payees", payee_ids=[p.id for p in shown], page=page)
+        path = request.url.path
+        return ui.render(episode, "payees.html", title="Payees", payees=shown, page=page, pages=pages,
+                         prev_url=_url(path, request, page=str(page - 1)) if page > 1 else None,
+                         next_url=_url(path, request, page=str(page + 1)) if page < pages else None,
                          adding=request.query_params.get("add") == "1", notice=_notice(request), active="payees")
 
     @router.get("/payees/{payee_id}/confirm", response_class=HTMLResponse)

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.bank.api import api_router
-from sites.bank.faults import FAULTS
+from sites.bank.faults import FAULTS, TARGET
 from sites.bank.generator import generate
 from sites.bank.models import BankState, state_of
 from sites.bank.pages import bank_filters, page_context, page_router
@@ -33,6 +33,7 @@ class BankSite(Site):
         ),
         affordances=Affordances(sign_in="Sign in to online banking"),
         fault_types=sorted(FAULTS),
+        target=TARGET,
     )
     package_dir = Path(__file__).resolve().parent
     faults = FAULTS

@@ -37,7 +37,9 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
+from scenarios.profile import TargetScope
 from sites.kit.clock import iso, parse_iso
+from sites.mail.generator import DEFAULT_TARGET
 from sites.mail.models import MailState, Message, MessageLink
 
 _LOOKALIKE = "lark-mail-security.test"
@@ -361,6 +363,18 @@ class _ConcurrentEdit:
             return {"edited": draft.id, "field": "read", "value": draft.read}
         return {"edited": None}
 
+
+# The task's target is the message at the generator's `target` path. The contact's latest message
+# is conversation that may state no figure; the other targets state one (a total, a reference):
+# the families that alter the key figure work only on those. Read by recipe expansion.
+_STATES_A_FIGURE = "message stating a figure"
+TARGET = TargetScope(
+    param="target", default=DEFAULT_TARGET,
+    kinds={"person.latest_id": "conversation message", "invoice.id": _STATES_A_FIGURE,
+           "booking.source_id": _STATES_A_FIGURE, "phishing.id": _STATES_A_FIGURE,
+           "draft.source_id": _STATES_A_FIGURE},
+    accepts={"contradictory_update": [_STATES_A_FIGURE], "planted_wrong_answer": [_STATES_A_FIGURE]},
+)
 
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,

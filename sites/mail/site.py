@@ -14,7 +14,7 @@ from sites.kit.site import Site, World, WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 from sites.mail.api import api_router
-from sites.mail.faults import FAULTS
+from sites.mail.faults import FAULTS, TARGET
 from sites.mail.generator import generate
 from sites.mail.models import MailState, state_of
 from sites.mail.pages import mail_filters, page_context, page_router
@@ -31,6 +31,7 @@ class MailSite(Site):
         ),
         affordances=Affordances(sign_in="Sign in"),
         fault_types=sorted(FAULTS),
+        target=TARGET,
     )
     package_dir = Path(__file__).resolve().parent
     faults = FAULTS

@@ -28,8 +28,10 @@ from random import Random
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
+from scenarios.profile import TargetScope
 from sites.kit.templating import format_cents
 from sites.travel import content as C
+from sites.travel.generator import DEFAULT_FOCUS, FOCUSES
 from sites.travel.models import PAGE_SIZE, Booking, Hotel, Review, Room, TravelState
 
 
@@ -252,6 +254,15 @@ class _PaginationDrift:
         call.episode.clock.stamp()
         return new
 
+
+# The task's target, by kind (the generator's focus: every focus but `flight` picks a hotel), and the
+# kinds each family above works on; recipe expansion reads this instead of generating worlds.
+TARGET = TargetScope(
+    param="focus", default=DEFAULT_FOCUS,
+    kinds={focus: "flight" if focus == "flight" else "hotel" for focus in FOCUSES},
+    accepts={family: ["hotel"] for family in ("decoy_items", "hard_negatives", "push_past_first_page",
+                                              "contradictory_update", "planted_wrong_answer")},
+)
 
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,

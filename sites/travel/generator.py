@@ -56,6 +56,7 @@ from sites.travel.models import (
 )
 
 FOCUSES = ("book", "namesake", "refundable", "resort", "fallback", "cancel", "change", "flight")
+DEFAULT_FOCUS = "book"
 KNOWN_PARAMS = ("focus",)
 HOTELS_PER_CITY = 11
 _PRICE_BY_STARS = {2: (5500, 8000), 3: (8500, 13000), 4: (14000, 21000), 5: (24000, 36000)}
@@ -64,7 +65,7 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 def _validate(setup: WorldSetup) -> str:
     setup.refuse_unknown("travel", KNOWN_PARAMS)
-    return setup.one_of("focus", FOCUSES, "book")
+    return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
 
 
 def day_text(day: date) -> str:

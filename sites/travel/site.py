@@ -14,7 +14,7 @@ from sites.kit.site import Site, World, WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 from sites.travel.api import api_router
-from sites.travel.faults import FAULTS
+from sites.travel.faults import FAULTS, TARGET
 from sites.travel.generator import generate
 from sites.travel.models import TravelState, state_of
 from sites.travel.pages import page_context, page_router, travel_filters
@@ -32,6 +32,7 @@ class TravelSite(Site):
         ),
         affordances=Affordances(sign_in="Sign in"),
         fault_types=sorted(FAULTS),
+        target=TARGET,
     )
     package_dir = Path(__file__).resolve().parent
     faults = FAULTS

@@ -141,3 +141,38 @@ def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
     assert "variants by layer: client" in text and "fault types per layer: client 20" in text
     rows = {line.split()[1] for line in out.stdout.splitlines() if line.startswith("│")}
     assert {p.value for p in Primitive} <= rows
+
+
+BANK_TASKS = (CATALOG_DIR / "bank" / "tasks.yaml").read_text()
+PAGE_TWO = ("recipes:\n  - {id: page_two, title: Page two, target_primitive: exploration, bind: site, "
+            "faults: [{type: push_past_first_page, layer: seed, params: {filler: 12}}]}\n")
+
+
+def test_tasks_a_recipe_skips_by_the_sites_declaration_are_info(tmp_path: Path) -> None:
+    findings = check_catalog(broken(tmp_path, BANK_TASKS, PAGE_TWO), seeds=(1,))
+    assert errors(findings) == [], "\n".join(map(str, errors(findings)))
+    info = {f.where: f.message for f in findings if f.level == "info"}
+    assert "its target is a security" in info["variant page_two@bank_buy_under_price_cap"]
+
+
+def test_a_declaration_wider_than_the_family_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sites.bank.site import SITE
+
+    # claim the bank's push_past_first_page takes a security: the recipe expands onto the stock task, whose
+    # world the family then refuses
+    assert SITE.profile.target is not None
+    wide = SITE.profile.target.model_copy(update={"accepts": {}})
+    monkeypatch.setattr(SITE, "profile", SITE.profile.model_copy(update={"target": wide}))
+    found = errors(check_catalog(broken(tmp_path, BANK_TASKS, PAGE_TWO), seeds=(1,)))
+    assert [f.where for f in found] == ["variant page_two@bank_buy_under_price_cap"]
+    assert "does not open" in found[0].message and "declaration" in found[0].message
+
+
+def test_a_hand_written_seed_variant_whose_world_the_family_refuses_is_an_error(tmp_path: Path) -> None:
+    fault = "{type: push_past_first_page, layer: seed, params: {filler: 12}}"
+    root = broken(tmp_path, BANK_TASKS,
+                  VARIANT.format(id="stock_page_two", task="bank_buy_under_price_cap", primitive="exploration",
+                                 fault=fault))
+    found = errors(check_catalog(root, seeds=(1,)))
+    assert [f.where for f in found] == ["variant stock_page_two"]
+    assert "seed 1" in found[0].message and "push_past_first_page" in found[0].message

@@ -59,6 +59,8 @@ PAGES = {
     "select": """<label for="s">Colour</label><select id="s"><option value="">Choose…</option>
                  <option value="r">Red</option><option value="g">Green</option></select>
                  <button onclick="if (document.getElementById('s').value === 'g') done()">Save</button>""",
+    # A search box (the results list items by a substring of their names).
+    "search": """<form action="/find"><input type="search" name="q" aria-label="Search"></form>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
@@ -79,7 +81,42 @@ class Site:
         app.router.add_get("/login", self.login_page)
         app.router.add_post("/login", self.login)
         app.router.add_get("/guarded", self.guarded)
+        app.router.add_get("/record", self.record)
+        app.router.add_get("/listing", self.listing)
+        app.router.add_get("/find", self.find)
+        app.router.add_get("/item/{slug}", self.item)
         return app
+
+    async def listing(self, request: web.Request) -> web.Response:
+        """Saved items, ten a page: what was saved shows on page 2."""
+        if request.query.get("page") == "2":
+            body = "<p>Your item is saved</p>" if "save" in self.hits else "<p>Nothing</p>"
+        else:
+            body = "<p>Ten older items</p><a href='/listing?page=2' aria-label='Next page'>Next</a>"
+        return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
+
+    async def record(self, request: web.Request) -> web.Response:
+        """The saved record, starred or with a button that stars it (what a partial write left out)."""
+        if "star" in self.hits:
+            body = "<p>Your item is saved and starred</p>"
+        else:
+            body = ("<p>Your item is saved</p><button onclick=\"fetch('/hit/star', {method: 'POST'})"
+                    ".then(() => location.reload())\">Star it</button>" if "save" in self.hits else "<p>Nothing</p>")
+        return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
+
+    async def find(self, request: web.Request) -> web.Response:
+        """A search that matches the whole query inside a listed name (the roller is listed under a synonym)."""
+        query = request.query.get("q", "").casefold()
+        names = {"roller": "Acme Massage Roller 45 cm", "mat": "Acme Yoga Mat", "band": "Zenith Foam Roller Band"}
+        links = "".join(f'<li><a href="/item/{slug}">{name}</a></li>' for slug, name in names.items()
+                        if query in name.casefold())
+        return web.Response(text=f"<!doctype html><main><h1>Results</h1><ul>{links}</ul></main>",
+                            content_type="text/html")
+
+    async def item(self, request: web.Request) -> web.Response:
+        names = {"roller": "Acme Massage Roller 45 cm", "mat": "Acme Yoga Mat", "band": "Zenith Foam Roller Band"}
+        return web.Response(text=f"<!doctype html><main><h1>{names[request.match_info['slug']]}</h1></main>",
+                            content_type="text/html")
 
     async def page(self, request: web.Request) -> web.Response:
         body = PAGES[request.match_info["name"]]
@@ -236,3 +273,40 @@ async def test_a_select_step_chooses_the_option_by_its_label(
     wrong = [steps[0], PlanStep(do="select", role="combobox", name="Colour", value="Blue"), *plan("select")[1:]]
     status, _, hits = await run(served, wrong, recovery=False, tmp_path=tmp_path)
     assert status == "failed" and hits == [], "an option that is not in the list fails the step"
+
+
+async def test_a_write_shown_only_in_part_is_finished_not_repeated(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    effect = {"effect": {"visit": "/record", "expect": {"text": "saved and starred"},
+                         "complete": [{"do": "click", "role": "button", "name": "Star it"}]}}
+    status_off, _, hits_off = await run(served, plan("plain", **effect), recovery=False, tmp_path=tmp_path)
+    assert status_off == "done" and hits_off == ["save"], "without verification the missing star goes unnoticed"
+    status_on, moves, hits_on = await run(served, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
+    assert status_on == "done" and moves == []
+    assert hits_on == ["save", "star"], "the save must not be repeated: the record is finished where it shows"
+
+
+async def test_an_item_listed_under_a_synonym_is_found_by_searching_again_more_broadly(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    wanted = "Acme Foam Roller 45 cm"
+    steps = [PlanStep(do="goto", url="/page/search"),
+             PlanStep(do="fill", role="searchbox", name="Search", value=wanted),
+             PlanStep(do="press", role="searchbox", name="Search", key="Enter"),
+             PlanStep.model_validate({"do": "click", "role": "link", "name": wanted,
+                                      "expect": {"role": "heading", "name": wanted}})]
+    status_off, _, _ = await run(served, steps, recovery=False, tmp_path=tmp_path)
+    assert status_off == "failed"
+    status_on, moves, _ = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    assert status_on == "done", moves
+    assert "recover: searched again more broadly: it is listed as 'Acme Massage Roller 45 cm'" in moves
+
+
+async def test_a_write_is_looked_for_on_the_later_pages_of_the_list_where_it_shows(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    effect = {"effect": {"visit": "/listing", "expect": {"text": "Your item is saved"}}}
+    status, moves, hits = await run(served, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
+    assert status == "done" and moves == []
+    assert hits == ["save"], "found on page 2: the write must not be repeated"

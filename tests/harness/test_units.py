@@ -29,6 +29,8 @@ def test_seed_ranges() -> None:
 
 def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
     catalog = load_catalog()
+    double = catalog.variants["shop_cart_double_submit"]
+    catalog.variants[double.id] = double.model_copy(update={"status": "unfair", "reason": "for this test"})
     specs = plan_matrix(catalog, None, None, [1, 2])
     labels = {s.label for s in specs}
     assert "shop_buy_by_seller/shop_checkout_overlay/s2" in labels
@@ -103,3 +105,14 @@ def test_base_only_and_v_none_ask_for_no_variants() -> None:
     assert wanted_variants(None, True) == [] and wanted_variants(["none"], False) == []
     assert wanted_variants(["shop_cart_latency"], False) == ["shop_cart_latency"]
     assert wanted_variants(None, False) is None
+
+
+def test_the_closest_name_is_the_same_item_under_a_synonym_and_only_when_unambiguous() -> None:
+    from harness.agents.recovery import closest_name
+
+    wanted = "Fieldhouse Foam Roller 45 cm"
+    listed = ["Fieldhouse Massage Roller 45 cm", "Fieldhouse Yoga Mat", "Cart (0)"]
+    assert closest_name(wanted, listed) == "Fieldhouse Massage Roller 45 cm"
+    assert closest_name(wanted, [*listed, "Fieldhouse Foam Roller 30 cm"]) is None  # as close: ambiguous
+    assert closest_name(wanted, [wanted, "Fieldhouse Massage Roller 45 cm"]) is None  # it is listed as itself
+    assert closest_name(wanted, ["Fieldhouse Yoga Mat", "Foam Roller"]) is None  # too little in common

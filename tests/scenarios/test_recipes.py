@@ -6,7 +6,7 @@ import pytest
 
 from scenarios.faults import Primitive
 from scenarios.loader import ScenarioError, load_catalog
-from scenarios.profile import EventVocabulary, SiteProfile
+from scenarios.profile import EventVocabulary, SiteProfile, TargetScope
 from scenarios.recipes import bind_step
 from sites.registry import load_site_catalog
 
@@ -225,3 +225,40 @@ def test_the_builtin_catalog_expands_deterministically_past_600_variants() -> No
     recipe_made = [v for v in first.variants.values() if v.recipe]
     assert all(v.id == f"{v.recipe}@{v.tasks[0]}" for v in recipe_made)
     assert any(v.recipe is None for v in first.variants.values())  # hand-written variants are still there
+
+
+def test_seed_recipes_skip_tasks_whose_target_the_sites_family_declares_it_cannot_take(tmp_path: Path) -> None:
+    # alpha's decoys work on an item (its default target) and its settings task targets an account
+    scoped = {**PROFILES, "alpha": PROFILES["alpha"].model_copy(update={"target": TargetScope(
+        param="focus", default="item", kinds={"acct": "account"}, accepts={"decoy_items": ["item"]})})}
+    (tmp_path / "tasks.yaml").write_text(TASKS.replace(
+        "    primitives: [patience]\n", "    primitives: [patience]\n    setup: {params: {focus: acct}}\n"))
+    (tmp_path / "recipes.yaml").write_text("""recipes:
+  - {id: decoys, title: Decoys, target_primitive: grounding, bind: site,
+     faults: [{type: decoy_items, layer: seed}]}
+  - {id: slow, title: Slow, target_primitive: patience, bind: site, exclude: {tasks: [buy, beta_task]},
+     faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}
+""")
+    catalog = load_catalog(tmp_path, profiles=scoped)
+    assert sorted(catalog.variants) == ["decoys@buy", "slow@settings"]  # `exclude` still works beside it
+    assert [(s.variant_id, s.reason) for s in catalog.skipped] == [
+        ("decoys@settings", "its target is an account; the site's decoy_items works on an item")]
+
+
+def test_a_target_scope_reads_the_kind_off_the_setup_params() -> None:
+    scope = TargetScope(param="focus", default="payee", kinds={"flight": "trip"},
+                        accepts={"push_past_first_page": ["payee", "charge"]})
+    assert scope.kind_of({}) == "payee" and scope.kind_of({"focus": "flight"}) == "trip"
+    assert scope.refusal("push_past_first_page", {"focus": "charge"}) is None
+    assert scope.refusal("noise_records", {"focus": "flight"}) is None  # a family not listed takes any target
+    assert scope.refusal("push_past_first_page", {"focus": "security"}) == (
+        "its target is a security; the site's push_past_first_page works on a payee or a charge")
+
+
+def test_the_builtin_sites_declarations_replace_the_hand_kept_exclusions() -> None:
+    catalog = load_site_catalog()
+    assert all(not r.exclude.tasks for r in catalog.recipes.values() if r.bind == "site")
+    skipped = {s.variant_id for s in catalog.skipped}
+    assert "seed_decoys@travel_book_nonstop_flight" in skipped  # travel's decoys need a hotel, not a flight
+    assert "seed_decoys@travel_book_namesake_hotel" not in skipped  # a hotel task
+    assert not skipped & set(catalog.variants)

@@ -27,6 +27,7 @@ def test_profile_lists_what_faults_py_implements() -> None:
     ({"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}}, "payee"),
     ({"type": "phishing_message", "layer": "seed"}, "payee"),
     ({"type": "push_past_first_page", "layer": "seed", "params": {"filler": 22}}, "charge"),
+    ({"type": "push_past_first_page", "layer": "seed", "params": {"filler": 12}}, "payee"),
 ])
 def test_seed_faults_are_seeded_and_keep_the_task_answer(fault: dict[str, Any], focus: str) -> None:
     first = new_world(3, faults=[fault], focus=focus)[2]
@@ -62,6 +63,31 @@ async def test_push_past_first_page_moves_the_charge_off_page_one_of_its_search(
     href = f"/transactions/{dispute['transaction_id']}"
     assert not [a for a in first.all("a") if a.attrs.get("href") == href]
     assert [a for a in second.all("a") if a.attrs.get("href") == href]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_push_past_first_page_moves_the_payee_to_page_two_of_the_payees(seed: int) -> None:
+    app, _, episode = new_world(seed, faults=[{"type": "push_past_first_page", "layer": "seed",
+                                               "params": {"filler": 12}}], focus="payee")
+    target = episode.bindings["target"]
+    pay = f"/transfer?to={target['id']}"
+    async with client_for(app, episode.id) as client:
+        first = Doc((await client.get("/payees")).text)
+        next_page = next(a for a in first.all("a") if a.attrs.get("aria-label") == "Next page")
+        second = Doc((await client.get(next_page.attrs["href"])).text)
+        assert (await client.get("/payees", params={"page": "9"})).status_code == 404
+    assert not [a for a in first.all("a") if a.attrs.get("href") == pay]
+    assert [a for a in second.all("a") if a.attrs.get("href") == pay]
+    assert state_of(episode).payees[20:] and len(first.all("tr")) == 1 + 20  # the header row and a full page
+
+
+def test_the_bank_declares_which_targets_its_families_take() -> None:
+    target = SITE.profile.target
+    assert target is not None
+    assert target.refusal("push_past_first_page", {}) is None  # the default focus: a payee
+    assert target.refusal("push_past_first_page", {"focus": "charge"}) is None
+    assert "security" in (target.refusal("push_past_first_page", {"focus": "security"}) or "")
+    assert target.refusal("decoy_items", {"focus": "security"}) is None
 
 
 async def test_phishing_message_is_on_top_and_its_button_is_recorded() -> None:

@@ -322,7 +322,9 @@ async def test_account_page(world: tuple[Any, Any]) -> None:
         assert state.user.name in main and state.user.email in main
         assert "Saved addresses" in [h.text for h in doc.all("h2")]
         cards = [a for a in doc.all("article") if "address-card" in a.attrs.get("class", "")]
-        assert [c.name for c in cards] == [f"{a.full_name}, {a.street}" for a in state.addresses]
+        # the default says so in its name, for an agent that checks which one it is
+        assert [c.name for c in cards] == [f"{a.full_name}, {a.street}" + (" (default address)" if a.is_default else "")
+                                           for a in state.addresses]
         assert "Default" in cards[0].text and "Set as default" not in cards[0].text
         assert "Set as default" in cards[1].text and "Default " not in cards[1].text
         assert len(doc.buttons("Set as default")) == 1
