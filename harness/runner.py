@@ -58,9 +58,9 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     return specs
 
 
-def tour(catalog: Catalog, tasks_per_site: int = 2) -> tuple[list[str], list[str]]:
+def tour(catalog: Catalog, tasks_per_site: int = 1) -> tuple[list[str], list[str]]:
     """A fixed, short tour of the catalog (what `webchaos demo` runs): per site, the tasks whose variants
-    cover the most target primitives (ties by id), and one variant per primitive among theirs.
+    cover the most target primitives (ties by id; one by default), and one variant per primitive among theirs.
     Returns (task ids, variant ids); its size grows with the number of sites, not of variants."""
     task_ids: list[str] = []
     variant_ids: list[str] = []

@@ -49,19 +49,20 @@ def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
         plan_matrix(catalog, ["nope"], None, [1])
 
 
-def test_the_demo_tour_is_two_tasks_per_site_and_one_variant_per_primitive() -> None:
+def test_the_demo_tour_is_one_task_per_site_and_one_variant_per_primitive() -> None:
     catalog = load_catalog()
     tasks, variants = tour(catalog)
     assert tour(catalog) == (tasks, variants)
     sites = {t.site for t in catalog.tasks.values()}
-    assert sorted(catalog.tasks[t].site for t in tasks) == sorted([s for s in sites] * 2)
+    assert sorted(catalog.tasks[t].site for t in tasks) == sorted(sites)
     for site in sites:
         mine = [catalog.variants[v] for v in variants if catalog.tasks[catalog.variants[v].tasks[0]].site == site]
         primitives = [v.target_primitive for v in mine]
         assert len(primitives) == len(set(primitives)) >= 5, (site, primitives)
         assert all(any(t in tasks for t in v.tasks) for v in mine)
-    # The tour's size follows the number of sites, not of variants: under 40 episodes per agent for three sites.
-    assert len(plan_matrix(catalog, tasks, variants, [1])) <= 14 * len(sites)
+    # The tour's size follows the number of sites, not of variants: at most a base and 7 variants per site.
+    assert len(plan_matrix(catalog, tasks, variants, [1])) <= 8 * len(sites)
+    assert len(tour(catalog, tasks_per_site=2)[0]) == 2 * len(sites)
 
 
 def _context(tmp_path: Path, budget: float = 10.0) -> EpisodeContext:
