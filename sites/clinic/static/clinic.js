@@ -2,38 +2,10 @@
 (function () {
   "use strict";
   var api = window.Kit.api;
-  var reason = window.Kit.reason;
   var go = window.Kit.go;
-
-  var alertBox = document.querySelector("main [data-alert]");
-  function fail(button, fallback) {
-    return function (error) {
-      if (button) button.disabled = false;
-      window.Kit.show(alertBox, reason(error, fallback));
-    };
-  }
-
-  /* Submit a form as JSON: `body(form)` builds the payload, `then(data)` goes somewhere. */
-  function wire(selector, send, fallback) {
-    document.querySelectorAll(selector).forEach(function (form) {
-      form.addEventListener("submit", function (event) {
-        event.preventDefault();
-        var button = form.querySelector("button[type=submit]");
-        window.Kit.clear(alertBox, true);
-        var status = document.querySelector("main [data-status]");
-        if (status) status.textContent = "";
-        var call;
-        try { call = send(form); } catch (err) { fail(button, fallback)({ data: { detail: err.message } }); return; }
-        if (button) button.disabled = true;
-        call.catch(fail(button, fallback));
-      });
-    });
-  }
-
-  function value(form, name) {
-    var field = form.elements[name];
-    return field ? String(field.value).trim() : "";
-  }
+  var fail = window.Kit.fail;
+  var value = window.Kit.value;
+  var wire = window.Kit.wire;
 
   wire("form[data-book]", function (form) {
     return api("POST", "/api/appointments", { slot_id: form.dataset.book, visit_reason: value(form, "visit_reason") })

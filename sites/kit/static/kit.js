@@ -72,5 +72,39 @@
     window.location.assign(withNotice(path, notice, hash));
   }
 
-  window.Kit = { api: api, show: show, clear: clear, reason: reason, withNotice: withNotice, go: go };
+  /* A handler for a failed call: enable `button` again and say why in the page's alert box. */
+  function fail(button, fallback) {
+    return function (error) {
+      if (button) button.disabled = false;
+      show(document.querySelector("main [data-alert]"), reason(error, fallback));
+    };
+  }
+
+  /* A form field's value, trimmed ("" when the form has no such field). */
+  function value(form, name) {
+    var field = form.elements[name];
+    return field ? String(field.value).trim() : "";
+  }
+
+  /* Send each form matching `selector` as a JSON call: `send(form)` makes the call (and goes somewhere when
+     it succeeds) or throws an Error whose message the alert box shows; a refused call shows the server's
+     words, else `fallback`. */
+  function wire(selector, send, fallback) {
+    document.querySelectorAll(selector).forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var button = form.querySelector("button[type=submit]");
+        clear(document.querySelector("main [data-alert]"), true);
+        var status = document.querySelector("main [data-status]");
+        if (status) status.textContent = "";
+        var call;
+        try { call = send(form); } catch (err) { fail(button, fallback)({ data: { detail: err.message } }); return; }
+        if (button) button.disabled = true;
+        call.catch(fail(button, fallback));
+      });
+    });
+  }
+
+  window.Kit = { api: api, show: show, clear: clear, reason: reason, withNotice: withNotice, go: go, fail: fail,
+                 value: value, wire: wire };
 })();

@@ -2,41 +2,14 @@
 (function () {
   "use strict";
   var api = window.Kit.api;
-  var reason = window.Kit.reason;
   var go = window.Kit.go;
+  var fail = window.Kit.fail;
+  var value = window.Kit.value;
+  var wire = window.Kit.wire;
+  var alertBox = document.querySelector("main [data-alert]");
 
   function here(notice) {
     go(window.location.pathname + window.location.search.replace(/([?&])notice=[^&]*&?/, "$1"), notice);
-  }
-
-  var alertBox = document.querySelector("main [data-alert]");
-  function fail(button, fallback) {
-    return function (error) {
-      if (button) button.disabled = false;
-      window.Kit.show(alertBox, reason(error, fallback));
-    };
-  }
-
-  /* Submit a form as JSON: `send(form)` makes the call, which then goes somewhere. */
-  function wire(selector, send, fallback) {
-    document.querySelectorAll(selector).forEach(function (form) {
-      form.addEventListener("submit", function (event) {
-        event.preventDefault();
-        var button = form.querySelector("button[type=submit]");
-        window.Kit.clear(alertBox, true);
-        var status = document.querySelector("main [data-status]");
-        if (status) status.textContent = "";
-        var call;
-        try { call = send(form); } catch (err) { fail(button, fallback)({ data: { detail: err.message } }); return; }
-        if (button) button.disabled = true;
-        call.catch(fail(button, fallback));
-      });
-    });
-  }
-
-  function value(form, name) {
-    var field = form.elements[name];
-    return field ? String(field.value).trim() : "";
   }
 
   wire("form[data-submit]", function (form) {
