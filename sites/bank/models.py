@@ -16,7 +16,10 @@ from datetime import date
 from random import Random
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+
+from sites.kit.bodies import RequestBody as _Body
+from sites.kit.bodies import text as _text
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -273,15 +276,7 @@ def parse_amount(raw: str, what: str = "The amount") -> int:
     return cents
 
 
-def _text(min_length: int, max_length: int) -> StringConstraints:
-    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
-
-
 Amount = Annotated[str, StringConstraints(strict=True, max_length=20)]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class TransferBody(_Body):

@@ -12,7 +12,11 @@ slot; a rescheduled one moves to the new slot and frees the old one, in one writ
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+
+from sites.kit.bodies import RequestBody as _Body
+from sites.kit.bodies import no_markup as _no_markup
+from sites.kit.bodies import text as _text
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -225,20 +229,6 @@ Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, 
 Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 Phone = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=7, max_length=20,
                                          pattern=r"^\+?[0-9 ()-]{7,20}$")]
-
-
-def _text(min_length: int, max_length: int) -> StringConstraints:
-    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
-
-
-def _no_markup(value: str) -> str:
-    if "<" in value or ">" in value:
-        raise ValueError("angle brackets (< >) are not allowed")
-    return value
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class BookBody(_Body):

@@ -12,7 +12,10 @@ sites do); deleted records are not shown. Times are ISO-8601 strings from the ep
 import re
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator
+from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
+
+from sites.kit.bodies import RequestBody as _Body
+from sites.kit.bodies import text as _text
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -218,20 +221,12 @@ _TAG = re.compile(TAG_PATTERN)
 Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-def _text(min_length: int, max_length: int) -> StringConstraints:
-    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
-
-
 Title = Annotated[str, _text(TITLE_MIN, TITLE_MAX)]
 PostBody = Annotated[str, _text(BODY_MIN, BODY_MAX)]
 CommentText = Annotated[str, _text(COMMENT_MIN, COMMENT_MAX)]
 Summary = Annotated[str, _text(0, 200)]
 TagName = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, to_lower=True, min_length=1,
                                            max_length=25)]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 def _check_tags(tags: list[str]) -> list[str]:

@@ -12,7 +12,11 @@ instructor pages (grading, announcements) exist only for the latter. A quiz's an
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+
+from sites.kit.bodies import RequestBody as _Body
+from sites.kit.bodies import no_markup as _no_markup
+from sites.kit.bodies import text as _text
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -258,20 +262,6 @@ class LearnState(BaseModel):
 
 Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
-
-
-def _text(min_length: int, max_length: int) -> StringConstraints:
-    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
-
-
-def _no_markup(value: str) -> str:
-    if "<" in value or ">" in value:
-        raise ValueError("angle brackets (< >) are not allowed")
-    return value
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class SubmitBody(_Body):

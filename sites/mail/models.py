@@ -12,7 +12,9 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator, model_validator
+
+from sites.kit.bodies import RequestBody as _Body
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -239,10 +241,6 @@ Body = Annotated[str, StringConstraints(strict=True, max_length=MAX_BODY)]
 ShortText = Annotated[str, _strip(200)]
 Name = Annotated[str, _strip(100, 1)]
 DateText = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class ComposeBody(_Body):

@@ -2,7 +2,9 @@
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
+
+from sites.kit.bodies import RequestBody as _Body
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -156,10 +158,6 @@ SEARCH_PAGE_SIZE = 12   # results per page of a search
 
 Text = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=200)]
 Quantity = Annotated[StrictInt, Field(ge=1, le=MAX_QUANTITY)]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class AddToCart(_Body):

@@ -9,7 +9,10 @@ the episode clock. Money is in cents. A booking is written whole by one request 
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
+
+from sites.kit.bodies import RequestBody as _Body
+from sites.kit.bodies import text as _text
 
 if TYPE_CHECKING:
     from sites.kit.episode import Episode
@@ -225,18 +228,10 @@ Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, 
 IsoDate = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
-def _text(min_length: int, max_length: int) -> StringConstraints:
-    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
-
-
 Name = Annotated[str, _text(1, 60), StringConstraints(pattern=r"^[^<>{}\[\]\\/@#$%^*=|~`\"]+$")]
 Email = Annotated[str, _text(3, 120), StringConstraints(pattern=r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")]
 Phone = Annotated[str, _text(0, 30), StringConstraints(pattern=r"^[0-9 +().-]*$")]
 Code = Annotated[str, _text(0, 30), StringConstraints(pattern=r"^[A-Za-z0-9-]*$")]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class StayBody(_Body):

@@ -1,0 +1,22 @@
+"""What every site's JSON write bodies share: no unknown fields, strict trimmed text, and no markup where
+text is kept and shown again."""
+
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+
+class RequestBody(BaseModel):
+    """A JSON write body: an unknown field is refused (422), not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def text(min_length: int, max_length: int) -> StringConstraints:
+    """A strict string, trimmed, of this length (use as `Annotated[str, text(1, 120)]`)."""
+    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
+
+
+def no_markup(value: str) -> str:
+    """Refuse angle brackets in kept text (use as an `AfterValidator`)."""
+    if "<" in value or ">" in value:
+        raise ValueError("angle brackets (< >) are not allowed")
+    return value
