@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -90,13 +91,14 @@ def answer_json(flow: http.HTTPFlow, status: int, payload: Any, headers: dict[st
 class FaultContext:
     """What a firing may need besides the flow: its episode, the time and its drawn detail.
 
-    `hook_started`: the event loop's clock when the engine's hook began for this flow (a delay counts
-    from there, not from after the matching, the draw and the ledger line)."""
+    `received`: the event loop's clock when the proxy had the whole message the hook is about. A delay
+    counts from there, so the proxy's own queueing before the hook (other flows' work on the same loop,
+    the other addons, the matching, the ledger line) is part of the delay instead of added to it."""
 
     episode: Episode
     detail: dict[str, Any] = field(default_factory=dict)
     now_ms: float = 0.0
-    hook_started: float | None = None
+    received: float | None = None
 
 
 # A selector rounds its timeout up to whole milliseconds, and a woken loop runs the callbacks already
@@ -113,6 +115,19 @@ async def hold_until(deadline: float) -> None:
         await asyncio.sleep(early)
     while loop.time() < deadline:  # noqa: ASYNC110 (a yield until a clock time, not a poll of some state)
         await asyncio.sleep(0)
+
+
+def received_at(flow: http.HTTPFlow, hook: HookPoint) -> float:
+    """The event loop's clock when the proxy had received the whole request (or response) of `hook`.
+
+    mitmproxy stamps messages with the wall clock; the loop's clock is monotonic, so the stamp's age is
+    carried over. A missing or future stamp (a flow built in a test) counts as now."""
+    now = asyncio.get_running_loop().time()
+    message = flow.request if hook == "request" else flow.response
+    stamp = message.timestamp_end if message is not None else None
+    if stamp is None:
+        return now
+    return now - max(0.0, time.time() - stamp)
 
 
 class NetworkFault(FaultType):
@@ -146,7 +161,7 @@ class DelayFault(NetworkFault):
     """Base of the faults that only hold the flow: `draw` returns `delay_ms`, the engine's hook waits it out."""
 
     async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        start = ctx.hook_started if ctx.hook_started is not None else asyncio.get_running_loop().time()
+        start = ctx.received if ctx.received is not None else asyncio.get_running_loop().time()
         await hold_until(start + ctx.detail["delay_ms"] / 1000)
 
 
@@ -213,7 +228,7 @@ class NetworkFaults:
         episode = self.episodes.get(m.get("episode", ""))
         if episode is None:
             return
-        hook_started = asyncio.get_running_loop().time()
+        received = received_at(flow, hook)
         now = episode.elapsed_ms()
         for armed in episode.faults_of(Layer.network):
             if isinstance(armed.params, NetworkFault):
@@ -230,10 +245,10 @@ class NetworkFaults:
                     pass  # already in force: fires without a new schedule draw
                 elif not fault.eligible(flow, armed, now) or not armed.decide(now):
                     continue
-                ctx = FaultContext(episode, fault.draw(flow, armed), now, hook_started)
+                ctx = FaultContext(episode, fault.draw(flow, armed), now, received)
                 episode.ledger.write("network", fault.name, flow=flow, fault_id=armed.id, detail=ctx.detail)
                 await fault.apply(flow, armed, ctx)
-                hook_started = asyncio.get_running_loop().time()  # a later delay adds to this one
+                received = asyncio.get_running_loop().time()  # a later delay adds to this one
             except Exception as exc:
                 self._fail(episode, flow, armed, hook, exc)
                 return

@@ -15,9 +15,12 @@ from scenarios.faults import ArmedFault, Primitive, register
 class Latency(DelayFault):
     name: ClassVar[str] = "latency"
     primitive: ClassVar[Primitive] = Primitive.patience
-    description: ClassVar[str] = "Delay matching requests by delay_ms, plus or minus a seeded jitter_ms."
+    description: ClassVar[str] = (
+        "Delay matching requests: each reaches the site delay_ms (plus or minus a seeded jitter_ms) after "
+        "the proxy received it; the proxy's own queueing counts inside the delay."
+    )
 
-    delay_ms: int = Field(ge=0, description="added delay before the request reaches the site")
+    delay_ms: int = Field(ge=0, description="time from the proxy receiving the request to it leaving for the site")
     jitter_ms: int = Field(default=0, ge=0, description="uniform jitter in [-jitter_ms, +jitter_ms], floor 0")
 
     def draw(self, flow: http.HTTPFlow, armed: ArmedFault) -> dict[str, Any]:

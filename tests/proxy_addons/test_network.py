@@ -65,6 +65,23 @@ async def test_latency_fires_only_on_match_and_respects_first_n(chain: Chain) ->
     assert ep.firings == 2
 
 
+async def test_a_delay_counts_from_when_the_proxy_received_the_request(chain: Chain) -> None:
+    # Time the proxy spent on a request before the hook (queueing behind other flows) is part of the
+    # delay, not added to it; a request that already waited longer than the delay is not held at all.
+    ep = chain.open([latency(120, match={"path": "/slow*"})])
+    took = {}
+    for waited_ms in (0, 50, 200):
+        f = chain.flow(ep, "GET", f"http://shop.test/slow/{waited_ms}")
+        f.request.timestamp_start = f.request.timestamp_end = time.time() - waited_ms / 1000
+        start = time.monotonic()
+        await chain.send(f)
+        took[waited_ms] = (time.monotonic() - start) * 1000
+    assert took[0] >= 120
+    assert 70 - 1 <= took[50] < 120 - 20
+    assert took[200] < 20
+    assert ep.firings == 3  # it still fired: the ledger says what was asked
+
+
 async def test_jitter_sequence_repeats_for_the_same_seed(chain: Chain) -> None:
     def sequence(episode_name: str, seed: int) -> list[int]:
         return [x["detail"]["delay_ms"] for x in ledger(chain.episodes.by_id[episode_name])]
