@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from harness.config import RUNS_DIR
+from harness.config import RUNS_DIR, ChromiumNotFound
 from harness.seeds import parse_seeds
 from scenarios.faults import Primitive, registry
 from scenarios.loader import Catalog, ScenarioError
@@ -122,7 +122,13 @@ def validate(
 
     cat = _load(None)
     if not docs:
-        sites = site or sorted({t.site for t in cat.tasks.values()})
+        missing = sorted(set(variant or ()) - set(cat.variants))
+        if missing:
+            console.print(f"[red]error[/] unknown variant(s) {', '.join(missing)} "
+                          "(`webchaos list` names them)")
+            raise typer.Exit(2)
+        variant_sites = {cat.tasks[t].site for v in variant or () for t in cat.variants[v].tasks}
+        sites = site or sorted(variant_sites or {t.site for t in cat.tasks.values()})
         unknown = sorted(set(sites) - {t.site for t in cat.tasks.values()})
         if unknown:
             console.print(f"[red]error[/] no tasks on site(s) {', '.join(unknown)}")
@@ -137,9 +143,13 @@ def validate(
                 console.print(f"  {name} {result.variant_id or 'base:' + result.task_id} s{result.seed} "
                               f"{result.agent}: {mark}", highlight=False)
 
-            data = asyncio.run(validate_site(cat, name, parse_seeds(seeds), variant_ids=variant,
-                                             concurrency=concurrency, resume=resume, runs_dir=runs_dir,
-                                             on_result=show))
+            try:
+                data = asyncio.run(validate_site(cat, name, parse_seeds(seeds), variant_ids=variant,
+                                                 concurrency=concurrency, resume=resume, runs_dir=runs_dir,
+                                                 on_result=show))
+            except ChromiumNotFound as exc:
+                console.print(f"[red]error[/] {exc}")
+                raise typer.Exit(2) from None
             judged = [j for j in data.variants.values() if j.fair is not None]
             console.print(f"{name}: {len(judged)} variants judged, {sum(1 for j in judged if j.fair)} fair, "
                           f"{sum(1 for j in judged if j.biting)} biting", highlight=False)

@@ -312,8 +312,8 @@ def demo(
     everything: Annotated[bool, typer.Option(
         "--all", help="every task × (base + one variant per target primitive), not the short tour")] = False,
 ) -> None:
-    """A tour: per site, two tasks, their base runs and one variant per target primitive, with the reference
-    agent with recovery on and off."""
+    """A tour: per site, the task whose variants reach the most primitives, its base run and one variant
+    per target primitive, with the reference agent with recovery on and off."""
     catalog = _catalog(None)
     tasks, variants = (None, None) if everything else tour(catalog)
     code = _execute(catalog, tasks, variants, [1], ["reference", "reference-no-recovery"], concurrency,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from grader.aggregate import run_aggregates
 from harness.agents.base import Agent
-from harness.config import RUNS_DIR
+from harness.config import RUNS_DIR, find_chromium
 from harness.episode import EpisodeSpec, episode_id_for
 from harness.executors import EpisodeExecutor
 from harness.executors.local import StackExecutor
@@ -148,6 +148,8 @@ async def run_matrix(
     own, `concurrency` episodes at once). With `resume`, `run_id` names an existing run of the same plan: its
     graded episodes are kept as they are (files untouched) and only the missing and
     infrastructure-failed ones run (again, under the same episode ids)."""
+    if executor is None and specs and any(agent.needs_browser for agent in agents):
+        find_chromium()  # ChromiumNotFound now, not as an infrastructure error on every episode
     run_id = run_id or new_run_id()
     run_dir = runs_dir / run_id
     jobs = [(spec, agent) for spec in specs for agent in agents]

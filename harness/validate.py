@@ -186,18 +186,29 @@ def plan_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_i
             if not all(a in done.runs.get(item_key(spec), {}).get(str(spec.seed), {}) for a in AGENTS)]
 
 
+def prepare_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_ids: list[str] | None, *,
+                       resume: bool, folder: Path = VALIDITY_DIR) -> tuple[ValidityFile, list[EpisodeSpec]]:
+    """The site's validity file as the run starts, and what the run must do. Stale judgements are dropped;
+    without `resume`, the runs of what is asked for again are dropped too (they are about to be replaced),
+    and everything else in the file is kept."""
+    data = read_validity(site, folder) or ValidityFile(site=site, seeds=list(seeds))
+    drop_stale(data, catalog)
+    data.seeds = sorted(set(data.seeds) | set(seeds))
+    specs = plan_validation(catalog, site, seeds, variant_ids, data if resume else None)
+    if not resume:
+        for spec in specs:
+            data.runs.get(item_key(spec), {}).pop(str(spec.seed), None)
+    return data, specs
+
+
 async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, variant_ids: Iterable[str] | None = None,
                         concurrency: int = 2, resume: bool = False, folder: Path = VALIDITY_DIR,
                         runs_dir: Path, stack: Stack | None = None,
                         on_result: Callable[[EpisodeResult], None] | None = None) -> ValidityFile:
-    """Run what is missing and write the site's validity file after every episode."""
+    """Run what is missing (with `resume`) or everything asked for, and write the site's validity file after
+    every episode. What was not asked for (other variants, other seeds) stays in the file as it was."""
     ids = list(variant_ids) if variant_ids is not None else None
-    previous = read_validity(site, folder) if resume else None
-    if previous is not None:
-        drop_stale(previous, catalog)
-    data = previous or ValidityFile(site=site, seeds=list(seeds))
-    data.seeds = sorted(set(data.seeds) | set(seeds))
-    specs = plan_validation(catalog, site, seeds, ids, previous)
+    data, specs = prepare_validation(catalog, site, seeds, ids, resume=resume, folder=folder)
 
     def keep(result: EpisodeResult) -> None:
         if not result.infra_failed:

@@ -17,6 +17,7 @@ from harness.validate import (
     faults_digest,
     judge,
     plan_validation,
+    prepare_validation,
     read_validity,
     render_markdown,
     validate_site,
@@ -78,6 +79,22 @@ def test_resume_plans_only_what_is_missing(tmp_path: Path) -> None:
         "shop_buy_by_seller/shop_checkout_overlay/s2"]
 
 
+def test_asking_for_one_variant_again_keeps_the_rest_of_the_file(tmp_path: Path) -> None:
+    asked, other = "shop_checkout_overlay", "shop_product_overlay_returns"
+    both = {"1": {a: run(True) for a in AGENTS}}
+    write_validity(ValidityFile(site="shop", seeds=[1], runs={
+        "base:shop_buy_by_seller": both, asked: both, other: both, "base:shop_add_to_cart": both}), tmp_path)
+
+    data, specs = prepare_validation(CATALOG, "shop", [1], [asked], resume=False, folder=tmp_path)
+    assert sorted(s.label for s in specs) == ["shop_buy_by_seller/base/s1",
+                                              "shop_buy_by_seller/shop_checkout_overlay/s1"]
+    assert data.runs[other] == both and data.runs["base:shop_add_to_cart"] == both  # not asked for: kept
+    assert data.runs[asked] == {} and data.runs["base:shop_buy_by_seller"] == {}  # about to be replaced
+
+    data, specs = prepare_validation(CATALOG, "shop", [1], [asked], resume=True, folder=tmp_path)
+    assert specs == [] and data.runs[asked] == both
+
+
 def test_the_file_is_written_in_one_order_whatever_the_order_of_results(tmp_path: Path) -> None:
     one = ValidityFile(site="shop", seeds=[2, 1], runs={"b": {"2": {RECOVERY_OFF: run(False), RECOVERY_ON: run(True)}},
                                                         "a": {"1": {RECOVERY_ON: run(True)}}})
@@ -133,3 +150,14 @@ async def test_a_fixed_sample_is_fair(stack: Stack, tmp_path: Path, site: str) -
     assert sorted(data.variants) == [SAMPLE[site]]
     unfair = {v: j.reason for v, j in data.variants.items() if not j.fair}
     assert unfair == {}
+
+
+def test_validate_names_an_unknown_variant_and_runs_nothing(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from harness.cli import app
+
+    out = CliRunner().invoke(app, ["validate", "-v", "no_such_variant", "--runs-dir", str(tmp_path / "runs")])
+    assert out.exit_code == 2, out.output
+    assert "unknown variant(s) no_such_variant" in out.output
+    assert not (tmp_path / "runs").exists()

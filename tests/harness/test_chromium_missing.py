@@ -1,0 +1,42 @@
+"""Without Chromium, a run or a validation that needs a browser stops at once with the install hint,
+instead of recording an infrastructure error for every episode."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from harness import config
+from harness.agents.reference import ReferenceAgent
+from harness.cli import app
+from harness.config import ChromiumNotFound
+from harness.episode import EpisodeSpec
+from harness.runner import run_matrix
+from scenarios.loader import load_catalog
+
+
+@pytest.fixture
+def no_chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(config, "_CHROMIUM_CANDIDATES", ())
+    monkeypatch.delenv("WEBCHAOS_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
+    with pytest.raises(ChromiumNotFound):
+        config.find_chromium()
+
+
+async def test_run_matrix_refuses_before_any_episode(no_chromium: None, tmp_path: Path) -> None:
+    spec = EpisodeSpec(load_catalog().tasks["shop_add_to_cart"], None, 1)
+    with pytest.raises(ChromiumNotFound, match="apt-get install -y chromium"):
+        await run_matrix([spec], [ReferenceAgent()], runs_dir=tmp_path / "runs")
+    assert not (tmp_path / "runs").exists()
+
+
+def test_validate_exits_2_with_the_hint_and_writes_nothing(no_chromium: None, tmp_path: Path) -> None:
+    validity = Path(config.PROJECT_ROOT) / "scenarios" / "validity" / "shop.json"
+    before = validity.read_bytes()
+    out = CliRunner().invoke(app, ["validate", "--site", "shop", "--seeds", "1", "-v", "shop_product_overlay_returns",
+                                   "--runs-dir", str(tmp_path / "runs")])
+    assert out.exit_code == 2, out.output
+    assert "no Chromium found" in out.output
+    assert validity.read_bytes() == before
+    assert not (tmp_path / "runs").exists()
