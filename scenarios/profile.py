@@ -62,6 +62,9 @@ class Affordances(_Strict):
     dismiss: list[str] = Field(default=["Accept", "Accept all", "Close", "Dismiss", "Got it", "No thanks",
                                         "No, thanks", "Not now", "OK", "Continue", "Reject", "Reject all",
                                         "×", "✕"])
+    back_out: list[str] = Field(default=["Cancel", "Back", "Close", "Dismiss", "No thanks", "No, thanks", "Not now",
+                                         "Reject", "Reject all", "×", "✕"],
+                                description="buttons that leave a dialog without doing what it asks")
 
     def next_page_pattern(self) -> re.Pattern[str]:
         return _words(self.next_page)
@@ -71,6 +74,9 @@ class Affordances(_Strict):
 
     def dismiss_pattern(self) -> re.Pattern[str]:
         return _words(self.dismiss)
+
+    def back_out_pattern(self) -> re.Pattern[str]:
+        return _words(self.back_out)
 
 
 def _a(noun: str) -> str:

@@ -74,6 +74,32 @@ async def dismiss_dialog(page: Page, words: Affordances) -> str | None:
     return label
 
 
+async def do_the_step_asked_for(page: Page, words: Affordances) -> str | None:
+    """A dialog that asks for one more step before the action goes through (a box to tick, then a button):
+    tick every box and press its button that goes ahead (not one that backs out); returns the button's label."""
+    dialog = await visible_dialog(page)
+    if dialog is None:
+        return None
+    boxes = dialog.get_by_role("checkbox")
+    if not await boxes.count():
+        return None
+    try:
+        for index in range(await boxes.count()):
+            if not await boxes.nth(index).is_checked():
+                await boxes.nth(index).check(timeout=2000)
+        buttons = dialog.get_by_role("button")
+        backing_out = words.back_out_pattern()
+        for index in range(await buttons.count()):
+            button = buttons.nth(index)
+            label = (await button.inner_text()).strip()
+            if label and not backing_out.search(label) and await button.is_enabled():
+                await button.click(timeout=2000)
+                return label
+    except PlaywrightError:
+        return None
+    return None
+
+
 async def reports_error(page: Page) -> bool:
     """A visible alert with text (e.g. "Could not add to cart — try again")."""
     alerts = page.get_by_role("alert")
@@ -108,6 +134,9 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.acted = False
         state.left_page = True
         return "signed in again"
+    asked = await do_the_step_asked_for(page, state.affordances)
+    if asked:
+        return f"did the step the page asked for first ({asked})"
     dismissed = await dismiss_dialog(page, state.affordances)
     if dismissed:
         return f"dismissed dialog ({dismissed})"

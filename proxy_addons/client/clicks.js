@@ -1,17 +1,5 @@
 /* clicks: click_swallow, same_label_decoy, false_toast. */
 
-/* Cancel clicks on `el` while `take(event)` says so: no default action, no page listener. */
-function interceptClicks(el, take) {
-  function onClick(event) {
-    if (!event.isTrusted || !within(el, eventTarget(event))) { return; }
-    if (!take(event)) { return; }
-    event.preventDefault();
-    event.stopImmediatePropagation();
-  }
-  on("click", onClick, false);
-  return function () { off("click", onClick); };
-}
-
 RUNNERS.click_swallow = function (fault, el) {
   var swallowed = 0;
   var stop = interceptClicks(el, function () {

@@ -240,6 +240,18 @@ function eventTarget(event) {
   return path.length ? path[0] : event.target;
 }
 
+/* Cancel trusted clicks on `el` while `take(event)` says so: no default action, no page listener. */
+function interceptClicks(el, take) {
+  function onClick(event) {
+    if (!event.isTrusted || !within(el, eventTarget(event))) { return; }
+    if (!take(event)) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+  on("click", onClick, false);
+  return function () { off("click", onClick); };
+}
+
 /* ---- reporting to the ledger ---- */
 
 function report(fault, event, extra) {

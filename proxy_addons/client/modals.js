@@ -1,4 +1,4 @@
-/* modals: overlay, distractor_modal. A dialog in an open shadow root over a backdrop. */
+/* modals: overlay, distractor_modal, required_step. A dialog in an open shadow root over a backdrop. */
 
 var MODAL_TEXTS = {
   cookie: "We and our partners use cookies to personalise content and analyse traffic. " +
@@ -99,4 +99,49 @@ RUNNERS.distractor_modal = function (fault, el) {
   });
   showModal(fault, m);
   report(fault, "fired", {touched: describe(el), info: {cta: p.cta_label}});
+};
+
+/* The target's click waits for a step the plan does not have: tick the box, press Continue. */
+RUNNERS.required_step = function (fault, el) {
+  var p = fault.params;
+  var asked = 0;
+  var completed = 0;
+  var open = null;
+  var stop = interceptClicks(el, function () {
+    if (open) { return true; }
+    asked += 1;
+    var m = modal(fault, p.title, p.text);
+    var label = css(D.createElement("label"), "display:flex;gap:8px;align-items:center;margin:0 0 16px;");
+    var box = D.createElement("input");
+    box.type = "checkbox";
+    box.required = true;
+    label.appendChild(box);
+    label.appendChild(D.createTextNode(p.checkbox_label));
+    var go = modalButton(p.continue_label, true);
+    go.disabled = true;
+    var cancelButton = modalButton("Cancel", false);
+    box.addEventListener("change", function () { go.disabled = !box.checked; });
+    m.dialog.appendChild(label);
+    m.dialog.appendChild(go);
+    m.dialog.appendChild(cancelButton);
+    open = m;
+    cancelButton.addEventListener("click", function () {
+      closeModal(m);
+      open = null;
+      report(fault, "dismissed", {occurrence: asked, via: "cancel"});
+    });
+    go.addEventListener("click", function () {
+      if (!box.checked) { return; }
+      closeModal(m);
+      open = null;
+      completed += 1;
+      if (completed >= p.times) { stop(); }
+      report(fault, "dismissed", {occurrence: asked, via: "continue"});
+      el.click();  /* untrusted: passes the interception, and the page's own handlers run */
+    });
+    showModal(fault, m);
+    try { box.focus({preventScroll: true}); } catch (e) { /* focus is cosmetic */ }
+    report(fault, "fired", {occurrence: asked, touched: describe(el)});
+    return true;
+  });
 };

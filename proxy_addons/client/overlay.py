@@ -1,4 +1,5 @@
-"""Modals: `overlay` (cookie banner, newsletter, chat) and `distractor_modal` (a tempting call to action).
+"""Modals: `overlay` (cookie banner, newsletter, chat), `distractor_modal` (a tempting call to action) and
+`required_step` (a step the plan does not have).
 
 The proxy only decides and injects; `modals.js` draws them in the browser. Both are
 a `role="dialog"` (`aria-modal`) in a shadow root over a backdrop that takes every
@@ -10,6 +11,11 @@ pointer event until the dialog is closed.
 - `distractor_modal` offers a prominent `cta_label` button that takes the agent off
   its task (to `cta_path` on the same site: the page's progress is lost) next to a
   plain `dismiss_label` button. Fair: "No thanks" keeps the agent on its page.
+- `required_step` catches the agent's click on the target (the step that commits)
+  and asks for one more step first: a dialog with a checkbox that must be ticked
+  and a `continue_label` button (disabled until then), next to "Cancel". Only
+  Continue lets the original action go through; Cancel, or a click on the target
+  again, leaves it undone and asks again. Fair: tick the box, press Continue.
 """
 
 from __future__ import annotations
@@ -75,3 +81,25 @@ class DistractorModal(ClientFault):
                           description="same-site path the call to action opens")
     dismiss_label: str = Field(default="No thanks", min_length=1, max_length=80,
                                description="the plain button that only closes the modal")
+
+
+@register
+class RequiredStep(ClientFault):
+    name: ClassVar[str] = "required_step"
+    primitive: ClassVar[Primitive] = Primitive.planning
+    description: ClassVar[str] = (
+        "Clicking the target first asks for a step the plan does not have: a dialog with a checkbox to tick "
+        "and a Continue button; only then does the click go through (Cancel leaves it undone); "
+        "target: the control that commits."
+    )
+    script: ClassVar[str] = "modals.js"
+    target_hint: ClassVar[str] = "the control that commits"
+
+    title: str = Field(default="One more step", min_length=1, max_length=120)
+    text: str = Field(default="Before we go ahead, please confirm you have reviewed the details above.",
+                      min_length=1, max_length=400)
+    checkbox_label: str = Field(default="I have reviewed the details", min_length=1, max_length=120,
+                                description="accessible name of the checkbox that must be ticked")
+    continue_label: str = Field(default="Continue", min_length=1, max_length=80,
+                                description="the button, enabled once the box is ticked, that lets the click through")
+    times: int = Field(default=1, ge=1, le=10, description="how many completed steps it asks for (once each)")

@@ -22,12 +22,12 @@ from harness.results import EpisodeResult
 from harness.runner import run_matrix
 from harness.stack import Stack
 from scenarios.faults import lookup
-from scenarios.loader import load_catalog
 from scenarios.schema import Variant
 from scenarios.secret import SECRET_HEADER
+from sites.registry import load_site_catalog
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_catalog()
+CATALOG = load_site_catalog()
 ADD = {"role": "button", "name": "Add to cart"}
 
 
@@ -172,6 +172,36 @@ async def test_distractor_modal_cta_leads_away(env: Env, tmp_path: Path) -> None
     p = await probe(env, tmp_path, [fault("distractor_modal", "dm")], script)
     assert p.events("dm") == ["injected", "fired", "hit"]
     assert p.detail("dm", "hit")["info"] == {"path": "/?survey=1"}
+
+
+async def test_required_step_holds_the_click_until_the_box_is_ticked(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.product()
+        add = p.page.get_by_role("button", name="Add to cart")
+        dialog = p.page.get_by_role("dialog", name="One more step")
+        go = dialog.get_by_role("button", name="Continue")
+        await add.click()
+        await dialog.wait_for()
+        assert await go.is_disabled()
+        await dialog.get_by_role("button", name="Cancel").click()
+        await dialog.wait_for(state="detached")
+        await p.page.wait_for_timeout(300)
+        assert await status_text(p) == ""  # cancelled: the click did not go through
+        await add.click()  # it asks again
+        await dialog.wait_for()
+        await dialog.get_by_role("checkbox", name="I have reviewed the details").check()
+        await go.click()
+        await p.page.get_by_text("Added to cart").wait_for()
+        await p.wait_event("rs", "dismissed", 2)
+        await add.click()  # the step was done: the next click goes straight through
+        await p.page.wait_for_timeout(500)
+        assert not await dialog.count()
+        state = json.loads(await env.oracle.state_bytes(p.episode.episode_id))
+        assert sum(line["quantity"] for line in state["cart_items"]) == 2, state["cart_items"]
+
+    p = await probe(env, tmp_path, [fault("required_step", "rs", ADD)], script)
+    assert p.events("rs") == ["injected", "fired", "dismissed", "fired", "dismissed"]
+    assert [x["detail"].get("via") for x in p.ledger()[1:]] == [None, "cancel", None, "continue"]
 
 
 async def test_layout_shift_moves_the_target_so_a_precomputed_click_misses(env: Env, tmp_path: Path) -> None:
@@ -397,7 +427,7 @@ async def test_scroll_jump_transient_flash_and_popup_tab(env: Env, tmp_path: Pat
 
 AGENT_VARIANTS = ["shop_product_overlay_returns", "shop_product_click_swallow", "shop_product_same_label_decoy",
                   "shop_product_disabled_until", "shop_product_delayed_render", "shop_product_more_menu",
-                  "shop_product_layout_shift", "shop_product_false_toast"]
+                  "shop_product_layout_shift", "shop_product_false_toast", "commit_required_step@shop_add_to_cart"]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -415,7 +445,8 @@ def outcome(runs: dict[tuple[str, str], EpisodeResult], variant: str, agent: str
 
 
 FAIR = ["shop_product_overlay_returns", "shop_product_click_swallow", "shop_product_disabled_until",
-        "shop_product_delayed_render", "shop_product_same_label_decoy", "shop_product_more_menu"]
+        "shop_product_delayed_render", "shop_product_same_label_decoy", "shop_product_more_menu",
+        "commit_required_step@shop_add_to_cart"]
 # Fair faults whose recovery the reference agent does not have yet: variant -> the missing recovery.
 NEEDS: dict[str, str] = {}
 
