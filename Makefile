@@ -6,6 +6,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+# Test processes: a file's tests stay in one (they share its module-scoped stack); 1 runs them in this process.
+TEST_WORKERS ?= 2
 # Frameworks whose pins conflict with mitmproxy's (h11) get a venv of their own.
 MCP_VENV := .venv-mcp
 MCP_STAMP := $(MCP_VENV)/.installed-stamp
@@ -63,7 +65,7 @@ demo: $(STAMP) rrweb chromium
 	$(VENV)/bin/webchaos demo
 
 test: $(STAMP) rrweb chromium frameworks
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from grader.oracle_client import OracleClient
 from harness.agents.base import AgentOutcome
-from harness.config import RUNS_DIR, STATE_DIR
+from harness.config import RUNS_DIR, default_state_dir
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
 from harness.live_control import EpisodeControl, FaultControlError, WebchaosError, wait_until
@@ -201,7 +201,7 @@ class Stack:
     def __init__(self, *, https: bool = False, catalog: Catalog | Sequence[Path] = (), run_dir: Path | None = None,
                  state_dir: Path | None = None, headless: bool = True) -> None:
         self.catalog: Catalog = catalog if isinstance(catalog, Catalog) else load_site_catalog(*catalog)
-        self.services = Services(state_dir=state_dir or STATE_DIR, https=https)
+        self.services = Services(state_dir=state_dir or default_state_dir(), https=https)
         self.run_dir = run_dir or RUNS_DIR / new_run_id()
         self.headless = headless
         self._manager: EpisodeManager | None = None

@@ -6,7 +6,13 @@ import socket
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-STATE_DIR = Path(os.environ.get("WEBCHAOS_STATE_DIR", PROJECT_ROOT / ".webchaos"))
+
+
+def default_state_dir() -> Path:
+    """The stack's own files (the proxy's CA, service logs): $WEBCHAOS_STATE_DIR, read when a stack is made."""
+    return Path(os.environ.get("WEBCHAOS_STATE_DIR", PROJECT_ROOT / ".webchaos"))
+
+
 RUNS_DIR = Path(os.environ.get("WEBCHAOS_RUNS_DIR", PROJECT_ROOT / "runs"))
 
 _CHROMIUM_CANDIDATES = (

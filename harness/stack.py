@@ -30,7 +30,7 @@ from types import TracebackType
 import aiohttp
 
 from harness.browser import spki_hash
-from harness.config import PROJECT_ROOT, STATE_DIR, free_port
+from harness.config import PROJECT_ROOT, default_state_dir, free_port
 from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 from sites.registry import site_hosts
 
@@ -144,7 +144,7 @@ class Service:
 class Stack:
     """The running services and the ports a harness needs to talk to them."""
 
-    state_dir: Path = STATE_DIR
+    state_dir: Path = field(default_factory=default_state_dir)
     sites_port: int = 0
     oracle_port: int = 0
     control_port: int = 0

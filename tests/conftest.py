@@ -1,11 +1,18 @@
 """Shared by every test that needs the running services: one real stack per module that asks."""
 
+import os
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from harness.stack import Stack
+
+# Under pytest-xdist (`make test`), each worker's stacks keep their files (the proxy's CA, logs) apart from
+# the other worker's; subprocesses the tests start inherit it.
+if (_worker := os.environ.get("PYTEST_XDIST_WORKER")) and "WEBCHAOS_STATE_DIR" not in os.environ:
+    os.environ["WEBCHAOS_STATE_DIR"] = str(Path(__file__).resolve().parents[1] / ".webchaos" / f"test-{_worker}")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -138,7 +138,7 @@ def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
     text = " ".join(out.stdout.split())
     assert f"task templates {len(catalog.tasks)}; variants {len(catalog.variants)}" in text
     assert f"from {len(catalog.recipes)} recipes" in text
-    assert "variants by layer: client" in text and "fault types per layer: client 20" in text
+    assert "variants by layer: client" in text and "fault types per layer: client 21" in text
     rows = {line.split()[1] for line in out.stdout.splitlines() if line.startswith("│")}
     assert {p.value for p in Primitive} <= rows
 

@@ -78,7 +78,7 @@ async def test_a_delay_counts_from_when_the_proxy_received_the_request(chain: Ch
         took[waited_ms] = (time.monotonic() - start) * 1000
     assert took[0] >= 120
     assert 70 - 1 <= took[50] < 120 - 20
-    assert took[200] < 20
+    assert took[200] < 60  # not held: far below the 120 ms
     assert ep.firings == 3  # it still fired: the ledger says what was asked
 
 
