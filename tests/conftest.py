@@ -1,7 +1,9 @@
 """Shared by every test that needs the running services: one real stack per module that asks."""
 
 import os
-from collections.abc import AsyncIterator
+import signal
+import warnings
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,3 +24,20 @@ async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack
     await running.start()
     yield running
     await running.stop()
+
+
+@pytest.fixture(autouse=True)
+def _sigint_as_a_terminal_sends_it(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tests send SIGINT to the CLI they start (Ctrl-C). A child inherits its parent's blocked signals and
+    ignored dispositions, so a library that blocked or ignored SIGINT in this process (seen under
+    pytest-xdist) would make those children deaf to it: undo that before each test, and say which test did it."""
+    yield
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    ignored = signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL)
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if blocked or ignored:
+        warnings.warn(f"{request.node.nodeid} left SIGINT {'blocked' if blocked else 'ignored'}; restored",
+                      stacklevel=1)

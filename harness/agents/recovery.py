@@ -288,8 +288,11 @@ async def confirm_effect(page: Page, step: PlanStep, base_url: str, words: Affor
     so the page the agent works on stays as it is; a list there may hold it on a later page."""
     assert step.effect is not None
     check = await page.context.new_page()
+    url = base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/")
     try:
-        await check.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
+        await check.goto(url, wait_until="domcontentloaded")
+        if words is not None and await sign_in_if_asked(check, words):  # the session ended: sign in, look again
+            await check.goto(url, wait_until="domcontentloaded")
         if await _holds_after_second_look(check, step):
             return True
         for _ in range(5 if words is not None else 0):

@@ -2,6 +2,7 @@
 
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -233,7 +234,8 @@ def test_cli_report_rerenders_from_run_json(run: tuple[RunSummary, Path], tmp_pa
     page = (run_dir / "report.html").read_text(encoding="utf-8")
     assert page.count('<details class="ep') == len(summary.episodes)
     missing = subprocess.run([sys.executable, "-m", "harness.cli", "report", str(tmp_path / "nope")],
-                             capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
+                             capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60,
+                             env={**os.environ, "COLUMNS": "400"})  # the path on one line
     assert missing.returncode == 2 and "run.json" in missing.stdout
 
 

@@ -128,7 +128,7 @@ SAMPLE = {
     "forum": "commit_rejected_once@forum_fix_own_answer",
     "travel": "travel_noise_trips",
     "bank": "bank_transfer_overlay",
-    "clinic": "clinic_session_expiry",
+    "clinic": "site_session_expiry@clinic_refill_prescriber",  # signs in again inside its check of the effect
     "learn": "learn_course_latency",
 }
 

@@ -136,11 +136,13 @@ async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, 
 
         held = asyncio.create_task(post("/held"))
         slow = asyncio.create_task(post("/slow?ms=800&settle"))
-        for _ in range(500):  # until the upstream has it, and the proxy holds the other
+        deadline = time.monotonic() + 20
+        while True:  # until the upstream has it, and the proxy holds the other
             async with s.get(f"{stack.control}/episodes/settle/har") as r:
                 seen = len((await r.json())["log"]["entries"])
             if seen == 2 and "ms=800&settle" in SLOW_ARRIVALS:
                 break
+            assert time.monotonic() < deadline, (seen, SLOW_ARRIVALS)
             await asyncio.sleep(0.01)
         start = time.monotonic()
         async with s.delete(f"{stack.control}/episodes/settle") as r:
