@@ -6,8 +6,10 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
-# Test processes: a file's tests stay in one (they share its module-scoped stack); 1 runs them in this process.
-TEST_WORKERS ?= 2
+# Test processes: a file's tests stay in one (they share its module-scoped stack); 1 runs them in this process
+# (the default when PYTEST_ARGS picks the tests). The API fuzzing runs in a pytest of its own (it cannot run
+# under pytest-xdist: tests/sites/test_fuzz.py).
+TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,2)
 # Frameworks whose pins conflict with mitmproxy's (h11) get a venv of their own.
 MCP_VENV := .venv-mcp
 MCP_STAMP := $(MCP_VENV)/.installed-stamp
@@ -66,6 +68,7 @@ demo: $(STAMP) rrweb chromium
 
 test: $(STAMP) rrweb chromium frameworks
 	$(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	$(if $(filter-out 1,$(TEST_WORKERS)),$(PY) -m pytest -q -p no:xdist tests/sites/test_fuzz.py)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

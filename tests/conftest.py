@@ -33,11 +33,12 @@ def _sigint_as_a_terminal_sends_it(request: pytest.FixtureRequest) -> Iterator[N
     pytest-xdist) would make those children deaf to it: undo that before each test, and say which test did it."""
     yield
     blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
-    ignored = signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL)
+    handler = signal.getsignal(signal.SIGINT)
+    ignored = handler in (signal.SIG_IGN, signal.SIG_DFL)
     if blocked:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
     if ignored:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if blocked or ignored:
-        warnings.warn(f"{request.node.nodeid} left SIGINT {'blocked' if blocked else 'ignored'}; restored",
+        warnings.warn(f"after {request.node.nodeid}: SIGINT {'blocked' if blocked else ''} {handler!r}; restored",
                       stacklevel=1)
