@@ -108,7 +108,7 @@ def validate(
     site: Annotated[list[str] | None, typer.Option("--site", help="site (repeatable); default: every site")] = None,
     seeds: Annotated[str, typer.Option(help="seeds: '1-3', '1,2'")] = "1-3",
     variant: Annotated[list[str] | None, typer.Option(
-        "--variant", "-v", help="only these variants (and their base tasks)")] = None,
+        "--variant", "-v", help="only these variants (and their base tasks); the rest of the file is kept")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1)] = 2,
     resume: Annotated[bool, typer.Option(
         "--resume", help="keep the runs already in the validity files; run only what is missing")] = False,

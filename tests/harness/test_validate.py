@@ -124,7 +124,7 @@ def test_committed_validity_files_judge_every_variant_they_name_and_docs_match_t
 # layer; every variant's own evidence is the committed validity files, checked above.
 SAMPLE = {
     "shop": "shop_checkout_overlay",
-    "mail": "commit_503_then_success@mail_archive_newsletter",
+    "mail": "commit_more_menu@mail_set_vacation",  # the control the next page should show is in a menu
     "forum": "commit_rejected_once@forum_fix_own_answer",
     "travel": "travel_noise_trips",
     "bank": "bank_transfer_overlay",
