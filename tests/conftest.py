@@ -26,19 +26,30 @@ async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack
     await running.stop()
 
 
-@pytest.fixture(autouse=True)
-def _sigint_as_a_terminal_sends_it(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Tests send SIGINT to the CLI they start (Ctrl-C). A child inherits its parent's blocked signals and
-    ignored dispositions, so a library that blocked or ignored SIGINT in this process (seen under
-    pytest-xdist) would make those children deaf to it: undo that before each test, and say which test did it."""
-    yield
+def _hear_sigint() -> str | None:
+    """Let SIGINT through to this process and the children it starts; say what was changed, if anything.
+
+    Tests send SIGINT to the CLI they start (Ctrl-C), and a child inherits its parent's blocked signals and
+    ignored dispositions. A pytest started as a background job of a non-interactive shell (`nohup … &`, as
+    a CI script may) begins with SIGINT ignored, which made those children deaf to it."""
     blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
     handler = signal.getsignal(signal.SIGINT)
-    ignored = handler in (signal.SIG_IGN, signal.SIG_DFL)
     if blocked:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
-    if ignored:
+    if handler in (signal.SIG_IGN, signal.SIG_DFL):
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    if blocked or ignored:
-        warnings.warn(f"after {request.node.nodeid}: SIGINT {'blocked' if blocked else ''} {handler!r}; restored",
-                      stacklevel=1)
+    elif not blocked:
+        return None
+    return f"SIGINT {'blocked, ' if blocked else ''}handler {handler!r}"
+
+
+_hear_sigint()  # as this process starts (each pytest-xdist worker imports this file)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_stays_heard(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test (or a library it uses) that leaves SIGINT blocked or ignored is named, and it is undone."""
+    yield
+    changed = _hear_sigint()
+    if changed:
+        warnings.warn(f"{request.node.nodeid} left {changed}; restored", stacklevel=1)
