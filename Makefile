@@ -10,6 +10,7 @@ PYTEST_ARGS ?=
 # (the default when PYTEST_ARGS picks the tests). The API fuzzing runs in a pytest of its own (it cannot run
 # under pytest-xdist: tests/sites/test_fuzz.py).
 TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,2)
+PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # Frameworks whose pins conflict with mitmproxy's (h11) get a venv of their own.
 MCP_VENV := .venv-mcp
 MCP_STAMP := $(MCP_VENV)/.installed-stamp
@@ -67,8 +68,8 @@ demo: $(STAMP) rrweb chromium
 	$(VENV)/bin/webchaos demo
 
 test: $(STAMP) rrweb chromium frameworks
-	$(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
-	$(if $(filter-out 1,$(TEST_WORKERS)),$(PY) -m pytest -q -p no:xdist tests/sites/test_fuzz.py)
+	$(PY) -m pytest -q $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	$(if $(PARALLEL),$(PY) -m pytest -q -p no:xdist tests/sites/test_fuzz.py)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
