@@ -1,7 +1,9 @@
 """How exact is `latency`? The delay the proxy adds, measured where it is added.
 
-Starts a tiny aiohttp upstream that answers each request with the wall time it
-received it, and the full stack (the command documented in proxy_addons/stack.py).
+Starts a tiny upstream that answers each request with the wall time its first bytes
+were read, and the full stack, once as the process the harness starts
+(proxy_addons/main.py) and once as the documented mitmdump command
+(proxy_addons/stack.py), one after the other in the same run.
 For each requested delay (50, 200, 800, 2000 ms) and each burst size N (1, 8, 32),
 one episode arms `latency` on `/slow*`; each round sends N matching and N unmatched
 GETs at once. A flow's *forward time* is the time between the proxy receiving the
@@ -18,6 +20,7 @@ Client-side queueing (the client's own event loop, connection set-up) is outside
 measured interval, so what is printed is the proxy's own accuracy.
 
     .venv/bin/python benchmarks/latency_accuracy.py [--rounds 5] [--bursts 1 8 32] [--delays 50 200 800 2000]
+        [--proxy lean mitmdump]
 """
 
 from __future__ import annotations
@@ -40,15 +43,32 @@ from proxy_overhead import BIN, REPO, SECRET, SECRET_HEADER, control, free_port,
 DELAYS_MS = (50, 200, 800, 2000)
 BURSTS = (1, 8, 32)
 
-# Answers with the wall time at which the request reached it (same machine, same clock as mitmproxy's).
+# Answers each request with the wall time its first bytes were read off the socket, before any HTTP
+# parsing: an HTTP framework's own queueing under a burst (32 requests parsed and handled one after the
+# other) would otherwise count as the proxy's lateness. Keep-alive, GETs without a body.
 STAMPING_UPSTREAM = """
-import sys, time
-from aiohttp import web
-async def stamp(request):
-    return web.json_response({"received": time.time()})
-app = web.Application()
-app.router.add_route("*", "/{tail:.*}", stamp)
-web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log=None)
+import asyncio, json, sys, time
+
+class Stamp(asyncio.Protocol):
+    def connection_made(self, transport):
+        self.transport, self.buffer, self.first = transport, b"", None
+
+    def data_received(self, data):
+        if self.first is None:
+            self.first = time.time()
+        self.buffer += data
+        while b"\\r\\n\\r\\n" in self.buffer:
+            _, self.buffer = self.buffer.split(b"\\r\\n\\r\\n", 1)
+            body = json.dumps({"received": self.first}).encode()
+            self.first = time.time() if self.buffer else None
+            self.transport.write(b"HTTP/1.1 200 OK\\r\\ncontent-type: application/json\\r\\n"
+                                 b"content-length: %d\\r\\n\\r\\n%s" % (len(body), body))
+
+async def main():
+    server = await asyncio.get_running_loop().create_server(Stamp, "127.0.0.1", int(sys.argv[1]))
+    await server.serve_forever()
+
+asyncio.run(main())
 """
 
 
@@ -79,20 +99,22 @@ def forward_times(har_path: Path, received: dict[str, float]) -> dict[str, float
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5, help="bursts per (delay, burst size)")
-    parser.add_argument("--bursts", type=int, nargs="+", default=list(BURSTS), help="burst sizes N")
-    parser.add_argument("--delays", type=int, nargs="+", default=list(DELAYS_MS), help="requested delays, ms")
-    args = parser.parse_args()
+PROXIES = {
+    # the process the harness starts (proxy_addons/main.py) and the documented mitmdump command
+    "lean": [sys.executable, str(REPO / "proxy_addons" / "main.py")],
+    "mitmdump": [str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py")],
+}
 
+
+def measure(proxy_argv: list[str], args: argparse.Namespace) -> list[tuple[float, ...]]:
+    """One proxy process, every (burst size, delay): the rows of the table."""
     up_port, control_port = free_port(), free_port()
     state = Path(tempfile.mkdtemp(prefix="webchaos-latency-"))
     procs = [subprocess.Popen([sys.executable, "-c", STAMPING_UPSTREAM, str(up_port)])]
-    rows = []
+    rows: list[tuple[float, ...]] = []
     try:
         procs.append(start_stack([
-            str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
+            *proxy_argv, "--set", "mode",
             "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
             "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
             "--set", f"confdir={state / 'stack'}"], cwd=REPO))
@@ -127,19 +149,39 @@ def main() -> None:
                              max(unmatched), pct(unmatched, 99) - pct(unmatched, 1)))
     finally:
         stop_all(procs)
+    return rows
 
-    print(f"\nlatency accuracy: N matching + N unmatched GETs at once, {args.rounds} rounds; "
-          "error = (proxy received -> upstream received) - requested delay")
-    print(f"{'N':>3} {'requested':>9}  {'error p50':>9} {'p1':>7} {'p99':>7} {'max |e|':>8}  "
-          f"{'over unmatched p50':>18}   {'unmatched fwd p50':>17} {'max':>7} {'p1..p99 spread':>15}")
-    for size, delay, e50, e1, e99, emax, o50, u50, umax, spread in rows:
-        print(f"{size:>3} {delay:>6} ms  {e50:>+9.2f} {e1:>+7.2f} {e99:>+7.2f} {emax:>8.2f}  {o50:>+18.2f}   "
-              f"{u50:>14.2f} ms {umax:>7.2f} {spread:>12.2f} ms")
-    worst = max((max(abs(r[3]), abs(r[4])) for r in rows), default=0.0)
-    print(f"\nworst p1/p99 error over all rows: {worst:.2f} ms (goal: within ±5 ms); an unmatched max far below "
-          "the requested delay shows unmatched flows are not delayed.\n"
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="bursts per (delay, burst size)")
+    parser.add_argument("--bursts", type=int, nargs="+", default=list(BURSTS), help="burst sizes N")
+    parser.add_argument("--delays", type=int, nargs="+", default=list(DELAYS_MS), help="requested delays, ms")
+    parser.add_argument("--proxy", nargs="+", choices=sorted(PROXIES), default=["lean", "mitmdump"],
+                        help="which proxy processes to measure, one after the other in this run")
+    args = parser.parse_args()
+
+    worst: dict[str, float] = {}
+    for which in args.proxy:
+        rows = measure(PROXIES[which], args)
+        print(f"\n{which}: latency accuracy, N matching + N unmatched GETs at once, {args.rounds} rounds; "
+              "error = (proxy received -> upstream received) - requested delay")
+        print(f"{'N':>3} {'requested':>9}  {'error p50':>9} {'p1':>7} {'p99':>7} {'max |e|':>8}  "
+              f"{'over unmatched p50':>18}   {'unmatched fwd p50':>17} {'max':>7} {'p1..p99 spread':>15}")
+        for size, delay, e50, e1, e99, emax, o50, u50, umax, spread in rows:
+            print(f"{size:>3} {delay:>6} ms  {e50:>+9.2f} {e1:>+7.2f} {e99:>+7.2f} {emax:>8.2f}  {o50:>+18.2f}   "
+                  f"{u50:>14.2f} ms {umax:>7.2f} {spread:>12.2f} ms")
+        worst[which] = max((max(abs(r[3]), abs(r[4])) for r in rows), default=0.0)
+    print()
+    for which, value in worst.items():
+        print(f"{which}: worst p1/p99 error over all rows {value:.2f} ms (goal: within ±5 ms)")
+    if len(worst) == 2:
+        a, b = worst
+        print(f"ratio {a}/{b}: {worst[a] / worst[b]:.2f}")
+    print("An unmatched max far below the requested delay shows unmatched flows are not delayed. "
           "'over unmatched' is negative by about the unmatched median: the queueing a plain flow suffers in the "
           "proxy is inside a matching flow's delay, not added to it.")
+
 
 if __name__ == "__main__":
     main()

@@ -178,7 +178,6 @@ class Stack:
         return self.state_dir / "mitmproxy" / "mitmproxy-ca-cert.pem"
 
     def _commands(self) -> list[Service]:
-        bin_dir = Path(sys.executable).parent
         logs = self.state_dir / "logs"
         sites = Service(
             "sites server",
@@ -188,7 +187,7 @@ class Stack:
         )
         proxy = Service(
             "proxy",
-            proxy_command(bin_dir / "mitmdump", self.sites_port, self.control_port, self.state_dir, self.https),
+            proxy_command(Path(sys.executable), self.sites_port, self.control_port, self.state_dir, self.https),
             f"{self.control_url}/health", logs / f"proxy-{self.control_port}.log", secret=self.secret,
         )
         return [sites, proxy]
@@ -296,13 +295,13 @@ class Stack:
         await asyncio.shield(self.stop())
 
 
-def proxy_command(mitmdump: Path, sites_port: int, control_port: int, state_dir: Path,
+def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: Path,
                   https: bool = False) -> list[str]:
-    """The mitmdump command line for the full addon stack (see proxy_addons/stack.py)."""
+    """The proxy process's command line: the webchaos addon chain on a lean mitmproxy master
+    (proxy_addons/main.py; `mitmdump -s proxy_addons/stack.py` takes the same options)."""
     extra = ["--set", "webchaos_https=true"] if https else []
     return [
-        str(mitmdump), "-q",
-        "-s", str(PROJECT_ROOT / "proxy_addons" / "stack.py"),
+        str(python), str(PROJECT_ROOT / "proxy_addons" / "main.py"),
         "--set", "mode",  # no agent-facing listener at start: each episode adds its own port
         "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
         "--set", f"webchaos_site_hosts={','.join(site_hosts())}",

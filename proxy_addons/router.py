@@ -20,6 +20,7 @@ from mitmproxy.addonmanager import Loader
 
 from proxy_addons.episodes import EPISODE_HEADER, Episodes
 from proxy_addons.ledger import marks
+from proxy_addons.network.gate import GATE_HEADER
 from proxy_addons.secret import StackSecret, strip
 from scenarios.secret import SECRET_HEADER
 
@@ -80,6 +81,7 @@ class ClientView:
     @staticmethod
     def _restore(flow: http.HTTPFlow) -> None:
         strip(flow)
+        flow.request.headers.pop(GATE_HEADER, None)  # the gate's token (network/gate.py), used up
         target = marks(flow).pop("client_target", None)
         if target is None:
             return

@@ -42,7 +42,9 @@ from mitmproxy import http
 
 from proxy_addons.episodes import Episode, Episodes
 from proxy_addons.ledger import marks, request_summary
+from proxy_addons.network.gate import GATE, MIN_GATED_S
 from proxy_addons.network.relay import shutdown
+from proxy_addons.network.release import hold_until, release_clock
 from scenarios.faults import ArmedFault, FaultType, Layer
 
 logger = logging.getLogger(__name__)
@@ -99,32 +101,23 @@ class FaultContext:
     detail: dict[str, Any] = field(default_factory=dict)
     now_ms: float = 0.0
     received: float | None = None
-
-
-# A selector rounds its timeout up to whole milliseconds, and a woken loop runs the callbacks already
-# due first, so a plain sleep ends 1-2 ms late: sleep to this much short of the deadline, then yield
-# to the loop until it (other flows go on meanwhile).
-_YIELD_BEFORE_S = 0.002
-
-
-async def hold_until(deadline: float) -> None:
-    """Return at the event loop's time `deadline`, within a fraction of a millisecond when the loop is free."""
-    loop = asyncio.get_running_loop()
-    early = deadline - _YIELD_BEFORE_S - loop.time()
-    if early > 0:
-        await asyncio.sleep(early)
-    while loop.time() < deadline:  # noqa: ASYNC110 (a yield until a clock time, not a poll of some state)
-        await asyncio.sleep(0)
+    hook: HookPoint = "request"
+    last: bool = True  # no later fault of the episode matches this flow at this hook
 
 
 def received_at(flow: http.HTTPFlow, hook: HookPoint) -> float:
     """The event loop's clock when the proxy had received the whole request (or response) of `hook`.
 
-    mitmproxy stamps messages with the wall clock; the loop's clock is monotonic, so the stamp's age is
-    carried over. A missing or future stamp (a flow built in a test) counts as now."""
+    A message without a body was whole when its head was read (`timestamp_start`); one with a body when
+    mitmproxy saw its end (`timestamp_end`, stamped when the HTTP layer gets to it, which is later than
+    the bytes arriving when the loop is busy). mitmproxy stamps with the wall clock; the loop's clock is
+    monotonic, so the stamp's age is carried over. A missing or future stamp (a flow built in a test)
+    counts as now."""
     now = asyncio.get_running_loop().time()
     message = flow.request if hook == "request" else flow.response
-    stamp = message.timestamp_end if message is not None else None
+    if message is None:
+        return now
+    stamp = message.timestamp_end if message.raw_content else message.timestamp_start
     if stamp is None:
         return now
     return now - max(0.0, time.time() - stamp)
@@ -158,11 +151,21 @@ class NetworkFault(FaultType):
 
 
 class DelayFault(NetworkFault):
-    """Base of the faults that only hold the flow: `draw` returns `delay_ms`, the engine's hook waits it out."""
+    """Base of the faults that only hold the flow: `draw` returns `delay_ms`, the engine's hook waits it out.
+
+    A request on its way to a site, held long enough and with no later fault to apply, goes through the
+    gate instead (network/gate.py): let go at once, it waits there with only its write left to do at the
+    deadline."""
 
     async def apply(self, flow: http.HTTPFlow, armed: ArmedFault, ctx: FaultContext) -> None:
-        start = ctx.received if ctx.received is not None else asyncio.get_running_loop().time()
-        await hold_until(start + ctx.detail["delay_ms"] / 1000)
+        now = asyncio.get_running_loop().time()
+        deadline = (ctx.received if ctx.received is not None else now) + ctx.detail["delay_ms"] / 1000
+        # (not an upgrade: after a 101 the bytes are no longer HTTP, the gate could not frame them)
+        if (ctx.hook == "request" and ctx.last and "client_target" in marks(flow) and deadline - now > MIN_GATED_S
+                and "upgrade" not in flow.request.headers):
+            await GATE.route(flow, deadline)
+            return
+        await hold_until(deadline)
 
 
 def error_response(flow: http.HTTPFlow, message: str) -> None:
@@ -186,12 +189,15 @@ class NetworkFaults:
             flow.response.stream = True  # a relayed body (bandwidth, truncate close) goes out as it arrives
 
     async def response(self, flow: http.HTTPFlow) -> None:
+        # a held request due in a moment goes before this response's work (and the addons after this one)
+        await release_clock().yield_to_releases()
         if marks(flow).get("local"):
             return
         await self._run(flow, "response")
 
     async def done(self) -> None:
         await shutdown()
+        await GATE.stop()
 
     def _candidates(self, episode: Episode, flow: http.HTTPFlow, hook: HookPoint) -> list[ArmedFault]:
         req = request_summary(flow)
@@ -237,7 +243,8 @@ class NetworkFaults:
                 except Exception as exc:
                     self._fail(episode, flow, armed, hook, exc)
                     return
-        for armed in self._candidates(episode, flow, hook):
+        candidates = self._candidates(episode, flow, hook)
+        for index, armed in enumerate(candidates):
             fault = armed.params
             assert isinstance(fault, NetworkFault)
             try:
@@ -245,7 +252,8 @@ class NetworkFaults:
                     pass  # already in force: fires without a new schedule draw
                 elif not fault.eligible(flow, armed, now) or not armed.decide(now):
                     continue
-                ctx = FaultContext(episode, fault.draw(flow, armed), now, received)
+                ctx = FaultContext(episode, fault.draw(flow, armed), now, received, hook,
+                                   last=index == len(candidates) - 1)
                 episode.ledger.write("network", fault.name, flow=flow, fault_id=armed.id, detail=ctx.detail)
                 await fault.apply(flow, armed, ctx)
                 received = asyncio.get_running_loop().time()  # a later delay adds to this one

@@ -127,7 +127,7 @@ def test_services_refuse_to_start_without_a_secret(tmp_path: Path) -> None:
                            capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60, pass_fds=(short[0],))
     os.close(short[0])
     assert sites.returncode == 2 and "16 to 1024 characters" in sites.stderr
-    command = proxy_command(Path(sys.executable).with_name("mitmdump"), 1, free_port(), tmp_path)
+    command = proxy_command(Path(sys.executable), 1, free_port(), tmp_path)
     at = command.index("webchaos_secret_fd={secret_fd}")
     del command[at - 1:at + 1]  # the stack command without its secret
     proxy = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)

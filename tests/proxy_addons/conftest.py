@@ -18,6 +18,8 @@ from proxy_addons.client import ClientInject
 from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
 from proxy_addons.guard import Guard
 from proxy_addons.network import NetworkFaults
+from proxy_addons.network.gate import GATE, GATE_HEADER
+from proxy_addons.network.release import release_clock
 from proxy_addons.recorder import Recorder
 from proxy_addons.router import Router
 from proxy_addons.rrweb import RrwebRecorder
@@ -73,9 +75,13 @@ class Chain:
                 await result
 
     async def send(self, f: http.HTTPFlow, response: http.Response | None = None) -> http.HTTPFlow:
-        """requestheaders + request; then, unless answered locally, `response` comes from upstream."""
+        """requestheaders + request; then, unless answered locally, `response` comes from upstream (after
+        the gate's hold, for a request the engine sent through it: network/gate.py)."""
         await self.hook("requestheaders", f)
         await self.hook("request", f)
+        token = f.request.headers.get(GATE_HEADER)
+        if f.response is None and token is not None:  # let go early to the gate: it holds the rest of the delay
+            await release_clock().hold(GATE.expected.pop(token).deadline)
         if f.response is None:
             f.response = response or http.Response.make(200, b"upstream", {"content-type": "text/plain"})
             await self.hook("responseheaders", f)

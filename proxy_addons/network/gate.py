@@ -1,0 +1,233 @@
+"""A loopback gate that lets a held request's bytes through at its deadline, to the millisecond.
+
+Forwarding a request costs mitmproxy about half a millisecond of CPU after a hook lets it go (the
+rest of the hook chain, the HTTP layers, the write). Thirty-two requests held until about the same
+moment therefore reached the site up to 15-30 ms late, one after the other
+(benchmarks/latency_accuracy.py). So a delayed request is let go at once, pointed at this gate
+instead of the site: mitmproxy does its work while the delay runs, the gate reads the request (head
+and body, framed by Content-Length) and writes it to the site when the release clock says so. At the
+deadline only the write is left, a few microseconds per request. Responses pass back unchanged.
+
+Each held request carries a one-time token in `GATE_HEADER` (taken off before the site sees it, and
+off the recorded flow by the router's ClientView) that names its deadline and its real upstream. The
+gate only serves those: a connection whose request has no token it issued is closed unread, so a
+process beside the agent cannot use it to reach anything (and the site would refuse it anyway: the
+stack secret is added by the router, not the gate).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import socket
+from dataclasses import dataclass
+
+from mitmproxy import http
+
+from proxy_addons.network.release import release_clock
+
+logger = logging.getLogger(__name__)
+
+GATE_HEADER = "x-webchaos-gate"
+# A hold shorter than this stays in the hook: the gate's extra loopback hop would cost about as much.
+MIN_GATED_S = 0.01
+MAX_HEAD_BYTES = 64 * 1024
+# A token not used by then (its flow was killed before it reached the gate) is forgotten.
+FORGET_AFTER_S = 120.0
+_HEAD_END = b"\r\n\r\n"
+
+
+@dataclass
+class Pass:
+    deadline: float  # the event loop's time at which the request may reach the site
+    upstream: tuple[str, int]
+
+
+class Gate:
+    """The gate server (started on first use) and the tokens of the requests it expects."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self.expected: dict[str, Pass] = {}
+        self._server: asyncio.Server | None = None
+        self._lock = asyncio.Lock()
+        self._ids = itertools.count(1)
+        self._connections: set[_GateConnection] = set()
+
+    async def start(self) -> int:
+        loop = asyncio.get_running_loop()
+        if self._server is not None and self._server.get_loop() is not loop:
+            self._server, self._lock = None, asyncio.Lock()  # a new event loop (tests): a new server
+        async with self._lock:
+            if self._server is None:
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                sock.bind(("127.0.0.1", 0))
+                self._server = await loop.create_server(
+                    lambda: _GateConnection(self), sock=sock)
+                self.port = int(sock.getsockname()[1])
+        return self.port
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            for connection in list(self._connections):
+                connection.close()
+            self._server = None
+        self.expected.clear()
+
+    async def route(self, flow: http.HTTPFlow, deadline: float) -> None:
+        """Send `flow` through the gate, to reach its current destination at the loop time `deadline`."""
+        port = await self.start()
+        loop_now = asyncio.get_running_loop().time()
+        for token in [t for t, p in self.expected.items() if p.deadline < loop_now - FORGET_AFTER_S]:
+            del self.expected[token]
+        req = flow.request
+        if "transfer-encoding" in req.headers:  # the gate frames by Content-Length: send the body whole
+            del req.headers["transfer-encoding"]
+            req.headers["content-length"] = str(len(req.raw_content or b""))
+        token = f"{next(self._ids)}-{secrets.token_hex(8)}"
+        self.expected[token] = Pass(deadline, (req.host, req.port))
+        host_header = req.host_header
+        req.host, req.port = "127.0.0.1", port
+        if host_header:
+            req.host_header = host_header
+        req.headers[GATE_HEADER] = token
+
+
+class _GateConnection(asyncio.Protocol):
+    """One connection from mitmproxy: requests read one at a time, each written upstream at its deadline."""
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        self.upstream: asyncio.Transport | None = None
+        self.upstream_address: tuple[str, int] | None = None
+        self.busy = False  # a request is being held or written
+        self.forwarding: asyncio.Future[None] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.gate._connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gate._connections.discard(self)
+        if self.forwarding is not None:
+            self.forwarding.cancel()  # mitmproxy gave up on the request (client gone): it never reaches the site
+        if self.upstream is not None:
+            self.upstream.close()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if len(self.buffer) > MAX_HEAD_BYTES and _HEAD_END not in self.buffer[:MAX_HEAD_BYTES]:
+            self.close()
+            return
+        if not self.busy:
+            self._next()
+
+    def _next(self) -> None:
+        end = self.buffer.find(_HEAD_END)
+        if end < 0:
+            return
+        head, token, length = _split_head(bytes(self.buffer[:end]))
+        passage = self.gate.expected.pop(token, None) if token else None
+        if passage is None or length is None:
+            logger.warning("webchaos gate: a request without a known token or Content-Length; closed")
+            self.close()
+            return
+        total = end + len(_HEAD_END) + length
+        if len(self.buffer) < total:
+            return  # the body is still coming
+        request = head + _HEAD_END + bytes(self.buffer[end + len(_HEAD_END):total])
+        del self.buffer[:total]
+        self.busy = True
+        self.forwarding = asyncio.ensure_future(self._forward(request, passage))
+
+    async def _forward(self, request: bytes, passage: Pass) -> None:
+        try:
+            if self.upstream is None or self.upstream.is_closing() or self.upstream_address != passage.upstream:
+                if self.upstream is not None:
+                    self.upstream.close()
+                loop = asyncio.get_running_loop()
+                assert self.transport is not None
+                self.upstream, _ = await loop.create_connection(
+                    lambda: _Upstream(self), *passage.upstream)
+                self.upstream_address = passage.upstream
+            await release_clock().hold(passage.deadline)
+            self.upstream.write(request)
+        except OSError as exc:
+            logger.warning(f"webchaos gate: upstream {passage.upstream} failed ({exc})")
+            self.close()
+            return
+        finally:
+            self.busy = False
+        if self.buffer:
+            self._next()
+
+
+class _Upstream(asyncio.Protocol):
+    """The gate's connection to the site: what the site says goes back to mitmproxy unchanged, but not
+    while another held request is about to be released (`yield_to_releases`): the response's work in
+    the proxy waits a few milliseconds instead of making that release late."""
+
+    def __init__(self, client: _GateConnection) -> None:
+        self.client = client
+        self.pending = bytearray()
+        self.closed = False
+        self.flushing: asyncio.Future[None] | None = None
+
+    def data_received(self, data: bytes) -> None:
+        self.pending += data
+        if self.flushing is None:
+            self.flushing = asyncio.ensure_future(self._flush())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.flushing is None:
+            self.client.close()
+
+    async def _flush(self) -> None:
+        try:
+            await release_clock().yield_to_releases()
+            if self.client.transport is not None and self.pending:
+                self.client.transport.write(bytes(self.pending))
+            self.pending.clear()
+        finally:
+            self.flushing = None
+            if self.closed:
+                self.client.close()
+
+
+def _split_head(head: bytes) -> tuple[bytes, str | None, int | None]:
+    """The head without the gate's header line, the token, and the body length (None: a bad Content-Length).
+
+    Without Content-Length an HTTP/1.1 request has no body (the gate never sees a chunked one)."""
+    lines = head.split(b"\r\n")
+    kept = [lines[0]]
+    token: str | None = None
+    length: int | None = 0
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        key = name.strip().lower()
+        if key == GATE_HEADER.encode():
+            token = value.strip().decode("latin-1")
+            continue
+        if key == b"content-length":
+            length = None
+            with contextlib.suppress(ValueError):
+                length = int(value.strip())
+            if length is not None and length < 0:
+                length = None
+        kept.append(line)
+    return b"\r\n".join(kept), token, length
+
+
+GATE = Gate()

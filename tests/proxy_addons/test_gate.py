@@ -1,0 +1,136 @@
+"""The gate (proxy_addons/network/gate.py) over real loopback sockets: a held request reaches the
+upstream at its deadline, not before, without the gate's token; what the upstream answers comes back
+unchanged; anything without a token it issued is closed unread."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+from mitmproxy import http
+from mitmproxy.net.http.http1.assemble import assemble_request
+from mitmproxy.test import tflow
+
+from proxy_addons.network.gate import GATE, GATE_HEADER, MAX_HEAD_BYTES
+
+ANSWER = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
+
+
+@dataclass
+class Upstream:
+    """Records (loop time, bytes) of every read and answers each request head with ANSWER."""
+
+    port: int = 0
+    reads: list[tuple[float, bytes]] = field(default_factory=list)
+    connections: int = 0
+
+    def received(self) -> bytes:
+        return b"".join(data for _, data in self.reads)
+
+
+@pytest.fixture
+async def upstream() -> AsyncIterator[Upstream]:
+    record = Upstream()
+    loop = asyncio.get_running_loop()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        record.connections += 1
+        pending = b""
+        while data := await reader.read(65536):
+            record.reads.append((loop.time(), data))
+            pending += data
+            while b"\r\n\r\n" in pending:
+                head, _, pending = pending.partition(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), 0)
+                pending = pending[length:]
+                writer.write(ANSWER)
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    record.port = server.sockets[0].getsockname()[1]
+    yield record
+    server.close()
+    await GATE.stop()
+
+
+def routed(upstream: Upstream, method: str = "GET", path: str = "/slow",
+           content: bytes = b"", headers: dict[str, str] | None = None) -> http.HTTPFlow:
+    f = tflow.tflow(req=http.Request.make(method, f"http://127.0.0.1:{upstream.port}{path}", content, headers or {}))
+    f.request.host_header = "shop.test"
+    return f
+
+
+async def test_a_held_request_reaches_the_upstream_at_its_deadline_without_the_token(upstream: Upstream) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 0.15
+    f = routed(upstream)
+    await GATE.route(f, deadline)
+    assert f.request.host == "127.0.0.1" and f.request.port == GATE.port and GATE_HEADER in f.request.headers
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(assemble_request(f.request))
+    answer = await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5)
+    assert answer == ANSWER
+    first_read = upstream.reads[0][0]
+    assert deadline <= first_read < deadline + 0.05
+    sent = upstream.received()
+    assert sent.startswith(b"GET /slow HTTP/1.1\r\n") and b"shop.test" in sent
+    assert GATE_HEADER.encode() not in sent.lower()
+    assert not GATE.expected  # the token is used up
+    writer.close()
+
+
+async def test_requests_on_one_connection_go_in_turn_each_at_its_deadline_bodies_whole(upstream: Upstream) -> None:
+    loop = asyncio.get_running_loop()
+    first_deadline, second_deadline = loop.time() + 0.08, loop.time() + 0.16
+    first = routed(upstream, "POST", "/a", b"x" * 5000)
+    second = routed(upstream, "POST", "/b", b"second body")
+    await GATE.route(first, first_deadline)
+    await GATE.route(second, second_deadline)
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(assemble_request(first.request) + assemble_request(second.request))
+    assert await asyncio.wait_for(reader.readexactly(2 * len(ANSWER)), 5) == 2 * ANSWER
+    sent = upstream.received()
+    assert sent.count(b"POST /a") == 1 and sent.index(b"POST /a") < sent.index(b"POST /b")
+    assert b"x" * 5000 in sent and sent.endswith(b"second body")
+    second_at = next(at for at, data in upstream.reads if b"POST /b" in data)
+    assert upstream.reads[0][0] >= first_deadline and second_at >= second_deadline
+    assert upstream.connections == 1
+    writer.close()
+
+
+async def test_a_chunked_request_is_sent_whole_with_its_length(upstream: Upstream) -> None:
+    deadline = asyncio.get_running_loop().time() + 0.02
+    f = routed(upstream, "POST", "/c", b"chunky", {"transfer-encoding": "chunked"})
+    await GATE.route(f, deadline)
+    assert "transfer-encoding" not in f.request.headers and f.request.headers["content-length"] == "6"
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GET / HTTP/1.1\r\nhost: shop.test\r\n\r\n",  # no token
+    b"GET / HTTP/1.1\r\nhost: shop.test\r\nx-webchaos-gate: 1-guessed\r\n\r\n",  # a token it never issued
+    b"GET / HTTP/1.1\r\nx-pad: " + b"a" * (MAX_HEAD_BYTES + 10),  # a head that never ends
+])
+async def test_anything_without_an_issued_token_is_closed_unforwarded(upstream: Upstream,
+                                                                       request_bytes: bytes) -> None:
+    await GATE.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(request_bytes)
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed, nothing answered
+    assert upstream.connections == 0
+    writer.close()
+
+
+async def test_a_request_whose_connection_closes_while_held_never_reaches_the_upstream(upstream: Upstream) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 0.1
+    f = routed(upstream)
+    await GATE.route(f, deadline)
+    _, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(assemble_request(f.request))
+    await asyncio.sleep(0.03)
+    writer.close()  # mitmproxy drops the server side when the client goes away
+    await asyncio.sleep(deadline - loop.time() + 0.05)
+    assert upstream.reads == []

@@ -1,0 +1,118 @@
+"""The release clock (proxy_addons/network/release.py): held flows go at their deadline, in order,
+never early, one timer for all of them; responses step aside for an imminent release, boundedly."""
+
+from __future__ import annotations
+
+import asyncio
+
+from proxy_addons.network.release import MAX_YIELD_S, YIELD_WINDOW_S, ReleaseClock, release_clock
+
+
+async def test_every_held_flow_goes_at_or_after_its_deadline_in_deadline_order() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    start = loop.time()
+    offsets = [0.030, 0.010, 0.020, 0.010, 0.001, 0.040]
+    released: list[tuple[float, float]] = []
+
+    async def held(offset: float) -> None:
+        deadline = start + offset
+        await clock.hold(deadline)
+        released.append((deadline, loop.time()))
+
+    await asyncio.gather(*(held(o) for o in offsets))
+    assert len(released) == len(offsets)
+    assert all(at >= deadline for deadline, at in released)
+    assert [d for d, _ in released] == sorted(d for d, _ in released)
+    assert clock.next_due() is None
+
+
+async def test_a_deadline_already_passed_is_released_at_once() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    assert clock.hold(loop.time() - 0.5).done() and clock.hold(loop.time()).done()
+    assert clock.next_due() is None and clock._timer is None
+
+
+async def test_one_timer_serves_a_burst_and_the_loop_stays_free_meanwhile() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    deadline = loop.time() + 0.03
+    passes = 0
+
+    async def other() -> None:
+        nonlocal passes
+        while loop.time() < deadline:
+            passes += 1
+            await asyncio.sleep(0.001)
+
+    side = asyncio.ensure_future(other())
+    futures = [clock.hold(deadline + i * 1e-6) for i in range(32)]
+    assert clock._timer is not None and len(clock._heap) == 32  # one timer, not 32
+    await asyncio.gather(*futures)
+    assert loop.time() >= deadline + 31e-6
+    await side
+    assert passes >= 5  # other work went on while the burst was held
+
+
+async def test_a_cancelled_hold_is_forgotten_and_does_not_block_the_others() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    first = asyncio.ensure_future(clock.hold(loop.time() + 0.005))
+    await asyncio.sleep(0)
+    first.cancel()
+    second = clock.hold(loop.time() + 0.01)
+    await second
+    assert clock.next_due() is None
+
+
+async def test_an_earlier_deadline_rearms_the_timer() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    late = clock.hold(loop.time() + 1.0)
+    early_deadline = loop.time() + 0.01
+    await clock.hold(early_deadline)
+    assert loop.time() < early_deadline + 0.5 and not late.done()
+    late.cancel()
+
+
+async def test_a_response_waits_for_an_imminent_release_but_not_for_a_distant_one() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    order: list[str] = []
+
+    async def flow(deadline: float) -> None:
+        await clock.hold(deadline)
+        order.append("release")
+
+    async def response() -> None:
+        await clock.yield_to_releases()
+        order.append("response")
+
+    soon = loop.time() + YIELD_WINDOW_S / 2
+    await asyncio.gather(flow(soon), response())
+    assert order == ["release", "response"]
+
+    order.clear()
+    distant = asyncio.ensure_future(flow(loop.time() + 0.2))
+    await asyncio.sleep(0)
+    await response()
+    assert order == ["response"]
+    await distant
+
+
+async def test_a_response_never_waits_longer_than_the_bound() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    start = loop.time()
+    # releases every 2 ms for 100 ms: each is imminent when the last one goes
+    holds = [clock.hold(start + 0.002 * (i + 1)) for i in range(50)]
+    await clock.yield_to_releases()
+    waited = loop.time() - start
+    assert MAX_YIELD_S <= waited < MAX_YIELD_S + 0.02
+    assert not all(h.done() for h in holds)
+    await asyncio.gather(*holds)
+
+
+async def test_the_running_loop_has_one_clock() -> None:
+    assert release_clock() is release_clock()
