@@ -1,8 +1,9 @@
 """How much the proxy costs: direct vs bare mitmdump vs the full webchaos stack (loopback only).
 
 Starts, as separate processes, a tiny aiohttp upstream, a bare `mitmdump` (regular
-mode, no addons) and the full stack (the command documented in
-proxy_addons/stack.py) with one episode and no faults; then sends a bounded number
+mode, no addons) and the full stack twice: as the documented mitmdump command
+(proxy_addons/stack.py) and as the process the harness starts (proxy_addons/main.py:
+the same chain on a lean master), each with one episode and no faults; then sends a bounded number
 of GET requests at concurrency 1 and 16 through each and prints requests/s and
 p50/p99 latency, with ratios against direct measured in the same run.
 
@@ -133,31 +134,38 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=500, help="timed requests per configuration")
     args = parser.parse_args()
 
-    up_port, bare_port, control_port = free_port(), free_port(), free_port()
+    up_port, bare_port = free_port(), free_port()
     state = Path(tempfile.mkdtemp(prefix="webchaos-bench-"))
     procs = [subprocess.Popen([sys.executable, "-c", UPSTREAM, str(up_port)])]
+    stacks = {  # row name -> the stack's command
+        "stack mitmdump": [str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py")],
+        "stack main.py": [sys.executable, str(REPO / "proxy_addons" / "main.py")],
+    }
+    controls = {name: f"http://127.0.0.1:{free_port()}" for name in stacks}
     try:
         procs.append(subprocess.Popen([
             str(BIN / "mitmdump"), "-q", "--mode", f"regular@127.0.0.1:{bare_port}",
             "--set", "connection_strategy=lazy", "--set", f"confdir={state / 'bare'}"]))
-        procs.append(start_stack([
-            str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
-            "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
-            "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
-            "--set", f"confdir={state / 'stack'}"], cwd=REPO))
+        for name, argv in stacks.items():
+            procs.append(start_stack([
+                *argv, "--set", "mode",
+                "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
+                "--set", f"webchaos_control_port={controls[name].rsplit(':', 1)[1]}",
+                "--set", "connection_strategy=lazy", "--set", f"confdir={state / name.replace(' ', '-')}"], cwd=REPO))
         direct_url = f"http://127.0.0.1:{up_port}/api/products"
         wait_http(direct_url)
-        wait_http(f"http://127.0.0.1:{control_port}/health", headers={SECRET_HEADER: SECRET})
         wait_http(direct_url, proxy=f"http://127.0.0.1:{bare_port}")
-        base = f"http://127.0.0.1:{control_port}"
-        episode = control("POST", f"{base}/episodes", {
-            "episode_id": "bench", "seed": 1, "faults": [], "out_dir": str(state / "episode"), "port": None})
-
         configs = [
             ("direct", direct_url, None),
             ("bare mitmdump", direct_url, f"http://127.0.0.1:{bare_port}"),
-            ("full stack", "http://shop.test/api/products", episode["proxy_url"]),
         ]
+        for name, base in controls.items():
+            wait_http(f"{base}/health", headers={SECRET_HEADER: SECRET})
+            episode = control("POST", f"{base}/episodes", {
+                "episode_id": "bench", "seed": 1, "faults": [], "out_dir": str(state / name.replace(" ", "-")),
+                "port": None})
+            configs.append((name, "http://shop.test/api/products", episode["proxy_url"]))
+
         rows = []
         for concurrency in (1, 16):
             direct: tuple[float, float, float] | None = None
@@ -171,12 +179,13 @@ def main() -> None:
                 vs_bare = (rps / bare[0], row[2] / bare[2]) if bare else (1.0, 1.0)  # direct: ratios n/a, shown as 1
                 rows.append((concurrency, name, *row, rps / direct[0], row[1] - direct[1],
                              row[2] - direct[2], *vs_bare))
-        closed = control("DELETE", f"{base}/episodes/bench")
+        closed = {name: control("DELETE", f"{base}/episodes/bench") for name, base in controls.items()}
     finally:
         stop_all(procs)
 
-    print(f"\n{args.requests} timed GET requests per row, loopback, keep-alive; full stack: 1 episode, no faults"
-          f" (episode HAR kept {closed['flows']} flows)\n")
+    kept = ", ".join(f"{name} {c['flows']}" for name, c in closed.items())
+    print(f"\n{args.requests} timed GET requests per row, loopback, keep-alive; each stack: 1 episode, no faults"
+          f" (flows kept in the episode HAR: {kept})\n")
     print(f"{'conc':>4}  {'config':<14} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'req/s vs direct':>16}"
           f" {'p50 added ms':>13} {'p99 added ms':>13} {'req/s vs bare':>14} {'p99 vs bare':>12}")
     for conc, name, rps, p50, p99, ratio, added, added99, rps_bare, p99_bare in rows:

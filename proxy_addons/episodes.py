@@ -66,6 +66,8 @@ class Episode:
     events_seen: int = 0  # semantic events of the site seen so far (their seq below this), for triggers
     armed_at_runtime: int = 0  # faults armed through the control API so far (default ids)
     feed: Feed = field(default_factory=Feed)  # wakes the control API's long-polling action readers
+    # Client faults injected into a page that has not reported acting yet (client/inject.py carries them over)
+    client_unfired: set[str] = field(default_factory=set)
     ledger: Ledger = field(init=False)
 
     def __post_init__(self) -> None:

@@ -418,6 +418,8 @@ class Recorder:
         if info is not None:
             detail["info"] = info
         detail["page"] = self._page_of(flow)
+        if event != "target_missing":
+            episode.client_unfired.discard(armed.id)  # it acted: the decision is used (client/inject.py)
         episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id, detail=detail)
         return None
 

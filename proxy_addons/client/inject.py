@@ -24,6 +24,11 @@ block an inline script, the script gets a fresh nonce that is added to that
 directive; if `connect-src` (or `default-src`) would block the same-origin report
 `fetch`, `'self'` is added to it. CSP `<meta>` tags are not rewritten.
 
+A decision belongs to the fault, not to the page: a fault injected into a page the agent left
+before the fault acted (no report from it other than `target_missing`) is injected again into the
+next page it matches, without a new schedule draw (ledger detail `carried_over: true`). So `once`
+on a commit page means the first time the agent is there to commit, not its first visit.
+
 Each armed fault also gets a ledger line (layer `client`, detail `event:
 "injected"`); the browser reports `fired` / `dismissed` / `restored` / `hit` /
 `target_missing` itself through `/__webchaos/report`, and the GUI actions through
@@ -254,10 +259,14 @@ class ClientInject:
         req = request_summary(flow)
         body = flow.request.raw_content or b""
         armed_now = []
+        carried: set[str] = set()
         for armed in episode.faults_of(Layer.client):
             if not armed.spec.match.matches_request(req["host"], req["path"], req["method"], body, content_type):
                 continue
-            if armed.decide(episode.elapsed_ms()):
+            if armed.id in episode.client_unfired and armed.active:
+                carried.add(armed.id)  # decided for an earlier page that was left before it acted
+                armed_now.append(armed)
+            elif armed.decide(episode.elapsed_ms()):
                 armed_now.append(armed)
         replay = self._replay(episode)
         if not armed_now and not episode.record_actions and not replay:
@@ -267,8 +276,11 @@ class ClientInject:
             episode.replay_pages += 1
             rrweb_rec = episode.replay_pages
         for armed in armed_now:
-            episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id,
-                                 detail={"event": "injected", "page": req["path"]})
+            detail: dict[str, Any] = {"event": "injected", "page": req["path"]}
+            if armed.id in carried:
+                detail["carried_over"] = True
+            episode.ledger.write("client", armed.spec.type, flow=flow, fault_id=armed.id, detail=detail)
+            episode.client_unfired.add(armed.id)
         headers = flow.response.headers
         nonce = None
         policies = headers.get_all("content-security-policy")

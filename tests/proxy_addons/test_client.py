@@ -10,6 +10,7 @@ import pytest
 from mitmproxy import http
 
 from proxy_addons.client.inject import ClientFault, insert_script, relax_csp, script_source
+from proxy_addons.episodes import Episode
 from scenarios.faults import FaultError, Primitive, parse_fault, registry
 from scenarios.loader import ScenarioError, load_catalog
 from tests.proxy_addons.conftest import Chain, ledger
@@ -195,13 +196,43 @@ async def test_recorder_goes_into_every_html_page_when_actions_are_recorded(chai
     assert [line["detail"]["page"] for line in ledger(ep)] == ["/products/1"]  # only faults make ledger lines
 
 
+async def report_event(chain: Chain, ep: Episode, fault_id: str, event: str) -> None:
+    body = json.dumps({"fault_id": fault_id, "type": "overlay", "event": event, "target": {}}).encode()
+    f = await chain.send(chain.flow(ep, "POST", "http://shop.test/__webchaos/report", body))
+    assert f.response is not None and f.response.status_code == 204
+
+
+def injected(f: http.HTTPFlow) -> bool:
+    return f.response is not None and b"data-webchaos" in (f.response.content or b"")
+
+
 async def test_schedule_is_one_event_per_matching_page_load(chain: Chain) -> None:
     ep = chain.open([overlay(schedule={"mode": "once"})])
     ep.record_actions = False
     first = await chain.send(chain.flow(ep, "GET", "http://shop.test/"), html())
+    await report_event(chain, ep, "overlay#0", "fired")
     second = await chain.send(chain.flow(ep, "GET", "http://shop.test/"), html())
-    assert first.response is not None and b"data-webchaos" in (first.response.content or b"")
+    assert injected(first)
     assert second.response is not None and second.response.content == PAGE
+
+
+async def test_a_fault_left_unfired_on_a_page_is_carried_to_the_next_matching_page(chain: Chain) -> None:
+    # `once` on the commit page: a first visit where the agent does not commit must not use it up
+    ep = chain.open([overlay(match={"path": "/compose"}, schedule={"mode": "once"})])
+    ep.record_actions = False
+    first = await chain.send(chain.flow(ep, "GET", "http://shop.test/compose"), html())
+    elsewhere = await chain.send(chain.flow(ep, "GET", "http://shop.test/inbox"), html())
+    second = await chain.send(chain.flow(ep, "GET", "http://shop.test/compose"), html())
+    await report_event(chain, ep, "overlay#0", "target_missing")  # not acting: still carried
+    third = await chain.send(chain.flow(ep, "GET", "http://shop.test/compose"), html())
+    await report_event(chain, ep, "overlay#0", "fired")
+    fourth = await chain.send(chain.flow(ep, "GET", "http://shop.test/compose"), html())
+    assert [injected(f) for f in (first, elsewhere, second, third, fourth)] == [True, False, True, True, False]
+    lines = [line["detail"] for line in ledger(ep) if line["detail"]["event"] == "injected"]
+    assert [d.get("carried_over", False) for d in lines] == [False, True, True]
+    fault = ep.fault("overlay#0")
+    assert fault is not None and (fault.eligible, fault.fired) == (2, 1)  # no draws for the carried pages
+    assert ep.firings == 1
 
 
 async def test_no_faults_and_no_recording_means_no_script(chain: Chain) -> None:
