@@ -92,8 +92,9 @@ class ClientView:
 
     @staticmethod
     def request(flow: http.HTTPFlow) -> None:
-        # Last in the chain: every fault before it has let the request go, so it is sent upstream now.
-        if flow.response is None and "client_target" in marks(flow):
+        # Last in the chain: every fault before it has let the request go, so it is sent upstream now
+        # (unless it goes through the gate, which marks it when it lets it through: network/gate.py).
+        if flow.response is None and "client_target" in marks(flow) and GATE_HEADER not in flow.request.headers:
             marks(flow)["forwarded"] = True
 
     def response(self, flow: http.HTTPFlow) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from mitmproxy import http
 
+from proxy_addons.ledger import marks
 from proxy_addons.network.release import release_clock
 
 logger = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ _HEAD_END = b"\r\n\r\n"
 class Pass:
     deadline: float  # the event loop's time at which the request may reach the site
     upstream: tuple[str, int]
+    flow: http.HTTPFlow  # marked `forwarded` once written (closing an episode waits for such writes)
 
 
 class Gate:
@@ -89,7 +91,7 @@ class Gate:
             del req.headers["transfer-encoding"]
             req.headers["content-length"] = str(len(req.raw_content or b""))
         token = f"{next(self._ids)}-{secrets.token_hex(8)}"
-        self.expected[token] = Pass(deadline, (req.host, req.port))
+        self.expected[token] = Pass(deadline, (req.host, req.port), flow)
         host_header = req.host_header
         req.host, req.port = "127.0.0.1", port
         if host_header:
@@ -163,6 +165,7 @@ class _GateConnection(asyncio.Protocol):
                 self.upstream_address = passage.upstream
             await release_clock().hold(passage.deadline)
             self.upstream.write(request)
+            marks(passage.flow)["forwarded"] = True
         except OSError as exc:
             logger.warning(f"webchaos gate: upstream {passage.upstream} failed ({exc})")
             self.close()

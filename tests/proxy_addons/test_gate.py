@@ -13,6 +13,7 @@ from mitmproxy import http
 from mitmproxy.net.http.http1.assemble import assemble_request
 from mitmproxy.test import tflow
 
+from proxy_addons.ledger import marks
 from proxy_addons.network.gate import GATE, GATE_HEADER, MAX_HEAD_BYTES
 
 ANSWER = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
@@ -71,8 +72,11 @@ async def test_a_held_request_reaches_the_upstream_at_its_deadline_without_the_t
     assert f.request.host == "127.0.0.1" and f.request.port == GATE.port and GATE_HEADER in f.request.headers
     reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
     writer.write(assemble_request(f.request))
+    await asyncio.sleep(0.05)
+    assert not marks(f).get("forwarded")  # held: closing its episode would not wait for it
     answer = await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5)
     assert answer == ANSWER
+    assert marks(f)["forwarded"]
     first_read = upstream.reads[0][0]
     assert deadline <= first_read < deadline + 0.05
     sent = upstream.received()

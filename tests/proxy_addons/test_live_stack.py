@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from tests.proxy_addons.live import SLOW_ARRIVALS
 
@@ -115,14 +116,19 @@ async def test_control_api_errors(stack: Any, tmp_path: Path) -> None:
             assert (await r.json()) == {"ok": True, "episodes": 0, "readers": {}}
 
 
-async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("fault_type", "params"), [
+    ("hang", {"timeout_ms": 30_000}),
+    ("latency", {"delay_ms": 30_000}),  # held in the gate (network/gate.py), not in the hook
+])
+async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, tmp_path: Path, fault_type: str,
+                                                                   params: dict[str, int]) -> None:
     """The final state is read right after the close: a write already at the site must be answered first;
     one a fault holds never reaches the site, so the close does not wait for it."""
-    hang = {"type": "hang", "layer": "network", "match": {"path": "/held", "methods": ["POST"]},
-            "params": {"timeout_ms": 30_000}}
+    held_fault = {"type": fault_type, "layer": "network", "match": {"path": "/held", "methods": ["POST"]},
+                  "params": params}
     async with aiohttp.ClientSession(headers=stack.auth) as s:
         async with s.post(f"{stack.control}/episodes", json={
-                "episode_id": "settle", "seed": 1, "out_dir": str(tmp_path / "settle"), "faults": [hang]}) as r:
+                "episode_id": "settle", "seed": 1, "out_dir": str(tmp_path / "settle"), "faults": [held_fault]}) as r:
             assert r.status == 201, await r.text()
             proxy = (await r.json())["proxy_url"]
 
