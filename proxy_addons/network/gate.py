@@ -36,6 +36,8 @@ GATE_HEADER = "x-webchaos-gate"
 # A hold shorter than this stays in the hook: the gate's extra loopback hop would cost about as much.
 MIN_GATED_S = 0.01
 MAX_HEAD_BYTES = 64 * 1024
+# mitmproxy writes a request as soon as it connects: a connection without one by then is closed.
+FIRST_REQUEST_S = 5.0
 # A token not used by then (its flow was killed before it reached the gate) is forgotten.
 FORGET_AFTER_S = 120.0
 _HEAD_END = b"\r\n\r\n"
@@ -109,12 +111,18 @@ class _GateConnection(asyncio.Protocol):
         self.upstream: asyncio.Transport | None = None
         self.upstream_address: tuple[str, int] | None = None
         self.busy = False  # a request is being held or written
+        self.admitted = False  # it has sent a request with a token the gate issued
         self.forwarding: asyncio.Future[None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.gate._connections.add(self)
+        asyncio.get_running_loop().call_later(FIRST_REQUEST_S, self._close_if_not_admitted)
+
+    def _close_if_not_admitted(self) -> None:
+        if not self.admitted:
+            self.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gate._connections.discard(self)
@@ -145,6 +153,7 @@ class _GateConnection(asyncio.Protocol):
             logger.warning("webchaos gate: a request without a known token or Content-Length; closed")
             self.close()
             return
+        self.admitted = True
         total = end + len(_HEAD_END) + length
         if len(self.buffer) < total:
             return  # the body is still coming

@@ -14,6 +14,7 @@ from mitmproxy.net.http.http1.assemble import assemble_request
 from mitmproxy.test import tflow
 
 from proxy_addons.ledger import marks
+from proxy_addons.network import gate
 from proxy_addons.network.gate import GATE, GATE_HEADER, MAX_HEAD_BYTES
 
 ANSWER = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
@@ -138,3 +139,14 @@ async def test_a_request_whose_connection_closes_while_held_never_reaches_the_up
     writer.close()  # mitmproxy drops the server side when the client goes away
     await asyncio.sleep(deadline - loop.time() + 0.05)
     assert upstream.reads == []
+
+
+async def test_a_connection_that_sends_no_request_is_closed(upstream: Upstream,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gate, "FIRST_REQUEST_S", 0.05)
+    await GATE.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(b"GET / HTTP/1.1\r\nhost: shop.test\r\n")  # a head that stops half way
+    assert await asyncio.wait_for(reader.read(), 5) == b""
+    assert upstream.connections == 0
+    writer.close()
