@@ -109,6 +109,7 @@ class _GateConnection(asyncio.Protocol):
         self.buffer = bytearray()
         self.transport: asyncio.Transport | None = None
         self.upstream: asyncio.Transport | None = None
+        self.upstream_protocol: _Upstream | None = None
         self.upstream_address: tuple[str, int] | None = None
         self.busy = False  # a request is being held or written
         self.admitted = False  # it has sent a request with a token the gate issued
@@ -148,8 +149,7 @@ class _GateConnection(asyncio.Protocol):
         if end < 0:
             return
         head, token, length = _split_head(bytes(self.buffer[:end]))
-        passage = self.gate.expected.pop(token, None) if token else None
-        if passage is None or length is None:
+        if token is None or token not in self.gate.expected or length is None:
             logger.warning("webchaos gate: a request without a known token or Content-Length; closed")
             self.close()
             return
@@ -157,6 +157,7 @@ class _GateConnection(asyncio.Protocol):
         total = end + len(_HEAD_END) + length
         if len(self.buffer) < total:
             return  # the body is still coming
+        passage = self.gate.expected.pop(token)
         request = head + _HEAD_END + bytes(self.buffer[end + len(_HEAD_END):total])
         del self.buffer[:total]
         self.busy = True
@@ -165,12 +166,12 @@ class _GateConnection(asyncio.Protocol):
     async def _forward(self, request: bytes, passage: Pass) -> None:
         try:
             if self.upstream is None or self.upstream.is_closing() or self.upstream_address != passage.upstream:
-                if self.upstream is not None:
+                if self.upstream is not None and self.upstream_protocol is not None:
+                    self.upstream_protocol.detached = True  # another upstream: the old connection goes quietly
                     self.upstream.close()
-                loop = asyncio.get_running_loop()
-                assert self.transport is not None
-                self.upstream, _ = await loop.create_connection(
-                    lambda: _Upstream(self), *passage.upstream)
+                protocol = self.upstream_protocol = _Upstream(self)
+                self.upstream, _ = await asyncio.get_running_loop().create_connection(
+                    lambda: protocol, *passage.upstream)
                 self.upstream_address = passage.upstream
             await release_clock().hold(passage.deadline)
             self.upstream.write(request)
@@ -194,27 +195,30 @@ class _Upstream(asyncio.Protocol):
         self.client = client
         self.pending = bytearray()
         self.closed = False
+        self.detached = False  # replaced by a connection to another upstream: its end ends nothing
         self.flushing: asyncio.Future[None] | None = None
 
     def data_received(self, data: bytes) -> None:
+        if self.detached:
+            return
         self.pending += data
         if self.flushing is None:
             self.flushing = asyncio.ensure_future(self._flush())
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        if self.flushing is None:
-            self.client.close()
+        if self.flushing is None and not self.detached:
+            self.client.close()  # the site hung up: so does the gate, after what it said
 
     async def _flush(self) -> None:
         try:
             await release_clock().yield_to_releases()
-            if self.client.transport is not None and self.pending:
+            if self.client.transport is not None and self.pending and not self.detached:
                 self.client.transport.write(bytes(self.pending))
             self.pending.clear()
         finally:
             self.flushing = None
-            if self.closed:
+            if self.closed and not self.detached:
                 self.client.close()
 
 

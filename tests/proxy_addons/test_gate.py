@@ -60,7 +60,8 @@ async def upstream() -> AsyncIterator[Upstream]:
 
 def routed(upstream: Upstream, method: str = "GET", path: str = "/slow",
            content: bytes = b"", headers: dict[str, str] | None = None) -> http.HTTPFlow:
-    f = tflow.tflow(req=http.Request.make(method, f"http://127.0.0.1:{upstream.port}{path}", content, headers or {}))
+    f = tflow.tflow(req=http.Request.make(method, f"http://127.0.0.1:{upstream.port}{path}", content))
+    f.request.headers.update(headers or {})
     f.request.host_header = "shop.test"
     return f
 
@@ -150,3 +151,43 @@ async def test_a_connection_that_sends_no_request_is_closed(upstream: Upstream,
     assert await asyncio.wait_for(reader.read(), 5) == b""
     assert upstream.connections == 0
     writer.close()
+
+
+async def test_a_body_that_comes_in_pieces_is_waited_for_and_sent_whole(upstream: Upstream) -> None:
+    deadline = asyncio.get_running_loop().time() + 0.02
+    f = routed(upstream, "POST", "/d", b"y" * 100_000)
+    await GATE.route(f, deadline)
+    raw = assemble_request(f.request)
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    for at in range(0, len(raw), 7000):
+        writer.write(raw[at:at + 7000])
+        await writer.drain()
+        await asyncio.sleep(0.002)
+    assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
+    assert upstream.received().endswith(b"y" * 100_000) and upstream.received().count(b"POST /d") == 1
+    writer.close()
+
+
+async def test_requests_for_two_upstreams_on_one_connection_each_reach_their_own(upstream: Upstream) -> None:
+    other = Upstream()
+    loop = asyncio.get_running_loop()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        other.connections += 1
+        while data := await reader.read(65536):
+            other.reads.append((loop.time(), data))
+            writer.write(ANSWER)
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    other.port = server.sockets[0].getsockname()[1]
+    first, second = routed(upstream, path="/one"), routed(other, path="/two")
+    await GATE.route(first, loop.time() + 0.02)
+    await GATE.route(second, loop.time() + 0.04)
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(assemble_request(first.request))
+    assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
+    writer.write(assemble_request(second.request))
+    assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER  # the switch closed nothing
+    assert b"/one" in upstream.received() and b"/two" in b"".join(d for _, d in other.reads)
+    writer.close()
+    server.close()
