@@ -128,8 +128,12 @@ async def open_more_menu(page: Page, step: PlanStep, words: Affordances) -> bool
 async def recover(page: Page, step: PlanStep, state: StepState, error: BaseException, base_url: str) -> str:
     """Do one recovery move; returns what was done ('effect confirmed' ends the step as passed)."""
     if await sign_in_if_asked(page, state.affordances):
-        # The site sends us back where we were going; check before acting again.
-        if state.acted and step.expect is not None and await holds(page, step.expect, 0.5):
+        # The site sends us back where we were going; check before acting again: where the effect shows
+        # when the step names it (a message on the page we come back to proves nothing), else on the page.
+        if state.acted and step.effect is not None:
+            if await confirm_effect(page, step, base_url, state.affordances):
+                return "effect confirmed"
+        elif state.acted and step.expect is not None and await holds(page, step.expect, 0.5):
             return "effect confirmed"
         state.acted = False
         state.left_page = True
