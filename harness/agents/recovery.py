@@ -332,12 +332,13 @@ async def complete_effect(page: Page, step: PlanStep, base_url: str,
 
 
 async def _holds_after_second_look(page: Page, step: PlanStep) -> bool:
-    """The effect shows on its page, or after one reload: a read just after a write may be stale."""
+    """The effect shows on its page, or after one reload: a read just after a write may be stale. The
+    second look waits the expectation's full time: the page may render its content late."""
     assert step.effect is not None
     if await holds(page, step.effect.expect, 0.5):
         return True
     await page.reload(wait_until="domcontentloaded")
-    return await holds(page, step.effect.expect, 0.5)
+    return await holds(page, step.effect.expect, 1.0)
 
 
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
