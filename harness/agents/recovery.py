@@ -379,4 +379,4 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
 
 
 __all__ = ["BACKTRACK", "EffectMissing", "StepFailed", "StepState", "TargetMissing", "complete_effect",
-           "confirm_effect", "recover", "renamed_pattern"]
+           "confirm_effect", "dismiss_dialog", "recover", "renamed_pattern"]

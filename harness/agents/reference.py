@@ -26,7 +26,15 @@ from harness.agents.perception import (
     ground,
     holds,
 )
-from harness.agents.recovery import BACKTRACK, StepState, complete_effect, confirm_effect, recover, renamed_pattern
+from harness.agents.recovery import (
+    BACKTRACK,
+    StepState,
+    complete_effect,
+    confirm_effect,
+    dismiss_dialog,
+    recover,
+    renamed_pattern,
+)
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
@@ -160,9 +168,16 @@ class ReferenceAgent:
         return act
 
     async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
-        """Type again what this page's form held before a recovery reloaded or left it."""
+        """Type again what this page's form held before a recovery reloaded or left it (a dialog that
+        covers the form on the fresh page is dismissed first)."""
+        words = _affordances(ctx.task.site)
         for step in tally.form:
-            await self._act(page, ctx, step, StepState(affordances=_affordances(ctx.task.site)))
+            try:
+                await self._act(page, ctx, step, StepState(affordances=words))
+            except PlaywrightError:
+                if not await dismiss_dialog(page, words):
+                    raise
+                await self._act(page, ctx, step, StepState(affordances=words))
         if tally.form:
             tally.log.append(f"recover: filled the form again ({len(tally.form)} fields)")
 
