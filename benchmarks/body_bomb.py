@@ -32,7 +32,7 @@ import brotli
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from proxy_overhead import SECRET, SECRET_HEADER, start_stack  # noqa: E402
+from proxy_overhead import SECRET, SECRET_HEADER, STACK_COMMANDS, stack_argv, start_stack  # noqa: E402
 
 BIN = Path(sys.executable).parent
 
@@ -97,11 +97,7 @@ def run_case(up_port: int, state: Path, path: str, body: bytes,
              encoding: str | None) -> tuple[int, float, float, int]:
     """(status, peak RSS growth in MiB after the request and after the HAR, HAR bytes): one POST, fresh stack."""
     control_port = free_port()
-    proc = start_stack([
-        str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py"), "--set", "mode",
-        "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
-        "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
-        "--set", f"confdir={state / 'mitmproxy'}"], cwd=REPO)
+    proc = start_stack(stack_argv(STACK_COMMANDS["mitmdump"], up_port, control_port, state / "mitmproxy"), cwd=REPO)
     base = f"http://127.0.0.1:{control_port}"
     try:
         deadline = time.monotonic() + 30

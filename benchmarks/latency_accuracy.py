@@ -20,7 +20,7 @@ Client-side queueing (the client's own event loop, connection set-up) is outside
 measured interval, so what is printed is the proxy's own accuracy.
 
     .venv/bin/python benchmarks/latency_accuracy.py [--rounds 5] [--bursts 1 8 32] [--delays 50 200 800 2000]
-        [--proxy lean mitmdump]
+        [--proxy main.py mitmdump]
 """
 
 from __future__ import annotations
@@ -38,7 +38,19 @@ from pathlib import Path
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from proxy_overhead import BIN, REPO, SECRET, SECRET_HEADER, control, free_port, pct, start_stack, stop_all, wait_http
+from proxy_overhead import (
+    REPO,
+    SECRET,
+    SECRET_HEADER,
+    STACK_COMMANDS,
+    control,
+    free_port,
+    pct,
+    stack_argv,
+    start_stack,
+    stop_all,
+    wait_http,
+)
 
 DELAYS_MS = (50, 200, 800, 2000)
 BURSTS = (1, 8, 32)
@@ -99,13 +111,6 @@ def forward_times(har_path: Path, received: dict[str, float]) -> dict[str, float
     return out
 
 
-PROXIES = {
-    # the process the harness starts (proxy_addons/main.py) and the documented mitmdump command
-    "lean": [sys.executable, str(REPO / "proxy_addons" / "main.py")],
-    "mitmdump": [str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py")],
-}
-
-
 def measure(proxy_argv: list[str], args: argparse.Namespace) -> list[tuple[float, ...]]:
     """One proxy process, every (burst size, delay): the rows of the table."""
     up_port, control_port = free_port(), free_port()
@@ -113,11 +118,7 @@ def measure(proxy_argv: list[str], args: argparse.Namespace) -> list[tuple[float
     procs = [subprocess.Popen([sys.executable, "-c", STAMPING_UPSTREAM, str(up_port)])]
     rows: list[tuple[float, ...]] = []
     try:
-        procs.append(start_stack([
-            *proxy_argv, "--set", "mode",
-            "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
-            "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
-            "--set", f"confdir={state / 'stack'}"], cwd=REPO))
+        procs.append(start_stack(stack_argv(proxy_argv, up_port, control_port, state / "stack"), cwd=REPO))
         wait_http(f"http://127.0.0.1:{up_port}/")
         base = f"http://127.0.0.1:{control_port}"
         wait_http(f"{base}/health", headers={SECRET_HEADER: SECRET})
@@ -157,13 +158,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="bursts per (delay, burst size)")
     parser.add_argument("--bursts", type=int, nargs="+", default=list(BURSTS), help="burst sizes N")
     parser.add_argument("--delays", type=int, nargs="+", default=list(DELAYS_MS), help="requested delays, ms")
-    parser.add_argument("--proxy", nargs="+", choices=sorted(PROXIES), default=["lean", "mitmdump"],
+    parser.add_argument("--proxy", nargs="+", choices=sorted(STACK_COMMANDS), default=list(STACK_COMMANDS),
                         help="which proxy processes to measure, one after the other in this run")
     args = parser.parse_args()
 
     worst: dict[str, float] = {}
     for which in args.proxy:
-        rows = measure(PROXIES[which], args)
+        rows = measure(STACK_COMMANDS[which], args)
         print(f"\n{which}: latency accuracy, N matching + N unmatched GETs at once, {args.rounds} rounds; "
               "error = (proxy received -> upstream received) - requested delay")
         print(f"{'N':>3} {'requested':>9}  {'error p50':>9} {'p1':>7} {'p99':>7} {'max |e|':>8}  "

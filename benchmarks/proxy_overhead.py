@@ -47,6 +47,21 @@ web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log
 
 SECRET = make_secret()  # the stack's secret for this benchmark's proxies (scenarios/secret.py)
 
+# The two ways to run the stack: the process the harness starts, and the documented mitmdump command.
+STACK_COMMANDS = {
+    "main.py": [sys.executable, str(REPO / "proxy_addons" / "main.py")],
+    "mitmdump": [str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py")],
+}
+
+
+def stack_argv(command: list[str], up_port: int, control_port: int, confdir: Path) -> list[str]:
+    """`command` with the stack's options: the upstream on `up_port` as the only site (shop.test), no
+    agent-facing listener until an episode opens one."""
+    return [*command, "--set", "mode",
+            "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
+            "--set", f"webchaos_control_port={control_port}", "--set", "connection_strategy=lazy",
+            "--set", f"confdir={confdir}"]
+
 
 def start_stack(argv: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
     """mitmdump with the webchaos stack, handed SECRET through an inherited pipe."""
@@ -137,21 +152,14 @@ def main() -> None:
     up_port, bare_port = free_port(), free_port()
     state = Path(tempfile.mkdtemp(prefix="webchaos-bench-"))
     procs = [subprocess.Popen([sys.executable, "-c", UPSTREAM, str(up_port)])]
-    stacks = {  # row name -> the stack's command
-        "stack mitmdump": [str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py")],
-        "stack main.py": [sys.executable, str(REPO / "proxy_addons" / "main.py")],
-    }
-    controls = {name: f"http://127.0.0.1:{free_port()}" for name in stacks}
+    controls = {name: free_port() for name in STACK_COMMANDS}
     try:
         procs.append(subprocess.Popen([
             str(BIN / "mitmdump"), "-q", "--mode", f"regular@127.0.0.1:{bare_port}",
             "--set", "connection_strategy=lazy", "--set", f"confdir={state / 'bare'}"]))
-        for name, argv in stacks.items():
-            procs.append(start_stack([
-                *argv, "--set", "mode",
-                "--set", f"webchaos_sites=127.0.0.1:{up_port}", "--set", "webchaos_site_hosts=shop.test",
-                "--set", f"webchaos_control_port={controls[name].rsplit(':', 1)[1]}",
-                "--set", "connection_strategy=lazy", "--set", f"confdir={state / name.replace(' ', '-')}"], cwd=REPO))
+        for name, command in STACK_COMMANDS.items():
+            procs.append(start_stack(stack_argv(command, up_port, controls[name], state / name / "mitmproxy"),
+                                     cwd=REPO))
         direct_url = f"http://127.0.0.1:{up_port}/api/products"
         wait_http(direct_url)
         wait_http(direct_url, proxy=f"http://127.0.0.1:{bare_port}")
@@ -159,12 +167,13 @@ def main() -> None:
             ("direct", direct_url, None),
             ("bare mitmdump", direct_url, f"http://127.0.0.1:{bare_port}"),
         ]
-        for name, base in controls.items():
+        for name, port in controls.items():
+            base = f"http://127.0.0.1:{port}"
             wait_http(f"{base}/health", headers={SECRET_HEADER: SECRET})
             episode = control("POST", f"{base}/episodes", {
-                "episode_id": "bench", "seed": 1, "faults": [], "out_dir": str(state / name.replace(" ", "-")),
+                "episode_id": "bench", "seed": 1, "faults": [], "out_dir": str(state / name / "episode"),
                 "port": None})
-            configs.append((name, "http://shop.test/api/products", episode["proxy_url"]))
+            configs.append((f"stack {name}", "http://shop.test/api/products", episode["proxy_url"]))
 
         rows = []
         for concurrency in (1, 16):
@@ -179,7 +188,8 @@ def main() -> None:
                 vs_bare = (rps / bare[0], row[2] / bare[2]) if bare else (1.0, 1.0)  # direct: ratios n/a, shown as 1
                 rows.append((concurrency, name, *row, rps / direct[0], row[1] - direct[1],
                              row[2] - direct[2], *vs_bare))
-        closed = {name: control("DELETE", f"{base}/episodes/bench") for name, base in controls.items()}
+        closed = {f"stack {name}": control("DELETE", f"http://127.0.0.1:{port}/episodes/bench")
+                  for name, port in controls.items()}
     finally:
         stop_all(procs)
 
