@@ -8,12 +8,15 @@ names the episode in `x-webchaos-episode` and adds the stack's secret in
 stripped any copy of either the agent sent).
 
 `ClientView` (last in the chain) marks a request it sees unanswered as `forwarded` (every fault
-has let it go), and puts the URL the client asked for back on the flow
+has let it go), stamps `answered_at` when every addon has seen its response (mitmproxy writes
+it to the client right after that hook: closing an episode waits for it), and puts the URL the client asked for back on the flow
 once it is answered (and takes the secret off it again), so the HAR shows `https://<site>.test/...` in HTTPS mode rather
 than the sites server's plain-HTTP address (or the pacing relay's).
 """
 
 from __future__ import annotations
+
+import time
 
 from mitmproxy import ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
@@ -99,6 +102,7 @@ class ClientView:
 
     def response(self, flow: http.HTTPFlow) -> None:
         self._restore(flow)
+        marks(flow)["answered_at"] = time.monotonic()
 
     def error(self, flow: http.HTTPFlow) -> None:
         self._restore(flow)
