@@ -79,10 +79,10 @@ class ReferenceAgent:
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
                     return self._outcome("timeout", done, ctx, tally, f"time budget of {ctx.time_budget_s}s spent")
-                url = page.url
+                document = await _document(page)
                 error = await self._step(page, ctx, index, step, tally)
                 if error is None:
-                    self._remember(page, step, url, tally)
+                    self._remember(step, document != await _document(page), tally)
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
                     where = f"step {index} ({step.do} {step.name or step.url})"
@@ -98,8 +98,10 @@ class ReferenceAgent:
         return AgentOutcome(status=status, steps_done=done, steps_total=len(ctx.plan), attempts=tally.attempts,
                             recoveries=tally.recoveries, error=error, log=tally.log)
 
-    def _remember(self, page: Page, step: PlanStep, url_before: str, tally: _Tally) -> None:
-        if page.url != url_before:
+    def _remember(self, step: PlanStep, new_document: bool, tally: _Tally) -> None:
+        # A new document has an empty form; a page that only changed its address (a checkout stage kept in
+        # the query by history.replaceState) still holds what was typed and chosen on it.
+        if new_document:
             tally.form.clear()
         if step.do in ("fill", "check", "select"):
             tally.form.append(step)
@@ -252,6 +254,14 @@ class ReferenceAgent:
         wanted = step.until.model_dump(exclude_none=True, exclude={"timeout_ms"})
         # What was looked for is not among these: like a missing target (it may be on another page).
         raise TargetMissing(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
+
+
+async def _document(page: Page) -> float | None:
+    """Which document the page shows: its time origin changes with every load, not with history.replaceState."""
+    try:
+        return float(await page.evaluate("performance.timeOrigin"))
+    except PlaywrightError:
+        return None  # between documents
 
 
 def _as_listed(step: PlanStep, listed_as: dict[str, str]) -> PlanStep:

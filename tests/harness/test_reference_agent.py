@@ -61,6 +61,16 @@ PAGES = {
                  <button onclick="if (document.getElementById('s').value === 'g') done()">Save</button>""",
     # A search box (the results list items by a substring of their names).
     "search": """<form action="/find"><input type="search" name="q" aria-label="Search"></form>""",
+    # A checkout in stages on one document (the stage kept in the address by history.replaceState); the
+    # first press of Save does nothing, and a reload comes back to the review stage with the default choice.
+    "stages": """<section><label><input type=radio name=c value=red checked> Red</label>
+                 <label><input type=radio name=c value=green> Green</label>
+                 <button onclick="history.replaceState(null, '', '?step=review');
+                 document.getElementById('rv').hidden = false">Continue</button></section>
+                 <section id=rv hidden><h2>Review</h2><button onclick="if (!sessionStorage.getItem('once')) {
+                 sessionStorage.setItem('once', '1'); return; }
+                 hit(document.querySelector('input[name=c]:checked').value); done()">Save</button></section>
+                 <script>if (location.search) document.getElementById('rv').hidden = false</script>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
@@ -310,3 +320,16 @@ async def test_a_write_is_looked_for_on_the_later_pages_of_the_list_where_it_sho
     status, moves, hits = await run(served, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
     assert status == "done" and moves == []
     assert hits == ["save"], "found on page 2: the write must not be repeated"
+
+
+async def test_a_choice_made_on_an_earlier_stage_of_the_same_page_is_made_again_after_a_reload(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path
+) -> None:
+    steps = [PlanStep(do="goto", url="/page/stages"), PlanStep(do="check", role="radio", name="Green"),
+             PlanStep.model_validate({"do": "click", "role": "button", "name": "Continue",
+                                      "expect": {"role": "heading", "name": "Review"}}),
+             *plan("stages")[1:]]
+    status, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    assert status == "done", moves
+    assert moves == ["recover: reloaded the page to repeat the action", "recover: filled the form again (1 fields)"]
+    assert hits == ["green", "save"], "the address changed, the document did not: the choice is made again"
