@@ -3,6 +3,8 @@
 The task's `target` binding is a hotel (the generator's `focus`).
 
 - `decoy_items` (seed): hotels with names one edit away from the target's, in its city, listed first.
+  Copies of the target (here and in `push_past_first_page`) keep what makes it the task's answer unique:
+  a copy of the one hotel without a resort fee charges one.
 - `hard_negatives` (seed): hotels with the target's very name and stars in its city, in another
   neighbourhood, whose rooms are non-refundable and carry a resort fee (shown on their pages only).
 - `noise_records` (seed): past, completed stays on the trips page.
@@ -77,9 +79,18 @@ def _review(state: TravelState, hotel: Hotel, author: str, score: int, title: st
 
 # --- seed -------------------------------------------------------------------------------------
 
+def _copy_fee(world: SeedWorld, rng: Random, target: Hotel) -> int | None:
+    """The resort fee of a copy of the target: the resort task's hotel is the only one of its class in its
+    city without a fee (its instruction says so), so a copy of it charges one; other copies keep the target's."""
+    if world.bindings.get("resort", {}).get("hotel_id") == target.id:
+        return rng.choice((1500, 2500))
+    return None
+
+
 def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     state, target, rng = _state(world), _target(world), fault.rng
-    return [_copy_hotel(state, rng, target, name, rank=max(0, target.rank - 1 - i)).id for i, name in enumerate(names)]
+    return [_copy_hotel(state, rng, target, name, rank=max(0, target.rank - 1 - i),
+                        resort_fee=_copy_fee(world, rng, target)).id for i, name in enumerate(names)]
 
 
 def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
@@ -126,7 +137,7 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
              if n not in {h.name for h in state.hotels}]
     for index in range(max(filler, PAGE_SIZE)):
         made.append(_copy_hotel(state, rng, target, rng.choice(names) if names else f"City Stay {index}",
-                                rank=top - 1 - index).id)
+                                rank=top - 1 - index, resort_fee=_copy_fee(world, rng, target)).id)
     target.rank = max(h.rank for h in state.hotels if h.city == target.city) + 1
     ranked = sorted((h for h in state.hotels if h.city == target.city), key=lambda h: (h.rank, h.id))
     index = [h.id for h in ranked].index(target.id)

@@ -51,6 +51,21 @@ def test_lookalikes_share_the_city_and_the_name() -> None:
     assert all(not r.refundable for n in negatives for r in state.rooms_of(n.id))  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("fault", [SEED_FAULTS[0], SEED_FAULTS[3]])
+def test_copies_of_the_one_hotel_without_a_resort_fee_charge_one(fault: dict[str, Any]) -> None:
+    """The resort task says only one 4-star hotel in the city charges no resort fee: decoys and fillers
+    copied from it must not make that untrue (another fee-free hotel would be an equally right answer)."""
+    episode = new_world(1, focus="resort", faults=[fault])[2]
+    state, resort = state_of(episode), episode.bindings["resort"]
+    target = state.hotel(resort["hotel_id"])
+    assert target is not None and target.resort_fee_cents == 0
+    fee_free = [h.id for h in state.hotels if h.city == target.city and h.stars == target.stars
+                and not h.resort_fee_cents]
+    assert fee_free == [target.id]
+    copies = [h for h in state.hotels if h.id not in {x.id for x in state_of(new_world(1, focus="resort")[2]).hotels}]
+    assert copies and all(h.resort_fee_cents > 0 for h in copies)
+
+
 def test_target_pushed_past_the_first_page() -> None:
     episode = new_world(4, focus="fallback", faults=[SEED_FAULTS[3]])[2]
     state, target = state_of(episode), state_of(new_world(4)[2]).hotel(episode.bindings["target"]["id"])
