@@ -86,6 +86,30 @@ async def visible_dialog(page: Page) -> Locator | None:
     return None
 
 
+async def document_of(page: Page) -> float | None:
+    """Which document the page shows: its time origin changes with every load, not with history.replaceState."""
+    try:
+        return float(await page.evaluate("performance.timeOrigin"))
+    except PlaywrightError:
+        return None  # between documents
+
+
+async def settle_after_write(page: Page, document: float | None, within_s: float = 2.0) -> None:
+    """After an action that writes, give the page time to react the way sites do (a reload or a move to
+    another page once the write is answered) and wait for that page to load; without a reload, return
+    after `within_s`. Navigating away sooner would race the page's own navigation."""
+    loop_steps = int(within_s / 0.1)
+    for _ in range(loop_steps):
+        now = await document_of(page)
+        if now is not None and now != document:
+            break
+        await page.wait_for_timeout(100)
+    try:
+        await page.wait_for_load_state("domcontentloaded")
+    except PlaywrightError:
+        pass
+
+
 def first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__

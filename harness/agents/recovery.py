@@ -18,7 +18,9 @@ from harness.agents.perception import (
     StepFailed,
     TargetMissing,
     candidates,
+    document_of,
     holds,
+    settle_after_write,
     visible_dialog,
 )
 from scenarios.profile import Affordances
@@ -321,8 +323,9 @@ async def complete_effect(page: Page, step: PlanStep, base_url: str,
     try:
         await check.goto(url, wait_until="domcontentloaded")
         for finishing in step.effect.complete:
+            document = await document_of(check)
             await act(check, finishing)
-            await check.wait_for_load_state("networkidle")  # the write the step sends, and the reload after it
+            await settle_after_write(check, document)  # the write the step sends, and the reload after it
         await check.goto(url, wait_until="domcontentloaded")
         return await _holds_after_second_look(check, step)
     except (PlaywrightError, StepFailed):

@@ -22,6 +22,7 @@ from harness.agents.perception import (
     InputAltered,
     StepFailed,
     TargetMissing,
+    document_of,
     first_line,
     ground,
     holds,
@@ -79,10 +80,10 @@ class ReferenceAgent:
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
                     return self._outcome("timeout", done, ctx, tally, f"time budget of {ctx.time_budget_s}s spent")
-                document = await _document(page)
+                document = await document_of(page)
                 error = await self._step(page, ctx, index, step, tally)
                 if error is None:
-                    self._remember(step, document != await _document(page), tally)
+                    self._remember(step, document != await document_of(page), tally)
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
                     where = f"step {index} ({step.do} {step.name or step.url})"
@@ -254,14 +255,6 @@ class ReferenceAgent:
         wanted = step.until.model_dump(exclude_none=True, exclude={"timeout_ms"})
         # What was looked for is not among these: like a missing target (it may be on another page).
         raise TargetMissing(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
-
-
-async def _document(page: Page) -> float | None:
-    """Which document the page shows: its time origin changes with every load, not with history.replaceState."""
-    try:
-        return float(await page.evaluate("performance.timeOrigin"))
-    except PlaywrightError:
-        return None  # between documents
 
 
 def _as_listed(step: PlanStep, listed_as: dict[str, str]) -> PlanStep:

@@ -4,6 +4,7 @@ Pages are served on loopback without the proxy (these are the agent's own
 tests); the agent and the browser are the real ones.
 """
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -106,12 +107,14 @@ class Site:
         return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
 
     async def record(self, request: web.Request) -> web.Response:
-        """The saved record, starred or with a button that stars it (what a partial write left out)."""
+        """The saved record, starred or with a button that stars it (what a partial write left out). It is
+        slow to answer: a look at it started right after the star was pressed is overtaken by the page's reload."""
+        await asyncio.sleep(0.3)
         if "star" in self.hits:
             body = "<p>Your item is saved and starred</p>"
         else:
             body = ("<p>Your item is saved</p><button onclick=\"fetch('/hit/star', {method: 'POST'})"
-                    ".then(() => location.reload())\">Star it</button>" if "save" in self.hits else "<p>Nothing</p>")
+                    ".then(() => { location.href = '/record?notice=starred' })\">Star it</button>" if "save" in self.hits else "<p>Nothing</p>")
         return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
 
     async def find(self, request: web.Request) -> web.Response:
@@ -134,6 +137,8 @@ class Site:
                             content_type="text/html")
 
     async def hit(self, request: web.Request) -> web.Response:
+        if request.match_info["what"] == "star":
+            await asyncio.sleep(0.1)  # answered after a moment: the page moves on only then
         self.hits.append(request.match_info["what"])
         return web.Response(status=204)
 
