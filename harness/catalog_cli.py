@@ -17,7 +17,7 @@ from scenarios.faults import Primitive, registry
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
 
-console = Console()
+console = Console(soft_wrap=True)  # an error names a path: never broken across lines
 catalog_app = typer.Typer(add_completion=False, invoke_without_command=True,
                           help="What the catalog holds (counts, primitive × site coverage, fair and biting shares); "
                                "`check` finds what is wrong with it.")

@@ -28,7 +28,7 @@ from sites.registry import load_site_catalog
 T = TypeVar("T")
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
-console = Console()
+console = Console(soft_wrap=True)  # an error names a path: never broken across lines
 HTTPS_HELP = ("serve the sites over https:// (proxy CA in the state folder; the harness's Chromium trusts "
               "only that CA); start URLs become https://")
 
