@@ -6,9 +6,7 @@ moment therefore reached the site up to 15-30 ms late, one after the other
 (benchmarks/latency_accuracy.py). So a delayed request is let go at once, pointed at this gate
 instead of the site: mitmproxy does its work while the delay runs, the gate reads the request (head
 and body, framed by Content-Length) and writes it to the site when the release clock says so. At the
-deadline only the write is left, a few microseconds per request, and a thread of its own makes it
-(release_thread.py), so a deadline that falls while the loop is busy with a burst is still kept.
-Responses pass back unchanged.
+deadline only the write is left, a few microseconds per request. Responses pass back unchanged.
 
 Each held request carries a one-time token in `GATE_HEADER` (taken off before the site sees it, and
 off the recorded flow by the router's ClientView) that names its deadline and its real upstream. The
@@ -31,7 +29,6 @@ from mitmproxy import http
 
 from proxy_addons.ledger import marks
 from proxy_addons.network.release import release_clock
-from proxy_addons.network.release_thread import RELEASES, Release
 
 logger = logging.getLogger(__name__)
 
@@ -44,8 +41,6 @@ FIRST_REQUEST_S = 5.0
 # A token not used by then (its flow was killed before it reached the gate) is forgotten.
 FORGET_AFTER_S = 120.0
 _HEAD_END = b"\r\n\r\n"
-# Up to this size the release thread writes the request; a bigger one goes through the loop's transport.
-THREADED_MAX_BYTES = 256 * 1024
 
 
 @dataclass
@@ -119,7 +114,6 @@ class _GateConnection(asyncio.Protocol):
         self.busy = False  # a request is being held or written
         self.admitted = False  # it has sent a request with a token the gate issued
         self.forwarding: asyncio.Future[None] | None = None
-        self.release: Release | None = None  # the write the release thread holds for it
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -133,8 +127,6 @@ class _GateConnection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gate._connections.discard(self)
-        if self.release is not None:
-            RELEASES.cancel(self.release)  # now, before the thread's next look at the clock
         if self.forwarding is not None:
             self.forwarding.cancel()  # mitmproxy gave up on the request (client gone): it never reaches the site
         if self.upstream is not None:
@@ -181,13 +173,9 @@ class _GateConnection(asyncio.Protocol):
                 self.upstream, _ = await asyncio.get_running_loop().create_connection(
                     lambda: protocol, *passage.upstream)
                 self.upstream_address = passage.upstream
-            sock = self.upstream.get_extra_info("socket")
-            if sock is not None and len(request) <= THREADED_MAX_BYTES and not self.upstream.get_write_buffer_size():
-                await self._release_threaded(request, passage, sock.fileno())
-            else:  # a big body: the loop writes it through the transport, which buffers what the kernel won't take
-                await release_clock().hold(passage.deadline)
-                self.upstream.write(request)
-                marks(passage.flow)["forwarded"] = True
+            await release_clock().hold(passage.deadline)
+            self.upstream.write(request)
+            marks(passage.flow)["forwarded"] = True
         except OSError as exc:
             logger.warning(f"webchaos gate: upstream {passage.upstream} failed ({exc})")
             self.close()
@@ -196,28 +184,6 @@ class _GateConnection(asyncio.Protocol):
             self.busy = False
         if self.buffer:
             self._next()
-
-
-    async def _release_threaded(self, request: bytes, passage: Pass, fd: int) -> None:
-        """Written at the deadline by the release thread (release_thread.py), whatever the loop is doing."""
-        loop = asyncio.get_running_loop()
-        written: asyncio.Future[int] = loop.create_future()
-
-        def done(sent: int) -> None:
-            if not written.done():
-                written.set_result(sent)
-
-        self.release = RELEASES.submit(passage.deadline, fd, request, loop, done, marks(passage.flow))
-        try:
-            sent = await written
-        finally:
-            if not written.done():  # cancelled: the client went away while it was held
-                RELEASES.cancel(self.release)
-            self.release = None
-        if sent < 0:
-            raise OSError("the write to the site failed")
-        if sent < len(request) and self.upstream is not None:
-            self.upstream.write(request[sent:])  # nothing else writes to this connection meanwhile (busy)
 
 
 class _Upstream(asyncio.Protocol):
