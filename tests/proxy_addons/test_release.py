@@ -4,8 +4,9 @@ never early, one timer for all of them; responses step aside for an imminent rel
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from proxy_addons.network.release import MAX_YIELD_S, YIELD_WINDOW_S, ReleaseClock, release_clock
+from proxy_addons.network.release import MAX_YIELD_S, SPIN_BEFORE_S, YIELD_WINDOW_S, ReleaseClock, release_clock
 
 
 async def test_every_held_flow_goes_at_or_after_its_deadline_in_deadline_order() -> None:
@@ -116,3 +117,41 @@ async def test_a_response_never_waits_longer_than_the_bound() -> None:
 
 async def test_the_running_loop_has_one_clock() -> None:
     assert release_clock() is release_clock()
+
+
+class SteppedLoop:
+    """A loop whose clock the test moves: what the release clock arms, and when for."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.now = 100.0
+        self.loop = loop
+        self.armed: list[asyncio.TimerHandle] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def create_future(self) -> asyncio.Future[None]:
+        return self.loop.create_future()
+
+    def call_at(self, when: float, callback: Any) -> asyncio.TimerHandle:
+        handle = asyncio.TimerHandle(when, callback, (), self.loop)
+        self.armed.append(handle)
+        return handle
+
+    def call_soon(self, callback: Any) -> None:
+        pass
+
+
+async def test_a_long_wait_first_wakes_early_by_a_share_of_it_then_sleeps_the_short_rest() -> None:
+    """A long sleep wakes late in proportion to its length (timer slack): the clock's first timer goes
+    off a share of the wait early, and the next one is armed for the short rest, just before the spin."""
+    stepped = SteppedLoop(asyncio.get_running_loop())
+    clock = ReleaseClock(stepped)  # type: ignore[arg-type]
+    deadline = stepped.now + 2.0
+    clock.hold(deadline)
+    first = stepped.armed[-1].when()
+    assert deadline - SPIN_BEFORE_S - 0.021 < first < deadline - SPIN_BEFORE_S - 0.019  # 1% of 2 s early
+    stepped.now = first + 0.0045  # it went off 4.5 ms late, as measured for 2 s sleeps
+    clock._tick()
+    second = stepped.armed[-1].when()
+    assert deadline - SPIN_BEFORE_S - 0.0002 < second < deadline - SPIN_BEFORE_S  # the rest, ~15 ms
