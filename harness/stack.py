@@ -298,10 +298,11 @@ class Stack:
 def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: Path,
                   https: bool = False) -> list[str]:
     """The proxy process's command line: the webchaos addon chain on a lean mitmproxy master
-    (proxy_addons/main.py; `mitmdump -s proxy_addons/stack.py` takes the same options)."""
+    (proxy_addons/main.py; `mitmdump -s proxy_addons/stack.py` takes the same options), run with
+    `-O` (main.py says why: without it the cyclic GC stalls every flow for tens of milliseconds)."""
     extra = ["--set", "webchaos_https=true"] if https else []
     return [
-        str(python), str(PROJECT_ROOT / "proxy_addons" / "main.py"),
+        str(python), "-O", str(PROJECT_ROOT / "proxy_addons" / "main.py"),
         "--set", "mode",  # no agent-facing listener at start: each episode adds its own port
         "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
         "--set", f"webchaos_site_hosts={','.join(site_hosts())}",

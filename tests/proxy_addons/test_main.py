@@ -34,3 +34,18 @@ async def test_the_chain_has_the_webchaos_addons_and_none_of_mitmdumps_extras() 
     names = {type(addon).__name__ for addon in master.addons.chain}
     assert {"Proxyserver", "NextLayer", "TlsConfig", "Guard", "Router", "NetworkFaults", "Control"} <= names
     assert not names & {"Onboarding", "ServerPlayback", "ClientPlayback", "MapLocal", "Dumper", "ScriptLoader"}
+
+
+def test_the_harness_runs_the_proxy_with_O_where_building_a_message_leaves_no_garbage_cycles(
+        tmp_path: Path) -> None:
+    """Without -O mitmproxy type-checks every message's fields, leaving reference cycles (a caught
+    TypeError and its frame) that the cyclic collector frees in pauses that stall every flow."""
+    from harness.stack import proxy_command
+
+    command = proxy_command(Path(sys.executable), 1, 2, tmp_path)
+    assert command[1:3] == ["-O", str(MAIN)]
+    build = ("import gc; gc.disable(); from mitmproxy import http; gc.collect(); "
+             "[http.Request.make('GET', 'http://shop.test/') for _ in range(200)]; print(gc.collect())")
+    cycles = {flag: int(subprocess.run([sys.executable, *flag, "-c", build], capture_output=True, text=True,
+                                       timeout=60, check=True).stdout) for flag in ((), ("-O",))}
+    assert cycles[("-O",)] == 0 and cycles[()] > 1000, cycles
