@@ -9,9 +9,10 @@ stripped any copy of either the agent sent).
 
 `ClientView` (last in the chain) marks a request it sees unanswered as `forwarded` (every fault
 has let it go), stamps `answered_at` when every addon has seen its response (mitmproxy writes
-it to the client right after that hook: closing an episode waits for it), and puts the URL the client asked for back on the flow
-once it is answered (and takes the secret off it again), so the HAR shows `https://<site>.test/...` in HTTPS mode rather
-than the sites server's plain-HTTP address (or the pacing relay's).
+it to the client right after that hook: closing an episode waits for it), and puts the URL the
+client asked for back on the flow once it is answered (and takes the secret off it again), so
+the HAR shows `https://<site>.test/...` in HTTPS mode rather than the sites server's plain-HTTP
+address (or the pacing relay's).
 """
 
 from __future__ import annotations

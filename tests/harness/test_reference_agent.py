@@ -114,7 +114,8 @@ class Site:
             body = "<p>Your item is saved and starred</p>"
         else:
             body = ("<p>Your item is saved</p><button onclick=\"fetch('/hit/star', {method: 'POST'})"
-                    ".then(() => { location.href = '/record?notice=starred' })\">Star it</button>" if "save" in self.hits else "<p>Nothing</p>")
+                    ".then(() => { location.href = '/record?notice=starred' })\">Star it</button>"
+                    if "save" in self.hits else "<p>Nothing</p>")
         return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
 
     async def find(self, request: web.Request) -> web.Response:
