@@ -77,17 +77,18 @@ class ReferenceAgent:
             # Loading a page is not an action on it: a busy machine may take longer than a click's wait.
             page.set_default_navigation_timeout(max(self.action_timeout_ms, 15_000))
             started = time.monotonic()
+            document = await document_of(page)  # the document each step starts on: where the last one ended
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
                     return self._outcome("timeout", done, ctx, tally, f"time budget of {ctx.time_budget_s}s spent")
-                document = await document_of(page)
                 error = await self._step(page, ctx, index, step, tally)
-                if error is None:
-                    self._remember(step, document != await document_of(page), tally)
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
                     where = f"step {index} ({step.do} {step.name or step.url})"
                     return self._outcome("failed", done, ctx, tally, f"{where}: {error}")
+                ended_on = await document_of(page)
+                self._remember(step, ended_on != document, tally)
+                document = ended_on
                 done += 1
             await _screenshot(page, ctx, "final")
             return self._outcome("done", done, ctx, tally, None)
