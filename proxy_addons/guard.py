@@ -67,6 +67,8 @@ REPORT_PATH = "/__webchaos/report"
 ACTIONS_PATH = "/__webchaos/actions"
 RRWEB_PATH = "/__webchaos/rrweb"  # page recording batches (answered by proxy_addons/rrweb.py)
 RRWEB_SCRIPT_PATH = "/__webchaos/rrweb-record.js"  # rrweb's record bundle (served by proxy_addons/rrweb.py)
+RECORDING_PATHS = frozenset((ACTIONS_PATH, RRWEB_PATH, RRWEB_SCRIPT_PATH))  # the recorders' own, kept out of HARs
+STACK_PATHS = RECORDING_PATHS | {REPORT_PATH}  # answered by the stack itself, never forwarded
 RESERVED_PREFIXES = ("/_oracle", "/_control", "/__webchaos/")
 HEADER_PREFIX = "x-webchaos-"
 _HEADER_PREFIX_BYTES = HEADER_PREFIX.encode()
@@ -122,7 +124,7 @@ def normalized_path(path: str) -> str:
 
 def reserved_path(path: str) -> bool:
     p = normalized_path(path)
-    if p in (REPORT_PATH, ACTIONS_PATH, RRWEB_PATH, RRWEB_SCRIPT_PATH):
+    if p in STACK_PATHS:
         return False
     return p.startswith(RESERVED_PREFIXES) or p == "/__webchaos"
 

@@ -60,7 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proxy_addons.arming import observe_actions
 from proxy_addons.episodes import Episode, Episodes
-from proxy_addons.guard import ACTIONS_PATH, REPORT_PATH, content_encoding, normalized_path
+from proxy_addons.guard import ACTIONS_PATH, RECORDING_PATHS, REPORT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 from scenarios.faults import Layer
 from scenarios.secret import SECRET_HEADER
@@ -271,6 +271,11 @@ class Recorder:
         self._keep(flow)
 
     def requestheaders(self, flow: http.HTTPFlow) -> None:
+        # The recorders' own uploads on a site host (GUI actions, page recordings) stay out of the HAR, decided
+        # here, before the body: a page's last upload can still be sending when the episode closes, and then
+        # no later hook runs. The guard ran first and marked site hosts (the same path elsewhere is kept).
+        if "site" in marks(flow) and normalized_path(flow.request.path) in RECORDING_PATHS:
+            return
         self._keep(flow)
 
     def finish(self, flow: http.HTTPFlow) -> None:
@@ -353,8 +358,6 @@ class Recorder:
         m = marks(flow)
         m["local"] = True
         episode = self.episodes.get(m.get("episode", ""))
-        if episode is not None:
-            episode.flows.pop(flow.id, None)  # the recorder's own traffic stays out of the HAR
         if episode is None or not episode.record_actions:
             flow.response = http.Response.make(404, "webchaos: no action recording here\n", _TEXT)
             return

@@ -188,8 +188,6 @@ class RrwebRecorder:
             return
         m["local"] = True
         episode = self.episodes.get(m.get("episode", ""))
-        if episode is not None:
-            episode.flows.pop(flow.id, None)  # the recorder's own traffic stays out of the HAR
         if episode is None or not episode.record_replay:
             flow.response = http.Response.make(404, "webchaos: no page recording here\n", _TEXT)
             return

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mitmproxy.flow import Error as flow_error
 
 from proxy_addons import rrweb
 from proxy_addons.client.inject import script_source
@@ -99,6 +100,22 @@ async def test_batches_are_stored_one_event_a_line_and_kept_out_of_the_har(chain
     assert head["webchaos_rrweb"] == 1 and head["cap_bytes"] == rrweb.MAX_RRWEB_BYTES
     assert abs(head["opened_epoch_ms"] / 1000 - time.time()) < 60
     assert rest == [{"rec": 1, "event": e} for e in events]
+
+
+@pytest.mark.parametrize("path", ["/__webchaos/rrweb", "/__webchaos/actions", "/__WEBCHAOS/./rrweb"])
+async def test_an_upload_cut_off_before_its_body_stays_out_of_the_har(chain: Chain, path: str) -> None:
+    # The page's last upload can still be sending when the episode closes: only requestheaders runs, then
+    # the connection drops. The HAR must not get an errored entry for the stack's own traffic.
+    ep = chain.open([], record_replay=True, record_actions=True)
+    await chain.send(chain.flow(ep, "GET", "http://shop.test/"), html())
+    cut = chain.flow(ep, "POST", f"http://shop.test{path}", batch(1, []))
+    await chain.hook("requestheaders", cut)
+    cut.error = flow_error("connection closed")
+    await chain.hook("error", cut)
+    elsewhere = chain.flow(ep, "POST", f"http://evil.example{path}", b"{}")  # not a site host: a probe, kept
+    await chain.send(elsewhere)
+    urls = [e["request"]["url"] for e in chain.recorder.har(ep)["log"]["entries"]]
+    assert urls == ["http://shop.test/", f"http://evil.example{path}"]
 
 
 @pytest.mark.parametrize("body", [
