@@ -99,7 +99,7 @@ def writes_in_flight(episode: Episode, now: float | None = None) -> int:
                 and marks(flow).get("forwarded")):
             continue
         answered_at = marks(flow).get("answered_at")
-        if answered_at is None or now - answered_at < ANSWER_WRITE_S:
+        if answered_at is None or now < answered_at + ANSWER_WRITE_S:  # (not now - answered_at: float rounding)
             count += 1
     return count
 
