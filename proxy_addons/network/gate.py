@@ -43,6 +43,12 @@ FORGET_AFTER_S = 120.0
 _HEAD_END = b"\r\n\r\n"
 
 
+def gateable(flow: http.HTTPFlow) -> bool:
+    """A request on its way to a site that the gate can frame (not an upgrade: after a 101 the bytes are
+    no longer HTTP)."""
+    return "client_target" in marks(flow) and "upgrade" not in flow.request.headers
+
+
 @dataclass
 class Pass:
     deadline: float  # the event loop's time at which the request may reach the site
@@ -131,6 +137,7 @@ class _GateConnection(asyncio.Protocol):
             self.forwarding.cancel()  # mitmproxy gave up on the request (client gone): it never reaches the site
         if self.upstream is not None:
             self.upstream.close()
+        self.upstream_protocol = None  # it points back here: no cycle left for the collector
 
     def close(self) -> None:
         if self.transport is not None:
