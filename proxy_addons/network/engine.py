@@ -271,3 +271,4 @@ class NetworkFaults:
             # client connection and address; if only held requests went to the gate, a client connection's
             # first one would wait for a new connection to it, which in a burst took 20-60 ms of a 50 ms delay.
             await GATE.route(flow, asyncio.get_running_loop().time())
+            marks(flow)["forwarded"] = True  # let go now, as router.ClientView marks one sent straight to the site

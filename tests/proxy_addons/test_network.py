@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 import pytest
 from mitmproxy import http
 
+from proxy_addons.ledger import marks
 from proxy_addons.network import FaultContext, NetworkFault
 from proxy_addons.network.gate import GATE, GATE_HEADER
 from proxy_addons.recorder import make_har
@@ -166,6 +167,7 @@ async def test_in_an_episode_with_a_delay_every_site_request_goes_through_the_ga
     passage = GATE.expected.pop(unmatched.request.headers[GATE_HEADER])
     assert (unmatched.request.host, unmatched.request.port) == ("127.0.0.1", GATE.port)
     assert passage.upstream == SITES and passage.deadline <= loop.time()  # let through at once
+    assert marks(unmatched).get("forwarded")  # on its way now: closing the episode waits for its answer
     upgrade = chain.flow(ep, "GET", "http://shop.test/ws", headers={"upgrade": "websocket", "connection": "upgrade"})
     plain_ep = chain.open([], name="ep2")
     plain = chain.flow(plain_ep, "GET", "http://shop.test/fast")
