@@ -131,6 +131,7 @@ class _GateConnection(asyncio.Protocol):
             self.forwarding.cancel()  # mitmproxy gave up on the request (client gone): it never reaches the site
         if self.upstream is not None:
             self.upstream.close()
+        self.upstream_protocol = None  # it points back here: no cycle left for the collector
 
     def close(self) -> None:
         if self.transport is not None:
