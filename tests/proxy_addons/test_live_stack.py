@@ -141,12 +141,13 @@ async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, 
                     return type(e).__name__
 
         held = asyncio.create_task(post("/held"))
-        slow = asyncio.create_task(post("/slow?ms=800&settle"))
+        slow_query = f"ms=800&settle={fault_type}"  # SLOW_ARRIVALS is the module's: this run's own arrival
+        slow = asyncio.create_task(post(f"/slow?{slow_query}"))
         deadline = time.monotonic() + 20
         while True:  # until the upstream has it, and the proxy holds the other
             async with s.get(f"{stack.control}/episodes/settle/har") as r:
                 seen = len((await r.json())["log"]["entries"])
-            if seen == 2 and "ms=800&settle" in SLOW_ARRIVALS:
+            if seen == 2 and slow_query in SLOW_ARRIVALS:
                 break
             assert time.monotonic() < deadline, (seen, SLOW_ARRIVALS)
             await asyncio.sleep(0.01)
@@ -159,4 +160,4 @@ async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, 
     assert 0.3 <= waited < 1.8, waited  # waited for the forwarded write (~0.8 s left), not the 2 s bound
     har = json.loads((tmp_path / "settle" / "trace.har").read_text())
     assert [(e["request"]["url"].split("?")[0], e["response"]["status"]) for e in har["log"]["entries"]
-            if e["request"]["url"].endswith("ms=800&settle")] == [("http://shop.test/slow", 200)]
+            if e["request"]["url"].endswith(slow_query)] == [("http://shop.test/slow", 200)]
