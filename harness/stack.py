@@ -96,11 +96,15 @@ class Service:
     process: asyncio.subprocess.Process | None = None
     # The stack's secret: written into a pipe whose read end is the child's fd `{secret_fd}` in argv.
     secret: str | None = field(default=None, repr=False)
+    # That pipe as /proc names it ("pipe:[inode]"): the child must let go of it once read (tests check).
+    secret_pipe_name: str | None = None
 
     async def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")  # a restarted service keeps the log of the one that died
         secret_fd = secret_pipe(self.secret) if self.secret is not None else None
+        if secret_fd is not None:
+            self.secret_pipe_name = f"pipe:[{os.fstat(secret_fd).st_ino}]"
         argv = [a.replace("{secret_fd}", str(secret_fd)) for a in self.argv]
         try:
             self.process = await asyncio.create_subprocess_exec(
