@@ -200,8 +200,9 @@ class _GateConnection(asyncio.Protocol):
 
 class _Upstream(asyncio.Protocol):
     """The gate's connection to the site: what the site says goes back to mitmproxy unchanged, but not
-    while another held request is about to be released (`yield_to_releases`): the response's work in
-    the proxy waits a few milliseconds instead of making that release late."""
+    while another held request is about to be released (`yield_to_releases`, paced: one response at a
+    time while releases are close): the response's work in the proxy waits a few milliseconds instead
+    of making that release late."""
 
     def __init__(self, client: _GateConnection) -> None:
         self.client = client
@@ -224,7 +225,7 @@ class _Upstream(asyncio.Protocol):
 
     async def _flush(self) -> None:
         try:
-            await release_clock().yield_to_releases()
+            await release_clock().yield_to_releases(pace=True)
             if self.client.transport is not None and self.pending and not self.detached:
                 self.client.transport.write(bytes(self.pending))
             self.pending.clear()

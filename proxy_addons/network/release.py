@@ -10,7 +10,8 @@ held with it. Two things made bursts late (benchmarks/latency_accuracy.py, 32 he
 
 Here one clock keeps every deadline in a heap, sleeps until just before the earliest, spins alone
 up to it and releases every flow that is due in the same pass; and a response that comes while a
-release is imminent waits for it (`yield_to_releases`, bounded), so the release goes first.
+release is imminent waits for it (`yield_to_releases`, bounded), so the release goes first; the
+gate's responses also go one at a time while releases are close (`pace`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ EARLY_SHARE = 0.01
 # A response waits while a release is due within this window, and never longer than MAX_YIELD_S
 # in total: a burst of releases goes out first, then the responses' work catches up.
 YIELD_WINDOW_S = 0.005
-MAX_YIELD_S = 0.02
+MAX_YIELD_S = 0.1
+# Between the releases of a burst, responses let go all at once made the next release late by their
+# summed work (mitmproxy's response hooks, about half a millisecond each): 32 of them, 5-10 ms. So
+# while a release is due within PACE_HORIZON_S, the gate lets one response go per PACE_S.
+PACE_HORIZON_S = 0.02
+PACE_S = 0.0015
 
 
 class ReleaseClock:
@@ -42,6 +48,7 @@ class ReleaseClock:
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self._spinning = False
+        self._paced_until = 0.0  # the loop time before which a paced response waits
 
     def hold(self, deadline: float) -> asyncio.Future[None]:
         """A future done at the loop's time `deadline` (at once if that has passed)."""
@@ -59,17 +66,27 @@ class ReleaseClock:
             heapq.heappop(self._heap)
         return self._heap[0][0] if self._heap else None
 
-    async def yield_to_releases(self) -> None:
-        """Return once no release is due within YIELD_WINDOW_S, or after MAX_YIELD_S."""
+    async def yield_to_releases(self, pace: bool = False) -> None:
+        """Return once no release is due within YIELD_WINDOW_S, or after MAX_YIELD_S.
+
+        With `pace`, also wait while a release is due within PACE_HORIZON_S and another paced response
+        went on less than PACE_S ago: responses then go one at a time instead of all together."""
         give_up = self._loop.time() + MAX_YIELD_S
         while (due := self.next_due()) is not None:
             now = self._loop.time()
-            if due > now + YIELD_WINDOW_S or now >= give_up:
+            if now >= give_up:
                 return
             if due <= now:  # due but not yet released: the clock's next pass does it
                 await asyncio.sleep(0)
-            else:  # same deadline, queued after the held flows: released in the same pass, after them
+            elif due <= now + YIELD_WINDOW_S:  # same deadline, queued after the held flows: released after them
                 await self.hold(due)
+            elif not pace or due > now + PACE_HORIZON_S:
+                return
+            elif now < self._paced_until:
+                await asyncio.sleep(min(self._paced_until, give_up) - now)
+            else:
+                self._paced_until = now + PACE_S
+                return
 
     def _arm(self) -> None:
         due = self.next_due()

@@ -4,9 +4,18 @@ never early, one timer for all of them; responses step aside for an imminent rel
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any
 
-from proxy_addons.network.release import MAX_YIELD_S, SPIN_BEFORE_S, YIELD_WINDOW_S, ReleaseClock, release_clock
+from proxy_addons.network.release import (
+    MAX_YIELD_S,
+    PACE_HORIZON_S,
+    PACE_S,
+    SPIN_BEFORE_S,
+    YIELD_WINDOW_S,
+    ReleaseClock,
+    release_clock,
+)
 
 
 async def test_every_held_flow_goes_at_or_after_its_deadline_in_deadline_order() -> None:
@@ -106,13 +115,39 @@ async def test_a_response_never_waits_longer_than_the_bound() -> None:
     loop = asyncio.get_running_loop()
     clock = ReleaseClock(loop)
     start = loop.time()
-    # releases every 2 ms for 100 ms: each is imminent when the last one goes
-    holds = [clock.hold(start + 0.002 * (i + 1)) for i in range(50)]
+    # releases every 2 ms for twice the bound: each is imminent when the last one goes
+    holds = [clock.hold(start + 0.002 * (i + 1)) for i in range(int(2 * MAX_YIELD_S / 0.002))]
     await clock.yield_to_releases()
     waited = loop.time() - start
     assert MAX_YIELD_S <= waited < MAX_YIELD_S + 0.02
     assert not all(h.done() for h in holds)
     await asyncio.gather(*holds)
+
+
+async def test_paced_responses_go_one_at_a_time_while_a_release_is_close_and_all_at_once_otherwise() -> None:
+    loop = asyncio.get_running_loop()
+    clock = ReleaseClock(loop)
+    went: list[float] = []
+
+    async def response(pace: bool) -> None:
+        await clock.yield_to_releases(pace=pace)
+        went.append(loop.time())
+
+    # a release due beyond the yield window but within the pacing horizon: paced responses are spaced
+    release = clock.hold(loop.time() + (YIELD_WINDOW_S + PACE_HORIZON_S) / 2)
+    start = loop.time()
+    await asyncio.gather(*(response(pace=True) for _ in range(3)))
+    gaps = [b - a for a, b in itertools.pairwise(went)]
+    assert len(gaps) == 2 and all(gap >= PACE_S * 0.99 for gap in gaps), gaps
+    assert went[-1] - start < YIELD_WINDOW_S + PACE_HORIZON_S  # none of them waited for the release itself
+    await release
+    # unpaced responses, and paced ones with no release close, go together
+    for pace, due in ((False, PACE_HORIZON_S / 2 + YIELD_WINDOW_S), (True, 10 * PACE_HORIZON_S)):
+        went.clear()
+        later = clock.hold(loop.time() + due)
+        await asyncio.gather(*(response(pace=pace) for _ in range(3)))
+        assert went[-1] - went[0] < PACE_S / 2, (pace, went)
+        later.cancel()
 
 
 async def test_the_running_loop_has_one_clock() -> None:
