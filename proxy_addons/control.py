@@ -39,7 +39,6 @@ import json
 import logging
 import re
 import socket
-import time
 from pathlib import Path
 from typing import Any
 
@@ -81,27 +80,16 @@ def _error(status: int, message: str) -> web.Response:
 # How long closing an episode waits for writes already forwarded to the sites server to be answered.
 WRITE_SETTLE_S = 2.0
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# How long after the last response hook an answer is taken to be written to the client.
-ANSWER_WRITE_S = 0.02
-
-
-def writes_in_flight(episode: Episode, now: float | None = None) -> int:
+def writes_in_flight(episode: Episode) -> int:
     """Writes the proxy has forwarded upstream (`marks["forwarded"]`, see router.ClientView) whose answer
     has not reached the client yet: held or dropped ones (a hang fault) never reached the site and do not
     count. `flow.response` is set when the response head arrives, well before the body is read and the
-    response hooks have run; the answer goes out only after the last hook (`answered_at`), so an answer
-    counts as delivered `ANSWER_WRITE_S` after that stamp (the write follows the hook without waiting on
-    I/O; closing the connection before it would cut the client off)."""
-    now = time.monotonic() if now is None else now
-    count = 0
-    for flow in episode.flows.values():
-        if not (isinstance(flow, http.HTTPFlow) and flow.error is None and flow.request.method in WRITE_METHODS
-                and marks(flow).get("forwarded")):
-            continue
-        answered_at = marks(flow).get("answered_at")
-        if answered_at is None or now < answered_at + ANSWER_WRITE_S:  # (not now - answered_at: float rounding)
-            count += 1
-    return count
+    response hooks have run, so a write counts until its last hook: there the recorder's tail keeps only
+    its HAR entry (a dict), and mitmproxy writes the answer to the client in the same step, without
+    waiting on anything in between."""
+    return sum(1 for flow in episode.flows.values()
+               if isinstance(flow, http.HTTPFlow) and flow.error is None and flow.request.method in WRITE_METHODS
+               and marks(flow).get("forwarded"))
 
 
 async def settle_writes(episode: Episode, timeout_s: float, poll_s: float = 0.005) -> None:

@@ -7,17 +7,14 @@ names the episode in `x-webchaos-episode` and adds the stack's secret in
 `x-webchaos-secret`, without which the sites server answers 401 (the guard has already
 stripped any copy of either the agent sent).
 
-`ClientView` (last in the chain) marks a request it sees unanswered as `forwarded` (every fault
-has let it go), stamps `answered_at` when every addon has seen its response (mitmproxy writes
-it to the client right after that hook: closing an episode waits for it), and puts the URL the
+`ClientView` (late in the chain) marks a request it sees unanswered as `forwarded` (every fault
+has let it go: closing an episode waits for such a write's answer), and puts the URL the
 client asked for back on the flow once it is answered (and takes the secret off it again), so
 the HAR shows `https://<site>.test/...` in HTTPS mode rather than the sites server's plain-HTTP
 address (or the pacing relay's).
 """
 
 from __future__ import annotations
-
-import time
 
 from mitmproxy import ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
@@ -103,7 +100,6 @@ class ClientView:
 
     def response(self, flow: http.HTTPFlow) -> None:
         self._restore(flow)
-        marks(flow)["answered_at"] = time.monotonic()
 
     def error(self, flow: http.HTTPFlow) -> None:
         self._restore(flow)
