@@ -41,6 +41,7 @@ class StepState:
     pages_turned: int = 0
     relaxed: bool = False         # ground on a control whose name begins with the wanted one (it was renamed)
     completed: bool = False       # the plan's steps that finish a partly shown write were run
+    claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late)
     search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
     searched_again: bool = False
     listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
@@ -148,6 +149,7 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         return f"dismissed dialog ({dismissed})"
     if isinstance(error, EffectMissing):
         state.acted = False
+        state.claimed = True
         if state.url_before and page.url != state.url_before:
             # The page moved on after the claimed success: go back and fill the form again.
             await page.goto(state.url_before, wait_until="domcontentloaded")

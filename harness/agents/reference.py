@@ -122,6 +122,11 @@ class ReferenceAgent:
         for attempt in range(self.max_retries + 1):
             tally.attempts += 1
             try:
+                if state.claimed and not state.acted and step.effect is not None and await confirm_effect(
+                        page, step, ctx.start_url, state.affordances):
+                    # the write landed after all, only late: doing it again would do it twice
+                    tally.log.append(f"{label}: the claimed success shows now; not repeated (attempt {attempt + 1})")
+                    return None
                 if not state.acted:
                     if state.left_page:
                         await self._refill(page, ctx, tally)

@@ -83,6 +83,7 @@ class Site:
     def __init__(self) -> None:
         self.hits: list[str] = []
         self.signed_in = True
+        self.landing = False  # a write sent from /late that has not landed yet
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -96,7 +97,19 @@ class Site:
         app.router.add_get("/listing", self.listing)
         app.router.add_get("/find", self.find)
         app.router.add_get("/item/{slug}", self.item)
+        app.router.add_get("/late", self.late)
         return app
+
+    async def late(self, request: web.Request) -> web.Response:
+        """Save claims success at once; the write lands only when the page is next loaded (a slow commit
+        that lands while the agent reloads), and from then on the page has no Save button."""
+        if self.landing:
+            self.landing = False
+            self.hits.append("save")
+        body = ("<p>Saved</p>" if "save" in self.hits else
+                "<button onclick=\"fetch('/hit/late', {method: 'POST'}); "
+                "document.getElementById('out').textContent = 'Saved it'\">Save</button><p id=out></p>")
+        return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
 
     async def listing(self, request: web.Request) -> web.Response:
         """Saved items, ten a page: what was saved shows on page 2."""
@@ -138,6 +151,9 @@ class Site:
                             content_type="text/html")
 
     async def hit(self, request: web.Request) -> web.Response:
+        if request.match_info["what"] == "late":
+            self.landing = True
+            return web.Response(status=204)
         if request.match_info["what"] == "star":
             await asyncio.sleep(0.1)  # answered after a moment: the page moves on only then
         self.hits.append(request.match_info["what"])
@@ -197,6 +213,7 @@ async def run(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], reco
               tmp_path: Path) -> tuple[str, list[str], list[str]]:
     site, base, browser = served
     site.hits.clear()
+    site.landing = False
     task = Task(id="t", site="test", title="t", instruction="", plan=steps, canonical_diff=CanonicalDiff())
     ctx = EpisodeContext(episode_id="t", task=task, variant=None, seed=1, instruction="", start_url=base + "/",
                          proxy_url="http://127.0.0.1:9", plan=steps, out_dir=tmp_path, browser=browser,
@@ -240,6 +257,20 @@ async def test_a_write_that_claims_failure_is_checked_before_repeating(
     status, moves, hits = await run(served, plan("lying", **effect), recovery=True, tmp_path=tmp_path)
     assert status == "done" and moves[-1] == "recover: effect confirmed"
     assert hits == ["save"], "the write must not be repeated"
+
+
+async def test_a_claimed_write_that_landed_late_is_not_repeated(
+        served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
+    steps = [PlanStep(do="goto", url="/late"),
+             PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
+                                      "expect": {"text": "Saved it", "timeout_ms": 1500},
+                                      "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
+    status, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    # not yet where it shows, so the page is reloaded; by then it has landed (and Save is gone): looked at
+    # again before repeating, it is done
+    assert status == "done", moves
+    assert moves == ["recover: the claimed success did not happen: repeating the action"]
+    assert hits == ["save"]
 
 
 async def test_signs_in_again_when_the_session_expired(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
