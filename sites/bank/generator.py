@@ -48,6 +48,7 @@ from sites.bank.models import (
     Security,
     Transaction,
 )
+from sites.kit.accounts import email_address
 from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
@@ -110,7 +111,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     focus = _validate(setup)
     today = clock.epoch.date()
     first, last = rng.choice(C.FIRST_NAMES), rng.choice(C.LAST_NAMES)
-    user = Customer(name=f"{first} {last}", email=f"{first.lower()}.{last.lower()}@example.test",
+    user = Customer(name=f"{first} {last}", email=email_address(first, last),
                     customer_id=_digits(rng, 8))
     numbers = [_digits(rng, 10) for _ in range(3)]
     while len({n[-4:] for n in numbers}) < 3:

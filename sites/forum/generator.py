@@ -48,6 +48,7 @@ from sites.forum.models import (
     Settings,
     Tag,
 )
+from sites.kit.accounts import email_address
 from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 
@@ -274,7 +275,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     # -- ids, in the order questions were asked ---------------------------------------------------
     b.drafts.sort(key=lambda d: (-d.age_min, d.title))
     state = ForumState(
-        user=Account(member_id=me, email=f"{me_first.lower()}.{me_last.lower()}@example.test"),
+        user=Account(member_id=me, email=email_address(me_first, me_last)),
         members=b.members,
         tags=[Tag(id=f"t{i + 1:02d}", name=name, summary=summary) for i, (name, summary) in enumerate(C.TAGS)],
         questions=[], answers=[], comments=[],

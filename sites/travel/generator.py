@@ -37,6 +37,7 @@ from datetime import date, timedelta
 from random import Random
 from typing import Any, Literal
 
+from sites.kit.accounts import email_address
 from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.travel import content as C
@@ -248,7 +249,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     # -- the traveller --------------------------------------------------------------------------------
     first_name, last_name = rng.choice(C.FIRST_NAMES), rng.choice(C.LAST_NAMES)
     user = Account(first_name=first_name, last_name=last_name,
-                   email=f"{first_name.lower()}.{last_name.lower()}@example.test",
+                   email=email_address(first_name, last_name),
                    phone=f"+44 7700 {rng.randint(900000, 900999)}")
     holder = f"{first_name} {last_name}".upper()
     cards = [Card(id="card1", brand="Visa", last4=f"{rng.randint(1000, 9999)}", holder=holder,
