@@ -80,6 +80,8 @@ def _error(status: int, message: str) -> web.Response:
 # How long closing an episode waits for writes already forwarded to the sites server to be answered.
 WRITE_SETTLE_S = 2.0
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
 def writes_in_flight(episode: Episode) -> int:
     """Writes the proxy has forwarded upstream (`marks["forwarded"]`, see router.ClientView) whose answer
     has not reached the client yet: held or dropped ones (a hang fault) never reached the site and do not
