@@ -8,11 +8,6 @@ instead of the site: mitmproxy does its work while the delay runs, the gate read
 and body, framed by Content-Length) and writes it to the site when the release clock says so. At the
 deadline only the write is left, a few microseconds per request. Responses pass back unchanged.
 
-In an episode that may hold requests, every other request to a site goes through the gate too, let
-through at once (network/engine.py). mitmproxy keeps a server connection per client connection and
-address, so otherwise a client connection's first held request waited for a new connection to the
-gate: in a burst of 32 that took 20-60 ms of a 50 ms delay (benchmarks/latency_accuracy.py).
-
 Each held request carries a one-time token in `GATE_HEADER` (taken off before the site sees it, and
 off the recorded flow by the router's ClientView) that names its deadline and its real upstream. The
 gate only serves those: a connection whose request has no token it issued is closed unread, so a
