@@ -151,5 +151,3 @@ async def test_hold_until_never_ends_early_and_lets_other_work_run() -> None:
         if delay:
             assert ticks and ticks[0] < deadline  # the loop was free for others during the hold
         await side
-
-
