@@ -8,6 +8,11 @@ instead of the site: mitmproxy does its work while the delay runs, the gate read
 and body, framed by Content-Length) and writes it to the site when the release clock says so. At the
 deadline only the write is left, a few microseconds per request. Responses pass back unchanged.
 
+In an episode that may hold requests, every other request to a site goes through the gate too, let
+through at once (network/engine.py). mitmproxy keeps a server connection per client connection and
+address, so otherwise a client connection's first held request waited for a new connection to the
+gate: in a burst of 32 that took 20-60 ms of a 50 ms delay (benchmarks/latency_accuracy.py).
+
 Each held request carries a one-time token in `GATE_HEADER` (taken off before the site sees it, and
 off the recorded flow by the router's ClientView) that names its deadline and its real upstream. The
 gate only serves those: a connection whose request has no token it issued is closed unread, so a
@@ -120,6 +125,7 @@ class _GateConnection(asyncio.Protocol):
         self.busy = False  # a request is being held or written
         self.admitted = False  # it has sent a request with a token the gate issued
         self.forwarding: asyncio.Future[None] | None = None
+        self.reconnecting: asyncio.Future[None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -135,6 +141,8 @@ class _GateConnection(asyncio.Protocol):
         self.gate._connections.discard(self)
         if self.forwarding is not None:
             self.forwarding.cancel()  # mitmproxy gave up on the request (client gone): it never reaches the site
+        if self.reconnecting is not None:
+            self.reconnecting.cancel()
         if self.upstream is not None:
             self.upstream.close()
         self.upstream_protocol = None  # it points back here: no cycle left for the collector
@@ -172,16 +180,10 @@ class _GateConnection(asyncio.Protocol):
 
     async def _forward(self, request: bytes, passage: Pass) -> None:
         try:
-            if self.upstream is None or self.upstream.is_closing() or self.upstream_address != passage.upstream:
-                if self.upstream is not None and self.upstream_protocol is not None:
-                    self.upstream_protocol.detached = True  # another upstream: the old connection goes quietly
-                    self.upstream.close()
-                protocol = self.upstream_protocol = _Upstream(self)
-                self.upstream, _ = await asyncio.get_running_loop().create_connection(
-                    lambda: protocol, *passage.upstream)
-                self.upstream_address = passage.upstream
+            await self._upstream_to(passage.upstream)
             await release_clock().hold(passage.deadline)
-            self.upstream.write(request)
+            # The site may have closed it during the hold: connected again meanwhile (upstream_ended), or now.
+            (await self._upstream_to(passage.upstream)).write(request)
             marks(passage.flow)["forwarded"] = True
         except OSError as exc:
             logger.warning(f"webchaos gate: upstream {passage.upstream} failed ({exc})")
@@ -191,6 +193,43 @@ class _GateConnection(asyncio.Protocol):
             self.busy = False
         if self.buffer:
             self._next()
+
+    async def _upstream_to(self, address: tuple[str, int]) -> asyncio.Transport:
+        if self.reconnecting is not None:
+            await self.reconnecting
+        if self.upstream is None or self.upstream.is_closing() or self.upstream_address != address:
+            await self._connect(address)
+        assert self.upstream is not None
+        return self.upstream
+
+    async def _connect(self, address: tuple[str, int]) -> None:
+        if self.upstream is not None and self.upstream_protocol is not None:
+            self.upstream_protocol.detached = True  # replaced: the old connection goes quietly
+            self.upstream.close()
+        protocol = self.upstream_protocol = _Upstream(self)
+        self.upstream, _ = await asyncio.get_running_loop().create_connection(lambda: protocol, *address)
+        self.upstream_address = address
+
+    def upstream_ended(self, upstream: _Upstream) -> None:
+        """The site closed the connection and everything it said has been passed on."""
+        if upstream.detached:
+            return
+        if self.busy or self.buffer:
+            # mitmproxy sends a request only once the last response is complete (no pipelining), so this is
+            # the site ending an idle keep-alive connection (uvicorn: after 5 s) while a request is held or
+            # still arriving. Passing the close on would fail that request; connect again for it instead.
+            if self.reconnecting is None and self.upstream_address is not None:
+                self.reconnecting = asyncio.ensure_future(self._reconnect(self.upstream_address))
+            return
+        self.close()  # the close may end the response: so does the gate, after what the site said
+
+    async def _reconnect(self, address: tuple[str, int]) -> None:
+        try:
+            await self._connect(address)
+        except OSError:
+            pass  # the held request tries once more at its deadline, and reports it if that fails too
+        finally:
+            self.reconnecting = None
 
 
 class _Upstream(asyncio.Protocol):
@@ -215,8 +254,8 @@ class _Upstream(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        if self.flushing is None and not self.detached:
-            self.client.close()  # the site hung up: so does the gate, after what it said
+        if self.flushing is None:
+            self.client.upstream_ended(self)
 
     async def _flush(self) -> None:
         try:
@@ -226,8 +265,8 @@ class _Upstream(asyncio.Protocol):
             self.pending.clear()
         finally:
             self.flushing = None
-            if self.closed and not self.detached:
-                self.client.close()
+            if self.closed:
+                self.client.upstream_ended(self)
 
 
 def _split_head(head: bytes) -> tuple[bytes, str | None, int | None]:

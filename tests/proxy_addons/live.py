@@ -78,6 +78,8 @@ class ThreadedSite:
 
     Subclasses answer every request in `handle`."""
 
+    keepalive_s = 75.0  # aiohttp's default: how long an idle keep-alive connection stays open
+
     def __init__(self) -> None:
         self.port = free_port()
         self.loop = asyncio.new_event_loop()
@@ -92,7 +94,7 @@ class ThreadedSite:
         asyncio.set_event_loop(self.loop)
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self.handle)
-        self.runner = web.AppRunner(app, access_log=None)
+        self.runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.keepalive_s)
         self.loop.run_until_complete(self.runner.setup())
         self.loop.run_until_complete(web.TCPSite(self.runner, "127.0.0.1", self.port).start())
         self.ready.set()

@@ -13,7 +13,10 @@ PAGE = b"<!doctype html><html><head><title>Shop</title></head><body><p>In stock<
 
 
 class CountingSite(ThreadedSite):
-    """Logs every request it receives (method, path)."""
+    """Logs every request it receives (method, path). Like the sites server (uvicorn: 5 s), it closes idle
+    keep-alive connections, sooner so that a test can outwait it."""
+
+    keepalive_s = 1.0
 
     def __init__(self) -> None:
         super().__init__()

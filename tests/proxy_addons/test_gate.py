@@ -27,6 +27,7 @@ class Upstream:
     port: int = 0
     reads: list[tuple[float, bytes]] = field(default_factory=list)
     connections: int = 0
+    hang_up: asyncio.Event = field(default_factory=asyncio.Event)  # set: close the idle connection (once)
 
     def received(self) -> bytes:
         return b"".join(data for _, data in self.reads)
@@ -40,7 +41,16 @@ async def upstream() -> AsyncIterator[Upstream]:
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         record.connections += 1
         pending = b""
-        while data := await reader.read(65536):
+        while True:
+            read, hang_up = asyncio.ensure_future(reader.read(65536)), asyncio.ensure_future(record.hang_up.wait())
+            await asyncio.wait({read, hang_up}, return_when=asyncio.FIRST_COMPLETED)
+            hang_up.cancel()
+            if not read.done():  # as uvicorn does to a keep-alive connection idle for 5 s
+                read.cancel()
+                record.hang_up.clear()
+                break
+            if not (data := read.result()):
+                break
             record.reads.append((loop.time(), data))
             pending += data
             while b"\r\n\r\n" in pending:
@@ -54,8 +64,9 @@ async def upstream() -> AsyncIterator[Upstream]:
     server = await asyncio.start_server(serve, "127.0.0.1", 0)
     record.port = server.sockets[0].getsockname()[1]
     yield record
+    await GATE.stop()  # its connections first, so the handlers above end before the loop does
+    await asyncio.sleep(0.02)
     server.close()
-    await GATE.stop()
 
 
 def routed(upstream: Upstream, method: str = "GET", path: str = "/slow",
@@ -105,6 +116,48 @@ async def test_requests_on_one_connection_go_in_turn_each_at_its_deadline_bodies
     assert upstream.reads[0][0] >= first_deadline and second_at >= second_deadline
     assert upstream.connections == 1
     writer.close()
+
+
+async def test_a_site_closing_its_idle_connection_during_a_hold_loses_nothing(upstream: Upstream) -> None:
+    # The site closes an idle keep-alive connection (uvicorn: after 5 s) while a request is held at the gate
+    # for it. The gate must connect again for the request, not hang up on mitmproxy (which reported "server
+    # closed connection" and lost the write: bank's and the MCP example's held POSTs).
+    loop = asyncio.get_running_loop()
+    first, second = routed(upstream, path="/first"), routed(upstream, "POST", "/held", b"write")
+    await GATE.route(first, loop.time())
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(assemble_request(first.request))
+    assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
+    deadline = loop.time() + 0.4
+    await GATE.route(second, deadline)
+    writer.write(assemble_request(second.request))
+    await asyncio.sleep(0.1)
+    assert loop.time() < deadline - 0.1 and not marks(second).get("forwarded")  # still held
+    upstream.hang_up.set()
+    assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
+    held_at = next(at for at, data in upstream.reads if b"POST /held" in data)
+    assert deadline <= held_at < deadline + 0.05  # the new connection was made during the hold
+    assert upstream.connections == 2 and not upstream.hang_up.is_set() and marks(second)["forwarded"]
+    writer.close()
+
+
+async def test_a_response_that_ends_with_the_close_is_passed_on_whole_then_closed(upstream: Upstream) -> None:
+    loop = asyncio.get_running_loop()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nthe body ends here")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    f = tflow.tflow(req=http.Request.make("GET", f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/"))
+    await GATE.route(f, loop.time() + 0.02)
+    reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
+    writer.write(assemble_request(f.request))
+    assert (await asyncio.wait_for(reader.read(), 5)).endswith(b"the body ends here")  # read() ends at the close
+    writer.close()
+    server.close()
 
 
 async def test_a_chunked_request_is_sent_whole_with_its_length(upstream: Upstream) -> None:

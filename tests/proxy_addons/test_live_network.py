@@ -224,3 +224,19 @@ async def test_plain_latency_still_delays_only_its_match(proxy: Stack, site: Cou
     seen = [path for _, path in site.seen if path.startswith("/lat/")]
     assert seen.index("/lat/fast") < seen.index("/lat/slow")
     assert [(x["type"], x["request"]["path"]) for x in ep.ledger] == [("latency", "/lat/slow")]
+
+
+async def test_a_write_held_past_the_sites_keep_alive_timeout_still_lands(proxy: Stack, site: CountingSite,
+                                                                          tmp_path: Path) -> None:
+    # One client connection: a GET, then a POST held for 1.2 s. In an episode with a delay both go through the
+    # gate on one connection, and the site closes that idle connection (after keepalive_s) during the hold.
+    # The gate used to pass the close on, failing the write with "server closed connection" (bank's cancel).
+    async with episode(proxy, tmp_path, [net("latency", "/ka/held", {"delay_ms": 1200})]) as ep:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1)) as keep_alive:
+            ep.session = keep_alive
+            assert (await ep.call("GET", "/ka/first"))[0] == 200
+            await asyncio.sleep(0.3)  # idle since the answer: the site hangs up 0.7 s into the hold
+            status, body, _, ms = await ep.call("POST", "/ka/held", json={"n": 1})
+    assert status == 201 and json.loads(body)["saved"] and ms >= 1200
+    assert site.count("POST", "/ka/held") == 1
+    assert not [e for e in ep.har["log"]["entries"] if e["response"]["status"] == 0]

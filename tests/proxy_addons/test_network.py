@@ -6,11 +6,13 @@ from typing import Any, ClassVar
 import pytest
 from mitmproxy import http
 
+from proxy_addons.ledger import marks
 from proxy_addons.network import FaultContext, NetworkFault
+from proxy_addons.network.gate import GATE, GATE_HEADER
 from proxy_addons.recorder import make_har
 from scenarios import faults
 from scenarios.faults import ArmedFault, FaultError, Primitive, parse_fault, register, registry
-from tests.proxy_addons.conftest import Chain, ledger
+from tests.proxy_addons.conftest import SITES, Chain, ledger
 
 
 class _Boom(NetworkFault):
@@ -151,3 +153,25 @@ async def test_hold_until_never_ends_early_and_lets_other_work_run() -> None:
         if delay:
             assert ticks and ticks[0] < deadline  # the loop was free for others during the hold
         await side
+
+
+async def test_in_an_episode_with_a_delay_every_site_request_goes_through_the_gate(chain: Chain) -> None:
+    # mitmproxy keeps a server connection per client connection and address: were only held requests sent
+    # to the gate, a connection's first held one would wait for a new connection to it, in a burst most
+    # of a 50 ms delay. So an episode that may hold requests sends every one through the gate.
+    loop = asyncio.get_running_loop()
+    ep = chain.open([latency(120, match={"path": "/slow*"})])
+    unmatched = chain.flow(ep, "GET", "http://shop.test/fast")
+    await chain.hook("requestheaders", unmatched)
+    await chain.hook("request", unmatched)
+    passage = GATE.expected.pop(unmatched.request.headers[GATE_HEADER])
+    assert (unmatched.request.host, unmatched.request.port) == ("127.0.0.1", GATE.port)
+    assert passage.upstream == SITES and passage.deadline <= loop.time()  # let through at once
+    assert marks(unmatched).get("forwarded")  # on its way now: closing the episode waits for its answer
+    upgrade = chain.flow(ep, "GET", "http://shop.test/ws", headers={"upgrade": "websocket", "connection": "upgrade"})
+    plain_ep = chain.open([], name="ep2")
+    plain = chain.flow(plain_ep, "GET", "http://shop.test/fast")
+    for f in (upgrade, plain):  # after a 101 the bytes are not HTTP; an episode without delays needs no gate
+        await chain.hook("requestheaders", f)
+        await chain.hook("request", f)
+        assert GATE_HEADER not in f.request.headers and (f.request.host, f.request.port) == SITES
