@@ -19,6 +19,13 @@ they must stay at the proxy's pass-through cost, whatever the delay next to them
 Client-side queueing (the client's own event loop, connection set-up) is outside the
 measured interval, so what is printed is the proxy's own accuracy.
 
+The baseline, measured in the same run: the *floor* of this machine. Without any proxy, this
+process holds N keep-alive connections to the same upstream, waits for the delay on the
+proxy's own release clock (network/release.py) and then writes N requests; its error is the
+upstream's receipt minus the planned time. What the floor shows (waking after an idle wait,
+a loopback write, the upstream's own wake-up) no proxy on this machine can do better than,
+so each row also prints the proxy's p99 minus the floor's p99 for the same N and delay.
+
     .venv/bin/python benchmarks/latency_accuracy.py [--rounds 5] [--bursts 1 8 32] [--delays 50 200 800 2000]
         [--proxy main.py mitmdump]
 """
@@ -32,12 +39,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from datetime import datetime
 from pathlib import Path
 
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 from proxy_overhead import (
     REPO,
     SECRET,
@@ -51,6 +60,8 @@ from proxy_overhead import (
     stop_all,
     wait_http,
 )
+
+from proxy_addons.network.release import release_clock
 
 DELAYS_MS = (50, 200, 800, 2000)
 BURSTS = (1, 8, 32)
@@ -100,6 +111,31 @@ async def bursts(proxy: str, size: int, rounds: int) -> dict[str, float]:
     return received
 
 
+async def floor_errors(up_port: int, size: int, delay_ms: int, rounds: int) -> list[float]:
+    """No proxy: N requests written at once to the upstream at a planned time, held by the release clock;
+    ms between the planned time and the upstream's receipt of each."""
+    loop = asyncio.get_running_loop()
+    connections = [await asyncio.open_connection("127.0.0.1", up_port) for _ in range(size)]
+    request = b"GET /floor HTTP/1.1\r\nhost: shop.test\r\n\r\n"
+    errors: list[float] = []
+    try:
+        for _ in range(rounds):
+            deadline = loop.time() + delay_ms / 1000
+            planned_wall = time.time() + (deadline - loop.time())  # the upstream stamps wall time
+            await release_clock().hold(deadline)
+            for _, writer in connections:
+                writer.write(request)
+            for reader, _ in connections:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                received = float(json.loads(await reader.readexactly(length))["received"])
+                errors.append((received - planned_wall) * 1000)
+    finally:
+        for _, writer in connections:
+            writer.close()
+    return errors
+
+
 def forward_times(har_path: Path, received: dict[str, float]) -> dict[str, float]:
     """path -> ms between the proxy receiving the request and the upstream receiving it."""
     out: dict[str, float] = {}
@@ -109,6 +145,22 @@ def forward_times(har_path: Path, received: dict[str, float]) -> dict[str, float
             started = datetime.fromisoformat(entry["startedDateTime"]).timestamp()
             out[path] = (received[path] - started) * 1000
     return out
+
+
+def measure_floor(args: argparse.Namespace) -> dict[tuple[int, int], tuple[float, float]]:
+    """(burst size, delay) -> the floor's error (p50, p99), with the same upstream and no proxy."""
+    up_port = free_port()
+    upstream = subprocess.Popen([sys.executable, "-c", STAMPING_UPSTREAM, str(up_port)])
+    floors: dict[tuple[int, int], tuple[float, float]] = {}
+    try:
+        wait_http(f"http://127.0.0.1:{up_port}/")
+        for size in args.bursts:
+            for delay in args.delays:
+                errors = asyncio.run(floor_errors(up_port, size, delay, args.rounds))
+                floors[size, delay] = (statistics.median(errors), pct(errors, 99))
+    finally:
+        stop_all([upstream])
+    return floors
 
 
 def measure(proxy_argv: list[str], args: argparse.Namespace) -> list[tuple[float, ...]]:
@@ -163,19 +215,33 @@ def main() -> None:
     args = parser.parse_args()
 
     worst: dict[str, float] = {}
+    worst_over_floor: dict[str, float] = {}
+    floors = measure_floor(args)
+    print(f"\nfloor (no proxy): N requests written at once at a planned time, {args.rounds} rounds; "
+          "error = upstream received - planned")
+    print(f"{'N':>3} {'requested':>9}  {'error p50':>9} {'p99':>7}")
+    for (size, delay), (f50, f99) in floors.items():
+        print(f"{size:>3} {delay:>6} ms  {f50:>+9.2f} {f99:>+7.2f}")
+    floor_worst = max((abs(f99) for _, f99 in floors.values()), default=0.0)
     for which in args.proxy:
         rows = measure(STACK_COMMANDS[which], args)
         print(f"\n{which}: latency accuracy, N matching + N unmatched GETs at once, {args.rounds} rounds; "
               "error = (proxy received -> upstream received) - requested delay")
-        print(f"{'N':>3} {'requested':>9}  {'error p50':>9} {'p1':>7} {'p99':>7} {'max |e|':>8}  "
+        print(f"{'N':>3} {'requested':>9}  {'error p50':>9} {'p1':>7} {'p99':>7} {'max |e|':>8} {'p99-floor':>9}  "
               f"{'over unmatched p50':>18}   {'unmatched fwd p50':>17} {'max':>7} {'p1..p99 spread':>15}")
+        over_floor: list[float] = []
         for size, delay, e50, e1, e99, emax, o50, u50, umax, spread in rows:
-            print(f"{size:>3} {delay:>6} ms  {e50:>+9.2f} {e1:>+7.2f} {e99:>+7.2f} {emax:>8.2f}  {o50:>+18.2f}   "
-                  f"{u50:>14.2f} ms {umax:>7.2f} {spread:>12.2f} ms")
+            over_floor.append(e99 - floors[int(size), int(delay)][1])
+            print(f"{size:>3} {delay:>6} ms  {e50:>+9.2f} {e1:>+7.2f} {e99:>+7.2f} {emax:>8.2f} "
+                  f"{over_floor[-1]:>+9.2f}  {o50:>+18.2f}   {u50:>14.2f} ms {umax:>7.2f} {spread:>12.2f} ms")
         worst[which] = max((max(abs(r[3]), abs(r[4])) for r in rows), default=0.0)
+        worst_over_floor[which] = max(over_floor, default=0.0)
     print()
+    print(f"floor (no proxy): worst p99 error over all rows {floor_worst:.2f} ms")
     for which, value in worst.items():
-        print(f"{which}: worst p1/p99 error over all rows {value:.2f} ms (goal: within ±5 ms)")
+        print(f"{which}: worst p1/p99 error over all rows {value:.2f} ms (goal: within ±5 ms); "
+              f"worst p99 over the floor's {worst_over_floor[which]:+.2f} ms; "
+              f"ratio to the floor's worst {value / max(floor_worst, 0.01):.2f}")
     if len(worst) == 2:
         a, b = worst
         print(f"ratio {a}/{b}: {worst[a] / worst[b]:.2f}")
