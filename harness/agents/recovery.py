@@ -33,6 +33,7 @@ class StepState:
 
     acted: bool = False           # the action went through (its effect may not be visible yet)
     candidate: int = 0            # which same-named element to use
+    fresh_candidates: int = 0     # how many times a recovery moved on to a same-named element not tried yet
     url_before: str = ""          # where the step started, to come back to
     patience: float = 1.0         # multiplier on waits
     reloaded: bool = False
@@ -371,6 +372,8 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
     count = await candidates(page, step).count() if step.role else 0
     if count > 1:
         state.candidate = (state.candidate + 1) % count
+        if state.candidate:  # not wrapped around: an item not opened yet
+            state.fresh_candidates += 1
         state.acted = False
         return f"trying candidate {state.candidate + 1} of {count}"
     state.acted = False

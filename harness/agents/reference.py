@@ -3,6 +3,8 @@
 Targets are found by ARIA role + accessible name, afresh before every action.
 Each step has a postcondition; on failure the step is retried at most
 `max_retries` times, each after one recovery move (`harness/agents/recovery.py`).
+Opening the next of several same-named items is a new choice, not a retry: up
+to `FREE_CANDIDATES` of those come on top.
 With recovery off the first failure ends the episode: the difference between
 the two is the measured worth of recovery.
 """
@@ -39,6 +41,9 @@ from harness.agents.recovery import (
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
+
+# Decoys listed before the genuine item (seed faults add three) must each be opened once to be ruled out.
+FREE_CANDIDATES = 4
 
 
 @dataclass
@@ -119,7 +124,8 @@ class ReferenceAgent:
         tally.last_state = state
         step = _as_listed(step, tally.listed_as)
         label = f"step {index} {step.do} {step.name or step.url}"
-        for attempt in range(self.max_retries + 1):
+        attempt = 0
+        while True:
             tally.attempts += 1
             try:
                 if state.claimed and not state.acted and step.effect is not None and await confirm_effect(
@@ -153,7 +159,7 @@ class ReferenceAgent:
             except (PlaywrightError, StepFailed) as exc:
                 message = first_line(exc)
                 tally.log.append(f"{label}: {message}")
-                if not self.recovery or attempt == self.max_retries:
+                if not self.recovery or attempt >= self.max_retries + min(state.fresh_candidates, FREE_CANDIDATES):
                     return message
                 tally.recoveries += 1
                 try:
@@ -169,7 +175,7 @@ class ReferenceAgent:
                 tally.log.append(f"recover: {move}")
                 if move == "effect confirmed":
                     return None
-        return "retries exhausted"
+            attempt += 1
 
     def _finisher(self, ctx: EpisodeContext) -> Callable[[Page, PlanStep], Awaitable[None]]:
         async def act(page: Page, step: PlanStep) -> None:

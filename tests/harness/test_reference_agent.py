@@ -34,6 +34,9 @@ PAGES = {
     "swallow": """<button onclick="if (window.n = (window.n || 0) + 1, window.n > 1) done()">Save</button>""",
     # Two buttons share the label; only the second works.
     "decoy": """<button onclick="hit('decoy')">Save</button> <button onclick="done()">Save</button>""",
+    # Three decoys listed before the button that works (more than max_retries: each must be tried once).
+    "decoys": """<button onclick="hit('decoy')">Save</button> <button onclick="hit('decoy')">Save</button>
+                 <button onclick="hit('decoy')">Save</button> <button onclick="done()">Save</button>""",
     # The button appears after 3.5 s.
     "late": """<div id="slot"></div><script>setTimeout(() => { document.getElementById('slot').innerHTML =
                '<button onclick="done()">Save</button>'; }, 3500)</script>""",
@@ -227,6 +230,7 @@ async def run(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], reco
     [
         ("swallow", "recover: repeating the action"),
         ("decoy", "recover: trying candidate 2 of 2"),
+        ("decoys", "recover: trying candidate 4 of 4"),
         ("late", "recover: reloaded the page"),
         ("more", "recover: opened an overflow menu"),
         ("disabled", "recover: waiting longer for the control"),
