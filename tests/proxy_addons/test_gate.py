@@ -128,15 +128,15 @@ async def test_a_site_closing_its_idle_connection_during_a_hold_loses_nothing(up
     reader, writer = await asyncio.open_connection("127.0.0.1", GATE.port)
     writer.write(assemble_request(first.request))
     assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
-    deadline = loop.time() + 0.4
+    deadline = loop.time() + 1.0
     await GATE.route(second, deadline)
     writer.write(assemble_request(second.request))
     await asyncio.sleep(0.1)
-    assert loop.time() < deadline - 0.1 and not marks(second).get("forwarded")  # still held
+    assert loop.time() < deadline - 0.3 and not marks(second).get("forwarded")  # still held
     upstream.hang_up.set()
     assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
     held_at = next(at for at, data in upstream.reads if b"POST /held" in data)
-    assert deadline <= held_at < deadline + 0.05  # the new connection was made during the hold
+    assert deadline <= held_at < deadline + 0.2  # released on time, on the connection made during the hold
     assert upstream.connections == 2 and not upstream.hang_up.is_set() and marks(second)["forwarded"]
     writer.close()
 
