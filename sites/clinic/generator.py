@@ -50,6 +50,7 @@ from sites.clinic.models import (
     Status,
     TestResult,
 )
+from sites.kit.accounts import email_address
 from sites.kit.clock import EpisodeClock, iso, parse_iso
 from sites.kit.site import World, WorldSetup
 
@@ -142,7 +143,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     by_row = {row: providers[row] for row in range(len(providers))}
     slots = b.slots(providers)
     first, last = rng.choice(C.PATIENT_FIRST), rng.choice(C.PATIENT_LAST)
-    patient = Patient(id="pt1", name=f"{first} {last}", email=f"{first.lower()}.{last.lower()}@example.com",
+    patient = Patient(id="pt1", name=f"{first} {last}", email=email_address(first, last, domain="example.com"),
                       phone=f"(555) {rng.randint(200, 989)}-{rng.randint(1000, 9999)}",
                       born=f"{rng.randint(1958, 1996)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
                       address=f"{rng.randint(10, 990)} {rng.choice(('Birch', 'Cedar', 'Harbor', 'Elm'))} Avenue")

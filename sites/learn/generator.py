@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from sites.kit.accounts import email_address
 from sites.kit.clock import EpisodeClock, iso, parse_iso
 from sites.kit.site import World, WorldSetup
 from sites.learn import content as C
@@ -141,7 +142,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     _validate(setup)
     b = _Builder(rng, clock)
     first, last = rng.choice(C.USER_FIRST), rng.choice(C.USER_LAST)
-    user = Person(id="u001", name=f"{first} {last}", email=f"{first.lower()}.{last.lower()}@uni.test")
+    user = Person(id="u001", name=f"{first} {last}", email=email_address(first, last, domain="uni.test"))
     b.names.add(user.name)
     professors = [b.person(name) for name in rng.sample(C.PROFESSORS, 3)]
     term = term_of(clock)
@@ -163,7 +164,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     other_last = next(s for s in C.SURNAMES if s != classmates[0].name.split()[1]
                       and f"{shared_first} {s}" not in b.names)
     classmates[1].name = f"{shared_first} {other_last}"
-    classmates[1].email = f"{shared_first.lower()}.{other_last.lower()}@uni.test"
+    classmates[1].email = email_address(shared_first, other_last, domain="uni.test")
     for index, (ccode, ctitle, _k, _t) in enumerate(taken):
         courses.append(Course(id=f"c{len(courses) + 1}", code=ccode, section=f"0{rng.randint(1, 3)}", title=ctitle,
                               term=term, role="student", instructor_id=professors[index].id,

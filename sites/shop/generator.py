@@ -7,6 +7,7 @@ the same (setup, seed) always produces byte-identical state.
 from random import Random
 from typing import Any
 
+from sites.kit.accounts import email_address
 from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.shop.models import (
@@ -298,7 +299,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     # The user, two saved addresses (the first is default) and a fresh one for address tasks.
     first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
     user_name = f"{first} {last}"
-    user = User(id="u1", name=user_name, email=f"{first.lower()}.{last.lower()}@example.com")
+    user = User(id="u1", name=user_name, email=email_address(first, last, domain="example.com"))
     streets: set[str] = set()
     locations = rng.sample(LOCATIONS, 3)
     other_name = f"{rng.choice([f for f in FIRST_NAMES if f != first])} {rng.choice(LAST_NAMES)}"
