@@ -27,9 +27,9 @@ from pathlib import Path
 
 import aiohttp
 
-from grader.oracle_client import OracleClient
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for
+from harness.oracle_client import OracleClient
 from harness.runner import plan_matrix
 from harness.stack import Stack
 from sites.registry import load_site_catalog

@@ -1,7 +1,6 @@
-"""Grading from server state: oracle client, state diff, canonical_diff matching, process metrics."""
+"""Grading from server state: state diff, canonical_diff matching, process metrics."""
 
 from grader.diff import StateDiff, compute_diff
-from grader.oracle_client import OracleClient, OracleError
 from grader.process import ProcessMetrics
 from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import CheckResult, SubgoalResult, Verdict, grade
@@ -9,8 +8,6 @@ from grader.verdict import CheckResult, SubgoalResult, Verdict, grade
 __all__ = [
     "CheckResult",
     "EpisodeTrace",
-    "OracleClient",
-    "OracleError",
     "ProcessMetrics",
     "StateDiff",
     "SubgoalResult",

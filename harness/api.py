@@ -28,12 +28,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from grader.oracle_client import OracleClient
 from harness.agents.base import AgentOutcome
 from harness.config import RUNS_DIR, default_state_dir
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
 from harness.live_control import EpisodeControl, FaultControlError, WebchaosError, wait_until
+from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
 from harness.stack import Stack as Services

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from grader.bindings import fill
-from grader.oracle_client import OracleClient
 from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import Verdict, grade
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
@@ -20,9 +19,11 @@ from harness.agents.external import killed_from_outside
 from harness.browser import BrowserPool
 from harness.cdp import CdpBrowser
 from harness.control_client import ControlClient
+from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
 from harness.stack import signal_name
 from scenarios.chaos_profiles import ChaosProfile
+from scenarios.faults import SITE_LAYERS
 from scenarios.ledger import count_firings
 from scenarios.profile import GENERIC_VOCABULARY
 from scenarios.schema import PlanStep, Task, Variant
@@ -104,7 +105,7 @@ class EpisodeManager:
             site=spec.task.site, task_id=spec.task.id, seed=spec.seed,
             variant_id=spec.variant.id if spec.variant else None, episode_id=episode_id,
             setup={"params": spec.task.setup.params},
-            faults=[f for f in faults if f.get("layer") in ("seed", "server")],
+            faults=[f for f in faults if f.get("layer") in SITE_LAYERS],
         )
         initial = await self.oracle.initial_state_bytes(episode_id)
         (out_dir / "state_initial.json").write_bytes(initial)

@@ -33,11 +33,11 @@ from typing import Any
 
 from aiohttp import web
 
-from grader.oracle_client import OracleClient
 from harness.agents.base import AgentOutcome
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
 from harness.html_report import write_report
+from harness.oracle_client import OracleClient
 from harness.replay import REPLAY_NAME, write_replay_quietly
 from harness.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
 from harness.runner import new_run_id

@@ -20,9 +20,9 @@ from typing import Any
 
 from mitmproxy import http
 
-from proxy_addons.episodes import PROXY_LAYERS, Episode, Episodes, with_default_schedule
+from proxy_addons.episodes import Episode, Episodes, with_default_schedule
 from proxy_addons.ledger import marks
-from scenarios.faults import ArmedFault, FaultError, Layer, parse_fault
+from scenarios.faults import PROXY_LAYERS, ArmedFault, FaultError, Layer, parse_fault
 from scenarios.ledger import ARMED, DISARMED
 from scenarios.triggers import EVENTS_HEADER, Source
 
@@ -52,7 +52,7 @@ def arm_fault(episode: Episode, raw: Any) -> ArmedFault:
     if envelope.get("id") is None and isinstance(envelope.get("type"), str):
         envelope["id"] = f"{envelope['type']}@{episode.armed_at_runtime + 1}"
     try:
-        spec, params = parse_fault(envelope, 0)
+        spec, params = parse_fault(envelope, 0, PROXY_LAYERS)
     except FaultError as exc:
         raise ArmError(422, str(exc).replace("faults[0]", "fault", 1)) from exc
     if spec.layer not in PROXY_LAYERS:  # a layer value pydantic accepted in another spelling

@@ -17,7 +17,7 @@ from typing import Any
 from mitmproxy import http
 
 from proxy_addons.ledger import LEDGER_FILE, Ledger, marks
-from scenarios.faults import ArmedFault, FaultSpec, FaultType, Layer, Schedule, parse_faults
+from scenarios.faults import PROXY_LAYERS, ArmedFault, FaultSpec, FaultType, Layer, Schedule, parse_faults
 from scenarios.feed import Feed
 
 # Must equal sites.kit.deps.EPISODE_HEADER (checked by a test); not imported from there
@@ -25,8 +25,6 @@ from scenarios.feed import Feed
 EPISODE_HEADER = "x-webchaos-episode"
 
 __all__ = ["EPISODE_HEADER", "Episode", "Episodes", "arm_proxy_faults"]
-
-PROXY_LAYERS = (Layer.network, Layer.client)
 
 
 def arm_proxy_faults(raw_faults: list[Any], seed: int) -> list[ArmedFault]:

@@ -26,6 +26,13 @@ class Layer(StrEnum):
     client = "client"
 
 
+# Which process acts on which layers: the sites server generates worlds and answers requests,
+# the proxy sits on the wire and injects into pages.
+SITE_LAYERS = (Layer.seed, Layer.server)
+PROXY_LAYERS = (Layer.network, Layer.client)
+ALL_LAYERS = (*SITE_LAYERS, *PROXY_LAYERS)
+
+
 class Primitive(StrEnum):
     grounding = "grounding"
     planning = "planning"
@@ -146,9 +153,15 @@ class FaultType(Strict):
 # Keyed by (layer, name): one name may exist on two layers (e.g. `session_expiry` in the
 # proxy and in the sites' handlers); the envelope's `layer` says which one is meant.
 _REGISTRY: dict[tuple[Layer, str], type[FaultType]] = {}
-# Fault types are plugins: each entry point of this group names a module whose import registers
-# types (the built-in ones are declared in pyproject.toml; other packages may add their own).
-PLUGIN_GROUP = "webchaos.faults"
+# Fault types are plugins: each entry point of a layer's group (`webchaos.faults.network`, …)
+# names a module whose import registers that layer's types (the built-in ones are declared in
+# pyproject.toml; other packages may add their own). One group per layer, so a process loads only
+# the layers it acts on: the sites server never imports the proxy's mechanisms (nor mitmproxy).
+PLUGIN_GROUP_PREFIX = "webchaos.faults"
+
+
+def plugin_group(layer: Layer) -> str:
+    return f"{PLUGIN_GROUP_PREFIX}.{layer.value}"
 
 F = TypeVar("F", bound=type[FaultType])
 
@@ -168,24 +181,34 @@ def unregister(cls: type[FaultType]) -> None:
 
 
 @functools.cache
-def _load_builtins() -> None:
-    for entry in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+def _load_plugins(layer: Layer) -> None:
+    for entry in sorted(entry_points(group=plugin_group(layer)), key=lambda e: e.name):
         entry.load()
+
+
+def load_plugins(layers: tuple[Layer, ...] = ALL_LAYERS) -> None:
+    """Import the modules that register the types of `layers` (each once per process)."""
+    for layer in layers:
+        _load_plugins(layer)
+
+
+def _types_on(layers: tuple[Layer, ...]) -> dict[tuple[Layer, str], type[FaultType]]:
+    load_plugins(layers)
+    return {key: kind for key, kind in _REGISTRY.items() if key[0] in layers}
 
 
 def registry() -> dict[str, type[FaultType]]:
     """Every registered type by name; a name used on several layers is keyed '<layer>:<name>'."""
-    _load_builtins()
-    shared = {name for (_, name) in _REGISTRY if sum(1 for (_, n) in _REGISTRY if n == name) > 1}
+    types = _types_on(ALL_LAYERS)
+    shared = {name for (_, name) in types if sum(1 for (_, n) in types if n == name) > 1}
     out = {(f"{layer.value}:{name}" if name in shared else name): kind
-           for (layer, name), kind in _REGISTRY.items()}
+           for (layer, name), kind in types.items()}
     return dict(sorted(out.items()))
 
 
 def lookup(name: str, layer: Layer) -> type[FaultType] | None:
     """The type registered under `name` on `layer` (None if there is none)."""
-    _load_builtins()
-    return _REGISTRY.get((layer, name))
+    return _types_on((layer,)).get((layer, name))
 
 
 class FaultError(ValueError):
@@ -204,14 +227,16 @@ def _parse_envelope(raw: Any, index: int) -> FaultSpec:
         raise FaultError(f"faults[{index}].{_where(first['loc'])}: {first['msg']}") from exc
 
 
-def _parse_params(spec: FaultSpec, index: int) -> tuple[FaultSpec, FaultType]:
-    kind = lookup(spec.type, spec.layer)
+def _parse_params(spec: FaultSpec, index: int, layers: tuple[Layer, ...]) -> tuple[FaultSpec, FaultType]:
+    """`layers`: the layers this process knows (their plugins loaded); the hints name only those."""
+    types = _types_on(layers)
+    kind = types.get((spec.layer, spec.type))
     if kind is None:
-        layers = sorted(layer.value for (layer, name) in _REGISTRY if name == spec.type)
-        if layers:
-            raise FaultError(f"faults[{index}].layer: {spec.type!r} is a {' or '.join(layers)} fault, "
+        elsewhere = sorted(layer.value for (layer, name) in types if name == spec.type)
+        if elsewhere:
+            raise FaultError(f"faults[{index}].layer: {spec.type!r} is a {' or '.join(elsewhere)} fault, "
                              f"not {spec.layer.value}")
-        known = ", ".join(sorted({name for (_, name) in _REGISTRY}))
+        known = ", ".join(sorted({name for (_, name) in types}))
         raise FaultError(f"faults[{index}].type: unknown fault type {spec.type!r}; known: {known}")
     allowed = ", ".join(f"{n}" for n in kind.model_fields)
     try:
@@ -235,24 +260,29 @@ def _parse_params(spec: FaultSpec, index: int) -> tuple[FaultSpec, FaultType]:
     return spec, params
 
 
-def parse_fault(raw: Any, index: int) -> tuple[FaultSpec, FaultType]:
-    """Validate one envelope and its parameters; the error names index, field and allowed values."""
-    return _parse_params(_parse_envelope(raw, index), index)
+def parse_fault(raw: Any, index: int, layers: tuple[Layer, ...] = ALL_LAYERS) -> tuple[FaultSpec, FaultType]:
+    """Validate one envelope of one of `layers` and its parameters; the error names index, field
+    and allowed values. Only the plugins of `layers` are loaded."""
+    spec = _parse_envelope(raw, index)
+    if spec.layer not in layers:
+        raise FaultError(f"faults[{index}].layer: {spec.layer.value} faults are not handled here "
+                         f"(only {', '.join(layer.value for layer in layers)})")
+    return _parse_params(spec, index, layers)
 
 
-def parse_faults(raw_faults: list[Any], layers: tuple[Layer, ...] | None = None) -> list[tuple[FaultSpec, FaultType]]:
-    """The one arming path's parse: each envelope once, keeping the faults of `layers` (all if None).
+def parse_faults(raw_faults: list[Any], layers: tuple[Layer, ...] = ALL_LAYERS) -> list[tuple[FaultSpec, FaultType]]:
+    """The one arming path's parse: each envelope once, keeping the faults of `layers` (all by default).
 
-    Envelopes of other layers are checked as envelopes only (their types may live in another
-    process); default ids use the index in the full list. Raises `FaultError` naming the index and
-    the field, or a duplicate id.
+    Envelopes of other layers are checked as envelopes only (their types live in another process,
+    whose plugins are not loaded here); default ids use the index in the full list. Raises
+    `FaultError` naming the index and the field, or a duplicate id.
     """
     parsed: list[tuple[FaultSpec, FaultType]] = []
     for index, raw in enumerate(raw_faults):
         spec = _parse_envelope(raw, index)
-        if layers is not None and spec.layer not in layers:
+        if spec.layer not in layers:
             continue
-        parsed.append(_parse_params(spec, index))
+        parsed.append(_parse_params(spec, index, layers))
     seen: set[str] = set()
     for spec, _ in parsed:
         assert spec.id is not None

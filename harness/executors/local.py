@@ -8,11 +8,11 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-from grader.oracle_client import OracleClient
 from harness.agents.base import Agent, AgentOutcome
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, InfraFailure, run_episode
+from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult, InfraError
 from harness.stack import ServiceDeath, Stack
 

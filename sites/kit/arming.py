@@ -8,7 +8,7 @@ line of the episode's site ledger (`detail.control`: `armed` / `disarmed`, never
 from typing import Any
 
 from injectors.hookspec import Firing, ServerFault
-from scenarios.faults import ArmedFault, FaultError, Layer, parse_fault
+from scenarios.faults import SITE_LAYERS, ArmedFault, FaultError, Layer, parse_fault
 from scenarios.ledger import ARMED, DISARMED
 from sites.kit.episode import Episode
 
@@ -41,7 +41,7 @@ def arm_site_fault(episode: Episode, raw: Any) -> Firing:
     if envelope.get("id") is None and isinstance(envelope.get("type"), str):
         envelope["id"] = f"{envelope['type']}@{episode.armed_at_runtime + 1}"
     try:
-        spec, params = parse_fault(envelope, 0)
+        spec, params = parse_fault(envelope, 0, SITE_LAYERS)
     except FaultError as exc:
         raise ArmError(422, str(exc).replace("faults[0]", "fault", 1)) from exc
     if spec.layer != Layer.server or not isinstance(params, ServerFault):

@@ -22,13 +22,11 @@ from fastapi import HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from injectors.hookspec import CallKind, Firing, HookUnsupported, Reply, SeedFault, SeedWorld, ServerCall, ServerFault
-from scenarios.faults import ArmedFault, FaultError, Layer, parse_faults
+from scenarios.faults import SITE_LAYERS, ArmedFault, FaultError, Layer, parse_faults
 from sites.kit.episode import Episode
 from sites.kit.session import login_required
 
 logger = logging.getLogger(__name__)
-
-SITE_LAYERS = (Layer.seed, Layer.server)
 
 _CURRENT_CALL: ContextVar[ServerCall | None] = ContextVar("webchaos_current_call", default=None)
 

@@ -13,11 +13,11 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Page
 
-from grader.oracle_client import OracleClient
 from harness.agents import ReferenceAgent
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
+from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult
 from harness.runner import run_matrix
 from harness.stack import Stack

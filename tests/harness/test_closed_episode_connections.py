@@ -5,9 +5,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from grader.oracle_client import OracleClient
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
+from harness.oracle_client import OracleClient
 from harness.stack import Stack
 from scenarios.loader import load_catalog
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import aiohttp
 
-from grader.oracle_client import OracleClient
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
+from harness.oracle_client import OracleClient
 from harness.stack import Stack
 from scenarios.loader import load_catalog
 from scenarios.schema import Variant

@@ -10,11 +10,11 @@ from typing import Any
 import aiohttp
 import pytest
 
-from grader.oracle_client import OracleClient
 from harness.agents import CommandAgent, ReferenceAgent
 from harness.config import PROJECT_ROOT
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
+from harness.oracle_client import OracleClient
 from harness.stack import Stack
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run

@@ -9,11 +9,11 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from grader.oracle_client import OracleClient
 from harness.agents import ReferenceAgent
 from harness.browser import spki_hash
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
+from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult
 from harness.stack import Stack
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run

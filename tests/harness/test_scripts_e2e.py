@@ -17,7 +17,7 @@ from tests.harness.episodes import CATALOG, episode_dir, jsonl
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
-SCRIPTS = PROJECT_ROOT / "scenarios" / "scripts"
+SCRIPTS = PROJECT_ROOT / "examples" / "scripts"
 
 
 async def run_script(stack: Stack, runs_dir: Path, name: str, task: str, seed: int = 1

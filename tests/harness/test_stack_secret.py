@@ -11,12 +11,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from grader.oracle_client import OracleClient
 from harness.agents import CommandAgent
 from harness.agents.base import EpisodeContext
 from harness.config import PROJECT_ROOT, free_port
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
+from harness.oracle_client import OracleClient
 from harness.stack import Stack, proxy_command
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, run

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.oracle_client import OracleClient
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
+from harness.oracle_client import OracleClient
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e

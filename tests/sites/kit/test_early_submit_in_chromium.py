@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Route
 
-from grader.oracle_client import OracleClient
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
+from harness.oracle_client import OracleClient
 from harness.stack import Stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]

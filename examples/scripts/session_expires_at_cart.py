@@ -3,7 +3,7 @@
 A server fault armed at the start with a trigger: it stays dormant until the site has shown the cart,
 then signs the user out on the very next request (the agent must sign in again and go on).
 
-    webchaos script scenarios/scripts/session_expires_at_cart.py --seeds 1-3 -a reference
+    webchaos script examples/scripts/session_expires_at_cart.py --seeds 1-3 -a reference
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The script counts the site's own events (one per page or API call it served) and, every
 `EVERY_N` of them, swaps the latency fault for one `STEP_MS` slower, up to `MAX_MS`.
 
-    webchaos script scenarios/scripts/degrading_network.py --seeds 1-3 -a reference
+    webchaos script examples/scripts/degrading_network.py --seeds 1-3 -a reference
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Async client for the sites server's oracle API."""
+"""Async client for the sites server's oracle API (the harness's, beside control_client.py)."""
 
 import json
 from typing import Any

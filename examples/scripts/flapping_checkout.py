@@ -4,7 +4,7 @@ Once the agent has reached its cart, the checkout page answers 503 once; once it
 checkout page, placing the order answers 503 once. Each burst is armed with a trigger (so it starts
 exactly at that step, whatever the timing) and disarmed as soon as the agent is past the step.
 
-    webchaos script scenarios/scripts/flapping_checkout.py --seeds 1-3 -a reference
+    webchaos script examples/scripts/flapping_checkout.py --seeds 1-3 -a reference
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The task has several listings that look alike; the agent opens them one by one t
 the second product page it opens, the price of what it will buy is changing on the server: when
 it places the order, the item costs 20% more and the order is refused once so it can review it.
 
-    webchaos script scenarios/scripts/price_changes_while_comparing.py --seeds 1-3 -a reference
+    webchaos script examples/scripts/price_changes_while_comparing.py --seeds 1-3 -a reference
 """
 
 from __future__ import annotations
