@@ -33,7 +33,7 @@ from mitmproxy.proxy.mode_specs import ProxyMode
 from mitmproxy.test import taddons, tflow
 
 from proxy_addons.client import ClientInject
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import Guard
 from proxy_addons.network import NetworkFaults
 from proxy_addons.recorder import Recorder, make_har
@@ -49,7 +49,7 @@ class Stack:
         self.guard = Guard(self.episodes)
         self.addons: list[Any] = [self.guard, Recorder(self.episodes), Router(self.episodes),
                                   NetworkFaults(self.episodes), ClientInject(self.episodes), ClientView()]
-        self.episode = Episode("bench", 1, out_dir, 40001, record_actions=False)
+        self.episode = ProxyEpisode("bench", 1, out_dir, 40001, record_actions=False)
         self.episodes.add(self.episode)
 
     def flow(self, headers: int) -> http.HTTPFlow:

@@ -18,7 +18,7 @@ import tracemalloc
 import aiohttp
 
 from harness.control_client import ControlClient
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.secret import SECRET_HEADER
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
@@ -58,7 +58,7 @@ def in_process(n: int) -> tuple[list[float], float, int]:
 
 async def over_http(n: int) -> tuple[list[float], list[float], list[float]]:
     health, create, full = [], [], []
-    async with Stack() as stack, aiohttp.ClientSession(headers={SECRET_HEADER: stack.secret}) as session:
+    async with Services() as stack, aiohttp.ClientSession(headers={SECRET_HEADER: stack.secret}) as session:
         control = ControlClient(stack.control_url, stack.secret)
         body = {"site": "shop", "task_id": "shop_buy_by_seller", "seed": 0, "setup": {"params": {"hard_negatives": 2}}}
         for i in range(n):

@@ -31,7 +31,7 @@ from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for
 from harness.oracle_client import OracleClient
 from harness.runner import plan_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from sites.registry import load_site_catalog
 
 GOAL = 0.10
@@ -71,7 +71,7 @@ async def soak(episodes: int, warmup: int, concurrency: int, shared_client: bool
     shop = sorted(t for t, task in catalog.tasks.items() if task.site == "shop")
     kinds = plan_matrix(catalog, shop, None, [1])
     with tempfile.TemporaryDirectory(prefix="webchaos-soak-") as tmp:
-        async with Stack(state_dir=Path(tmp) / "state") as stack:
+        async with Services(state_dir=Path(tmp) / "state") as stack:
             sites, proxy = (s.process.pid for s in stack.services if s.process is not None)
             oracle = OracleClient(stack.oracle_url, stack.secret)
             control = ControlClient(stack.control_url, stack.secret)

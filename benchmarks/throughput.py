@@ -30,7 +30,7 @@ from harness.episode import EpisodeManager, EpisodeSpec
 from harness.executors.local import StackExecutor
 from harness.results import RunSummary
 from harness.runner import plan_matrix, run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import Catalog
 from sites.registry import load_site_catalog
 
@@ -69,7 +69,7 @@ def phases(summary: RunSummary, wall_s: float, k: int) -> dict[str, float]:
     }
 
 
-async def timed_run(specs: list[EpisodeSpec], runs: Path, name: str, k: int, *, stack: Stack | None = None,
+async def timed_run(specs: list[EpisodeSpec], runs: Path, name: str, k: int, *, stack: Services | None = None,
                     executor: object | None = None) -> tuple[RunSummary, float]:
     """One run; its wall time counts everything but starting the stack (or the Ray workers' stacks)."""
     started = time.perf_counter()
@@ -80,7 +80,7 @@ async def timed_run(specs: list[EpisodeSpec], runs: Path, name: str, k: int, *, 
 
 async def on_one_stack(specs: list[EpisodeSpec], runs: Path, name: str, ks: tuple[int, ...],
                        state: Path) -> dict[int, tuple[RunSummary, float]]:
-    async with Stack(state_dir=state) as stack:
+    async with Services(state_dir=state) as stack:
         return {k: await timed_run(specs, runs, f"{name}-k{k}", k, stack=stack) for k in ks}
 
 
@@ -150,7 +150,7 @@ def rss_kib(pid: int) -> int:
 
 async def measure_memory(catalog: Catalog, state: Path) -> None:
     specs = sample(catalog, 12)
-    async with Stack(state_dir=state) as stack:
+    async with Services(state_dir=state) as stack:
         executor = StackExecutor(stack)
         await executor.start()
         manager: EpisodeManager = executor._manager  # type: ignore[assignment]

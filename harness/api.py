@@ -36,7 +36,7 @@ from harness.live_control import EpisodeControl, FaultControlError, WebchaosErro
 from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult
 from harness.runner import new_run_id
-from harness.stack import Stack as Services
+from harness.stack import Services
 from scenarios.chaos_profiles import ChaosProfile, load_profile
 from scenarios.faults import FaultSpec
 from scenarios.loader import Catalog, ScenarioError

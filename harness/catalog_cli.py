@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.config import RUNS_DIR, ChromiumNotFound
-from harness.seeds import parse_seeds
+from harness.seeds import cli_seeds
 from scenarios.faults import Primitive, registry
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
@@ -91,7 +91,7 @@ def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scena
     that does not open. Thin coverage warns; tasks a recipe skipped by its site's declaration are info."""
     from harness.catalog_check import check_catalog
 
-    findings = check_catalog(*(catalog or []), seeds=parse_seeds(seeds))
+    findings = check_catalog(*(catalog or []), seeds=cli_seeds(seeds))
     for finding in findings:
         colour = {"error": "red", "warning": "yellow"}.get(finding.level, "cyan")
         console.print(f"[{colour}]{finding.level}[/] {finding.file}: {finding.where}: {finding.message}",
@@ -144,7 +144,7 @@ def validate(
                               f"{result.agent}: {mark}", highlight=False)
 
             try:
-                data = asyncio.run(validate_site(cat, name, parse_seeds(seeds), variant_ids=variant,
+                data = asyncio.run(validate_site(cat, name, cli_seeds(seeds), variant_ids=variant,
                                                  concurrency=concurrency, resume=resume, runs_dir=runs_dir,
                                                  on_result=show))
             except ChromiumNotFound as exc:

@@ -21,7 +21,7 @@ from harness.executors.ray_cluster import RayExecutorError, RayOptions, import_r
 from harness.report import print_summary
 from harness.results import EpisodeResult, RunConfig, RunSummary
 from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
-from harness.seeds import parse_seeds
+from harness.seeds import cli_seeds
 from scenarios.loader import Catalog, ScenarioError
 from sites.registry import load_site_catalog
 
@@ -39,10 +39,6 @@ def _catalog(paths: list[Path] | None) -> Catalog:
     except ScenarioError as exc:
         console.print(f"[red]scenario error[/] {exc}")
         raise typer.Exit(2) from exc
-
-
-def _seeds(text: str) -> list[int]:
-    return parse_seeds(text)
 
 
 async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
@@ -265,7 +261,7 @@ def run(
         raise typer.Exit(_resume(resume, concurrency, executor, address, workers))
     cluster = _cluster_options(executor, address, workers)
     variants = wanted_variants(variant, base_only)
-    code = _execute(_catalog(catalog), task, variants, _seeds(seeds), agent or ["reference"], concurrency or 2,
+    code = _execute(_catalog(catalog), task, variants, cli_seeds(seeds), agent or ["reference"], concurrency or 2,
                     run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
                     browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
                     record_replay=not no_replay, cluster=cluster, chaos_profiles=chaos_profile)
@@ -299,7 +295,7 @@ def script(
     if not tasks:
         console.print(f"[red]error[/] {path}: give --task (the script names no TASKS)", markup=False)
         raise typer.Exit(2)
-    code = _execute(_catalog(None), tasks, [], _seeds(seeds), agent or ["reference"], concurrency, run_id,
+    code = _execute(_catalog(None), tasks, [], cli_seeds(seeds), agent or ["reference"], concurrency, run_id,
                     runs_dir, True, time_budget, https=https, browser=browser, script=str(path.resolve()))
     raise typer.Exit(code)
 

@@ -41,7 +41,7 @@ from harness.oracle_client import OracleClient
 from harness.replay import REPLAY_NAME, write_replay_quietly
 from harness.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
 from harness.runner import new_run_id
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import Catalog
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ def _summary(result: EpisodeResult, href: str | None) -> dict[str, Any]:
 
 
 class PlayApp:
-    def __init__(self, catalog: Catalog, stack: Stack, runs_dir: Path, compare_run: str | None = None,
+    def __init__(self, catalog: Catalog, stack: Services, runs_dir: Path, compare_run: str | None = None,
                  launch: bool = False) -> None:
         self.catalog = catalog
         self.launch = launch  # open a headed Chromium on the episode's proxy (needs a display)
@@ -258,7 +258,7 @@ class PlayApp:
 async def serve(catalog: Catalog, runs_dir: Path, port: int, compare_run: str | None, launch: bool,
                 on_ready: Any = None) -> None:
     """Start the stack and the app; run until cancelled (Ctrl-C), then grade what is still open."""
-    async with Stack() as stack:
+    async with Services() as stack:
         app = PlayApp(catalog, stack, runs_dir, compare_run, launch=launch)
         url = await app.start(port)
         if on_ready is not None:

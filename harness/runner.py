@@ -19,7 +19,7 @@ from harness.executors.local import StackExecutor
 from harness.html_report import write_report
 from harness.replay import write_replay_quietly
 from harness.results import AgentInfo, EpisodeResult, RunConfig, RunSummary, write_json_atomic
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
@@ -140,7 +140,7 @@ def episodes_to_rerun(summary: RunSummary, run_dir: Path, episode_ids: Sequence[
 async def run_matrix(
     specs: Sequence[EpisodeSpec], agents: Sequence[Agent], *, run_id: str | None = None,
     runs_dir: Path = RUNS_DIR, concurrency: int = 2, time_budget_s: float = 120.0,
-    on_result: ProgressHook | None = None, stack: Stack | None = None, https: bool = False,
+    on_result: ProgressHook | None = None, stack: Services | None = None, https: bool = False,
     config: RunConfig | None = None, resume: bool = False, record_replay: bool = True,
     executor: EpisodeExecutor | None = None,
 ) -> tuple[RunSummary, Path]:

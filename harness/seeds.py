@@ -1,13 +1,12 @@
-"""Seed lists as the CLI takes them: '1', '1,2,5' or '1-10'."""
+"""The CLI's reading of a seed list: `scenarios.seeding.parse_seeds`, its error a typer error."""
 
 import typer
 
+from scenarios.seeding import SeedsError, parse_seeds
 
-def parse_seeds(text: str) -> list[int]:
+
+def cli_seeds(text: str) -> list[int]:
     try:
-        if "-" in text and "," not in text:
-            low, high = (int(p) for p in text.split("-", 1))
-            return list(range(low, high + 1))
-        return [int(p) for p in text.split(",") if p.strip()]
-    except ValueError as exc:
-        raise typer.BadParameter(f"seeds must look like '1', '1,2,5' or '1-10', got {text!r}") from exc
+        return parse_seeds(text)
+    except SeedsError as exc:
+        raise typer.BadParameter(str(exc)) from exc

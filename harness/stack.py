@@ -4,7 +4,7 @@ Each runs in its own process group and dies with the harness (PR_SET_PDEATHSIG),
 so neither Ctrl-C nor a killed harness leaves orphans behind.
 
 The stack's secret (scenarios/secret.py) is made here, kept in this process's memory
-(`Stack.secret`, given to the oracle and control clients) and handed to each service through
+(`Services.secret`, given to the oracle and control clients) and handed to each service through
 a pipe it inherits (`--secret-fd` / `webchaos_secret_fd`): never argv, environment or file.
 
 A started stack supervises both: when one dies (killed, crashed), the death is told to
@@ -145,7 +145,7 @@ class Service:
 
 
 @dataclass
-class Stack:
+class Services:
     """The running services and the ports a harness needs to talk to them."""
 
     state_dir: Path = field(default_factory=default_state_dir)
@@ -196,7 +196,7 @@ class Stack:
         )
         return [sites, proxy]
 
-    async def start(self, timeout_s: float = 30.0) -> "Stack":
+    async def start(self, timeout_s: float = 30.0) -> "Services":
         self.sites_port = self.sites_port or free_port()
         self.oracle_port = self.oracle_port or free_port()
         self.control_port = self.control_port or free_port()
@@ -291,7 +291,7 @@ class Stack:
         await asyncio.gather(*watchers, return_exceptions=True)
         await asyncio.gather(*(s.stop() for s in self.services), return_exceptions=True)
 
-    async def __aenter__(self) -> "Stack":
+    async def __aenter__(self) -> "Services":
         return await self.start()
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

@@ -20,7 +20,7 @@ from harness.agents import ReferenceAgent
 from harness.episode import EpisodeSpec
 from harness.results import EpisodeResult, write_json_atomic
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.ledger import is_firing
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
@@ -203,7 +203,7 @@ def prepare_validation(catalog: Catalog, site: str, seeds: Sequence[int], varian
 
 async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, variant_ids: Iterable[str] | None = None,
                         concurrency: int = 2, resume: bool = False, folder: Path = VALIDITY_DIR,
-                        runs_dir: Path, stack: Stack | None = None,
+                        runs_dir: Path, stack: Services | None = None,
                         on_result: Callable[[EpisodeResult], None] | None = None) -> ValidityFile:
     """Run what is missing (with `resume`) or everything asked for, and write the site's validity file after
     every episode. What was not asked for (other variants, other seeds) stays in the file as it was."""

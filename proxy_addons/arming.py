@@ -2,8 +2,8 @@
 
 `arm_fault` / `disarm_fault` are what the control API's `POST /episodes/{id}/faults` and
 `DELETE /episodes/{id}/faults/{fault_id}` do: an envelope exactly as in the catalog, network or
-client layer only (server faults are armed at the sites' oracle; seed faults only when an
-episode opens), one ledger line each (`detail.control`: `armed` / `disarmed`, never a firing).
+client layer only (the checks shared with the sites: scenarios/arming.py), one ledger line each
+(`detail.control`: `armed` / `disarmed`, never a firing).
 
 `observe` feeds the episode's progress to its faults' triggers (scenarios/triggers.py) and
 writes a ledger line when a trigger starts or ends a fault. It is called with the agent's GUI
@@ -20,46 +20,20 @@ from typing import Any
 
 from mitmproxy import http
 
-from proxy_addons.episodes import Episode, Episodes, with_default_schedule
+from proxy_addons.episodes import Episodes, ProxyEpisode, with_default_schedule
 from proxy_addons.ledger import marks
-from scenarios.faults import PROXY_LAYERS, ArmedFault, FaultError, Layer, parse_fault
+from scenarios.arming import no_such_fault, parse_runtime_fault
+from scenarios.faults import PROXY_LAYERS, ArmedFault
 from scenarios.ledger import ARMED, DISARMED
 from scenarios.triggers import EVENTS_HEADER, Source
 
 logger = logging.getLogger(__name__)
 
 
-class ArmError(ValueError):
-    """A fault that cannot be armed or disarmed here; `status` is the HTTP answer (4xx)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def arm_fault(episode: Episode, raw: Any) -> ArmedFault:
+def arm_fault(episode: ProxyEpisode, raw: Any) -> ArmedFault:
     """Validate one envelope and arm it on the open episode; returns the armed fault."""
-    if not isinstance(raw, dict):
-        raise ArmError(422, "fault: expected an envelope (a JSON object with type, layer, match, schedule, …)")
-    layer = raw.get("layer")
-    if layer == Layer.seed.value:
-        raise ArmError(422, "fault.layer: seed faults shape the generated world and are armed only when the "
-                            "episode opens (put them in a variant)")
-    if layer == Layer.server.value:
-        raise ArmError(422, "fault.layer: server faults are armed at the sites: POST the envelope to the "
-                            "oracle's /episodes/{id}/faults")
-    envelope = dict(raw)
-    if envelope.get("id") is None and isinstance(envelope.get("type"), str):
-        envelope["id"] = f"{envelope['type']}@{episode.armed_at_runtime + 1}"
-    try:
-        spec, params = parse_fault(envelope, 0, PROXY_LAYERS)
-    except FaultError as exc:
-        raise ArmError(422, str(exc).replace("faults[0]", "fault", 1)) from exc
-    if spec.layer not in PROXY_LAYERS:  # a layer value pydantic accepted in another spelling
-        raise ArmError(422, f"fault.layer: {spec.layer.value} faults are not armed at the proxy")
-    assert spec.id is not None
-    if episode.fault(spec.id) is not None:
-        raise ArmError(409, f"fault.id: episode {episode.id!r} already has a fault {spec.id!r}")
+    spec, params = parse_runtime_fault(raw, PROXY_LAYERS, episode.id, [f.id for f in episode.faults],
+                                       episode.armed_at_runtime)
     armed = ArmedFault(with_default_schedule(spec, params), params, episode.seed)
     episode.armed_at_runtime += 1
     episode.faults.append(armed)
@@ -69,25 +43,19 @@ def arm_fault(episode: Episode, raw: Any) -> ArmedFault:
     return armed
 
 
-def disarm_fault(episode: Episode, fault_id: str) -> ArmedFault:
+def disarm_fault(episode: ProxyEpisode, fault_id: str) -> ArmedFault:
     """Take a fault (armed at open or at run time) off the episode; pages already given a client
     fault keep it until they are left (it acts on the pages loaded while it is armed)."""
     armed = episode.fault(fault_id)
     if armed is None:
-        known = ", ".join(f.id for f in episode.faults) or "none"
-        raise ArmError(404, f"fault_id: episode {episode.id!r} has no fault {fault_id!r} (armed here: {known})")
+        raise no_such_fault(episode.id, fault_id, [f.id for f in episode.faults])
     episode.faults.remove(armed)
     episode.ledger.write(armed.spec.layer.value, armed.spec.type, fault_id=armed.id,
                          detail={"control": DISARMED, "eligible": armed.eligible, "fired": armed.fired})
     return armed
 
 
-def describe(armed: ArmedFault) -> dict[str, Any]:
-    return {"fault_id": armed.id, "layer": armed.spec.layer.value, "type": armed.spec.type,
-            "active": armed.active, "eligible": armed.eligible, "fired": armed.fired}
-
-
-def observe(episode: Episode, source: Source, kind: str, name: str | None) -> None:
+def observe(episode: ProxyEpisode, source: Source, kind: str, name: str | None) -> None:
     """One semantic event or GUI action: advance every trigger of the episode's faults."""
     for armed in list(episode.faults):
         change = armed.observe(source, kind, name)
@@ -105,7 +73,7 @@ def action_name(action: dict[str, Any]) -> str | None:
     return str(name) if name is not None else None
 
 
-def observe_actions(episode: Episode, actions: list[dict[str, Any]]) -> None:
+def observe_actions(episode: ProxyEpisode, actions: list[dict[str, Any]]) -> None:
     for action in actions:
         observe(episode, "action", str(action.get("kind")), action_name(action))
 

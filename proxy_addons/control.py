@@ -47,11 +47,12 @@ from mitmproxy import ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from proxy_addons.arming import ArmError, arm_fault, describe, disarm_fault
-from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
+from proxy_addons.arming import arm_fault, disarm_fault
+from proxy_addons.episodes import Episodes, ProxyEpisode, arm_proxy_faults
 from proxy_addons.ledger import marks
 from proxy_addons.recorder import Recorder
 from proxy_addons.secret import StackSecret
+from scenarios.arming import ArmError, describe
 from scenarios.faults import FaultError
 from scenarios.feed import BATCH_LIMIT, CLOSED_STATUS, MAX_WAIT_S, TooManyReaders
 from scenarios.secret import SECRET_HEADER, refusal, secret_matches
@@ -61,7 +62,7 @@ logger = logging.getLogger(__name__)
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 
 
-class OpenEpisode(BaseModel):
+class OpenEpisodeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     episode_id: str = Field(pattern=_ID.pattern)
@@ -82,7 +83,7 @@ WRITE_SETTLE_S = 2.0
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def writes_in_flight(episode: Episode) -> int:
+def writes_in_flight(episode: ProxyEpisode) -> int:
     """Writes the proxy has forwarded upstream (`marks["forwarded"]`, see router.ClientView) whose answer
     has not reached the client yet: held or dropped ones (a hang fault) never reached the site and do not
     count. `flow.response` is set when the response head arrives, well before the body is read and the
@@ -94,7 +95,7 @@ def writes_in_flight(episode: Episode) -> int:
                and marks(flow).get("forwarded"))
 
 
-async def settle_writes(episode: Episode, timeout_s: float, poll_s: float = 0.005) -> None:
+async def settle_writes(episode: ProxyEpisode, timeout_s: float, poll_s: float = 0.005) -> None:
     # Polled: a flow's answer arrives through mitmproxy's hooks, which signal nothing to wait on here.
     for _ in range(int(timeout_s / poll_s)):
         if not writes_in_flight(episode):
@@ -207,7 +208,7 @@ class Control:
 
     async def open_episode(self, request: web.Request) -> web.Response:
         try:
-            body = OpenEpisode.model_validate(await request.json())
+            body = OpenEpisodeRequest.model_validate(await request.json())
         except json.JSONDecodeError:
             return _error(422, "body: not JSON")
         except ValidationError as exc:
@@ -229,7 +230,7 @@ class Control:
             elif port in self.episodes.used_ports:
                 return _error(409, f"port {port} was already used in this proxy; ports are never reused")
             try:
-                episode = Episode(body.episode_id, body.seed, Path(body.out_dir), port, armed,
+                episode = ProxyEpisode(body.episode_id, body.seed, Path(body.out_dir), port, armed,
                                   record_actions=body.record_actions, record_replay=body.record_replay)
             except OSError as exc:
                 return _error(422, f"out_dir: {exc}")
@@ -247,7 +248,7 @@ class Control:
             status=201,
         )
 
-    def _open_episode(self, request: web.Request) -> Episode | web.Response:
+    def _open_episode(self, request: web.Request) -> ProxyEpisode | web.Response:
         episode_id = request.match_info["id"]
         episode = self.episodes.get(episode_id)
         if episode is not None:

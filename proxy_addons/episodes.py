@@ -24,7 +24,7 @@ from scenarios.feed import Feed
 # so that the proxy process (and fault registration) does not pull in FastAPI.
 EPISODE_HEADER = "x-webchaos-episode"
 
-__all__ = ["EPISODE_HEADER", "Episode", "Episodes", "arm_proxy_faults"]
+__all__ = ["EPISODE_HEADER", "Episodes", "ProxyEpisode", "arm_proxy_faults"]
 
 
 def arm_proxy_faults(raw_faults: list[Any], seed: int) -> list[ArmedFault]:
@@ -47,7 +47,7 @@ def with_default_schedule(spec: FaultSpec, params: FaultType) -> FaultSpec:
 
 
 @dataclass
-class Episode:
+class ProxyEpisode:
     id: str
     seed: int
     out_dir: Path
@@ -98,14 +98,14 @@ class Episodes:
     """Open episodes, by id and by listener spec; ports are never reused within the process."""
 
     def __init__(self) -> None:
-        self.by_id: dict[str, Episode] = {}
-        self.by_spec: dict[str, Episode] = {}
+        self.by_id: dict[str, ProxyEpisode] = {}
+        self.by_spec: dict[str, ProxyEpisode] = {}
         self.used_ports: set[int] = set()
 
     def __len__(self) -> int:
         return len(self.by_id)
 
-    def add(self, episode: Episode) -> None:
+    def add(self, episode: ProxyEpisode) -> None:
         if episode.id in self.by_id:
             raise ValueError(f"episode {episode.id!r} is already open")
         if episode.port in self.used_ports:
@@ -114,16 +114,16 @@ class Episodes:
         self.by_id[episode.id] = episode
         self.by_spec[episode.mode_spec] = episode
 
-    def remove(self, episode_id: str) -> Episode | None:
+    def remove(self, episode_id: str) -> ProxyEpisode | None:
         episode = self.by_id.pop(episode_id, None)
         if episode is not None:
             self.by_spec.pop(episode.mode_spec, None)
         return episode
 
-    def get(self, episode_id: str) -> Episode | None:
+    def get(self, episode_id: str) -> ProxyEpisode | None:
         return self.by_id.get(episode_id)
 
-    def for_flow(self, flow: http.HTTPFlow) -> Episode | None:
+    def for_flow(self, flow: http.HTTPFlow) -> ProxyEpisode | None:
         """The open episode whose listener the flow came in on (None if any other)."""
         mode = flow.client_conn.proxy_mode
         episode = self.by_spec.get(mode.full_spec)

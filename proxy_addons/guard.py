@@ -58,7 +58,7 @@ from urllib.parse import unquote
 from mitmproxy import ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
 
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.ledger import marks
 
 logger = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ def declared_length(request: http.Request) -> int | None:
     return max(lengths) if lengths else None
 
 
-def refuse(flow: http.HTTPFlow, episode: Episode | None, reason: str, status: int = 403) -> None:
+def refuse(flow: http.HTTPFlow, episode: ProxyEpisode | None, reason: str, status: int = 403) -> None:
     """Answer `status` (403 unless said) locally and write the refusal to the episode's ledger (if any)."""
     req = flow.request
     request = {"method": req.method, "host": req.pretty_host, "path": req.path.split("?", 1)[0]}

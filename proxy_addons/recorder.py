@@ -59,7 +59,7 @@ from mitmproxy.addons.savehar import SaveHar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proxy_addons.arming import observe_actions
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import ACTIONS_PATH, RECORDING_PATHS, REPORT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 from scenarios.faults import Layer
@@ -253,7 +253,7 @@ class Recorder:
         self.unreclaimed = 0  # body bytes of finished flows since the last collection
         self.tail = RecorderTail(self)
 
-    def action_log(self, episode: Episode) -> ActionLog:
+    def action_log(self, episode: ProxyEpisode) -> ActionLog:
         log = self.action_logs.get(episode.id)
         if log is None or log.path.parent != episode.out_dir:
             log = self.action_logs[episode.id] = ActionLog(episode.out_dir / ACTIONS_FILE, episode.opened_at)
@@ -261,7 +261,7 @@ class Recorder:
 
     # -- keeping flows --------------------------------------------------------------
 
-    def _keep(self, flow: http.HTTPFlow) -> Episode | None:
+    def _keep(self, flow: http.HTTPFlow) -> ProxyEpisode | None:
         episode = self.episodes.for_flow(flow)
         if episode is not None:
             episode.flows.setdefault(flow.id, flow)
@@ -294,19 +294,19 @@ class Recorder:
             self.unreclaimed = 0
             gc.collect(1)
 
-    def action_count(self, episode: Episode) -> int:
+    def action_count(self, episode: ProxyEpisode) -> int:
         log = self.action_logs.get(episode.id)
         return 0 if log is None else len(log.lines)
 
-    def actions_since(self, episode: Episode, start: int) -> list[dict[str, Any]]:
+    def actions_since(self, episode: ProxyEpisode, start: int) -> list[dict[str, Any]]:
         """The episode's GUI actions from the `start`-th on, in arrival order (for `ep.events()`)."""
         log = self.action_logs.get(episode.id)
         return [] if log is None else [dict(line) for line in log.lines[start:]]
 
-    def har(self, episode: Episode) -> dict[str, Any]:
+    def har(self, episode: ProxyEpisode) -> dict[str, Any]:
         return make_har(list(episode.flows.values()), self.servers_seen.get(episode.id))
 
-    async def export(self, episode: Episode) -> tuple[Path, int]:
+    async def export(self, episode: ProxyEpisode) -> tuple[Path, int]:
         """Write `<out_dir>/trace.har`, then forget the episode's flows."""
         flows = list(episode.flows.values())
         har = make_har(flows, self.servers_seen.pop(episode.id, None))  # on the loop: flows may still be in flight
@@ -392,7 +392,7 @@ class Recorder:
                 415, f"webchaos: Content-Encoding {encoding!r} not accepted, send identity\n", _TEXT)
         return encoding is not None
 
-    def _record_report(self, episode: Episode, flow: http.HTTPFlow) -> str | None:
+    def _record_report(self, episode: ProxyEpisode, flow: http.HTTPFlow) -> str | None:
         raw = flow.request.raw_content or b""
         if len(raw) > MAX_REPORT_BYTES:
             return "too large"

@@ -51,7 +51,7 @@ from typing import Any
 from mitmproxy import ctx, http
 from mitmproxy.addonmanager import Loader
 
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import RRWEB_PATH, RRWEB_SCRIPT_PATH, content_encoding, normalized_path
 from proxy_addons.ledger import marks
 
@@ -166,7 +166,7 @@ class RrwebRecorder:
         if "webchaos_rrweb_max_bytes" in updated:
             self.cap = max(1, int(ctx.options.webchaos_rrweb_max_bytes))
 
-    def _file(self, episode: Episode) -> RrwebFile:
+    def _file(self, episode: ProxyEpisode) -> RrwebFile:
         current = self.files.get(episode.id)
         path = episode.out_dir / RRWEB_FILE
         if current is None or current.path != path:
@@ -227,7 +227,7 @@ class RrwebRecorder:
                 "content-type": "text/javascript; charset=utf-8",
                 "cache-control": "public, max-age=31536000, immutable"})
 
-    def _store(self, episode: Episode, flow: http.HTTPFlow, rec: int, events: list[dict[str, Any]]) -> None:
+    def _store(self, episode: ProxyEpisode, flow: http.HTTPFlow, rec: int, events: list[dict[str, Any]]) -> None:
         log = self._file(episode)
         if log.truncated:
             flow.response = http.Response.make(413, "webchaos: recording is full\n", _TEXT)

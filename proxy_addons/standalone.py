@@ -42,7 +42,7 @@ import yaml  # noqa: E402
 from mitmproxy import ctx, exceptions, http  # noqa: E402
 from mitmproxy.addonmanager import Loader  # noqa: E402
 
-from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults  # noqa: E402
+from proxy_addons.episodes import Episodes, ProxyEpisode, arm_proxy_faults  # noqa: E402
 from proxy_addons.ledger import Ledger, marks  # noqa: E402
 from proxy_addons.network import NetworkFaults  # noqa: E402
 from scenarios.faults import FaultError, Layer  # noqa: E402
@@ -88,11 +88,11 @@ def read_fault_file(path: Path) -> list[Any]:
     return out
 
 
-def load_episode(path: Path, seed: int, ledger_path: Path | None) -> Episode:
+def load_episode(path: Path, seed: int, ledger_path: Path | None) -> ProxyEpisode:
     """Parse, validate and arm a fault file as one endless pseudo-episode."""
     armed = arm_proxy_faults(read_fault_file(path), seed)
     out_dir = ledger_path.parent if ledger_path else Path.cwd()
-    episode = Episode(EPISODE_ID, seed, out_dir, 0, armed, ledger_path=ledger_path or Path(os.devnull))
+    episode = ProxyEpisode(EPISODE_ID, seed, out_dir, 0, armed, ledger_path=ledger_path or Path(os.devnull))
     episode.ledger.close()
     episode.ledger = LoggingLedger(ledger_path or Path(os.devnull), episode.opened_at)
     return episode

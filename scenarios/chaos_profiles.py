@@ -23,14 +23,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scenarios.faults import FaultError, Layer, parse_fault
 from scenarios.loader import ScenarioError
+from scenarios.strict import Strict
 
 PROFILES_DIR = Path(__file__).parent / "profiles"
 _NAME = r"^[a-z0-9][a-z0-9-]{0,60}$"
 
 
-class ProfileFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ProfileFile(Strict):
     name: str = Field(pattern=_NAME, description="lower-case words joined by '-'")
     description: str = ""
     include: list[str] = Field(default_factory=list, description="names of profiles whose faults come first")

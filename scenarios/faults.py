@@ -13,9 +13,10 @@ from enum import StrEnum
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from scenarios.seeding import derive_seed
+from scenarios.strict import Strict
 from scenarios.triggers import Source, Trigger, TriggerState
 
 
@@ -41,10 +42,6 @@ class Primitive(StrEnum):
     patience = "patience"
     exploration = "exploration"
     verification = "verification"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Match(Strict):

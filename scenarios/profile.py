@@ -10,14 +10,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from scenarios.strict import FrozenStrict
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class EventVocabulary(_Strict):
+class EventVocabulary(FrozenStrict):
     entity_kinds: list[str] = Field(description="kinds of entity the site's events are about, e.g. product, message")
     listed: list[str] = Field(
         description="event detail keys whose list holds the ids a page shows or a search/filter returns")
@@ -53,7 +51,7 @@ def _words(words: list[str]) -> re.Pattern[str]:
     return re.compile("^(" + "|".join(re.escape(w) for w in words) + ")$", re.I)
 
 
-class Affordances(_Strict):
+class Affordances(FrozenStrict):
     """The words a site uses for its generic controls (also reachable by standard ARIA roles)."""
 
     sign_in: str = Field(default="Sign in", description="heading and button of the sign-in page")
@@ -83,7 +81,7 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
-class TargetScope(_Strict):
+class TargetScope(FrozenStrict):
     """Which kind of record a task's `target` binding is, read off the task's setup params (no world is
     generated), and which kinds each of the site's seed fault families can work on."""
 
@@ -108,7 +106,7 @@ class TargetScope(_Strict):
         return f"its target is {_a(kind)}; the site's {fault_type} works on {' or '.join(map(_a, accepted))}"
 
 
-class SiteProfile(_Strict):
+class SiteProfile(FrozenStrict):
     name: str = Field(description="the site's name in the catalog, e.g. 'mail'")
     host: str = Field(description="its virtual host, e.g. 'mail.test'")
     title: str = Field(description="the product name people see")

@@ -16,27 +16,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from scenarios.faults import Layer, Primitive, lookup
 from scenarios.profile import SiteProfile
 from scenarios.schema import PlanStep, Task, Variant
+from scenarios.strict import Strict
 
 Binding = Literal["commit", "search", "fill", "detail", "pages", "site"]
 WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"]
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class RecipeExclude(_Strict):
+class RecipeExclude(Strict):
     tasks: list[str] = Field(default_factory=list, description="task ids the recipe never expands onto")
     tags: list[str] = Field(default_factory=list, description="tasks carrying any of these tags are skipped")
 
 
-class Recipe(_Strict):
+class Recipe(Strict):
     id: str = Field(pattern=r"^[a-z0-9_]+$")
     title: str = Field(description="the variants' title; {step} becomes the bound step's description")
     target_primitive: Primitive

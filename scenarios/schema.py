@@ -3,15 +3,11 @@
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from scenarios.expr import ExprError, compile_expr
 from scenarios.faults import Primitive
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+from scenarios.strict import Strict
 
 # Predicate keys the grader understands; each predicate is a one-key mapping, e.g. {eq: 1}.
 PREDICATE_KEYS = frozenset({

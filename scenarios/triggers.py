@@ -22,7 +22,9 @@ server fault may be triggered by semantic events only.
 import fnmatch
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from scenarios.strict import Strict
 
 EventKindName = Literal["inspect", "navigate", "search", "filter", "commit"]
 ActionKindName = Literal["click", "input", "key", "scroll", "navigation", "tab_open"]
@@ -32,10 +34,8 @@ TRIGGERED = "triggered"
 SPENT = "spent"
 
 
-class On(BaseModel):
+class On(Strict):
     """One kind of happening, seen `count` times: a semantic `event` or a GUI `action`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     event: EventKindName | None = Field(default=None, description="a semantic event kind of the site")
     action: ActionKindName | None = Field(default=None, description="a GUI action kind of the agent")
@@ -64,9 +64,7 @@ class On(BaseModel):
         return self.model_dump(exclude_none=True)
 
 
-class Trigger(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Trigger(Strict):
     after: On | None = Field(default=None, description="the fault becomes active when this has happened")
     until: On | None = Field(default=None, description="the fault stops for good when this has happened")
 

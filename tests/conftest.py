@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from harness.stack import Stack
+from harness.stack import Services
 
 # Under pytest-xdist (`make test`), each worker's stacks keep their files (the proxy's CA, logs) apart from
 # the other worker's; subprocesses the tests start inherit it.
@@ -18,9 +18,9 @@ if (_worker := os.environ.get("PYTEST_XDIST_WORKER")) and "WEBCHAOS_STATE_DIR" n
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
+async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Services]:
     """The sites server and the proxy, started once for the module that asks."""
-    running = Stack(state_dir=tmp_path_factory.mktemp("state"))
+    running = Services(state_dir=tmp_path_factory.mktemp("state"))
     await running.start()
     yield running
     await running.stop()

@@ -34,6 +34,7 @@ from playwright.async_api import Error as PlaywrightError
 from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
 from harness.runner import new_run_id
+from scenarios.seeding import parse_seeds
 from sites.registry import all_sites, load_site_catalog
 
 __all__ = ["browser_tools", "webchaos_agent", "webchaos_cleanup", "webchaos_scorer", "webchaos_setup",
@@ -94,11 +95,7 @@ def _seeds(value: str | int | list[int]) -> list[int]:
         return [value]
     if isinstance(value, list):
         return [int(v) for v in value]
-    text = str(value)
-    if "-" in text and "," not in text:
-        low, high = (int(p) for p in text.split("-", 1))
-        return list(range(low, high + 1))
-    return [int(p) for p in text.split(",") if p.strip()]
+    return parse_seeds(str(value))
 
 
 def samples(site: str, tasks: str | list[str] | None = None, variants: str | list[str] | None = None,

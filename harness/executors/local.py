@@ -14,7 +14,7 @@ from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, InfraFailure, run_episode
 from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult, InfraError
-from harness.stack import ServiceDeath, Stack
+from harness.stack import ServiceDeath, Services
 
 
 def infra_result(spec: EpisodeSpec, agent: str, episode_id: str, infra: InfraError) -> EpisodeResult:
@@ -34,10 +34,10 @@ def death_error(death: ServiceDeath) -> InfraError:
 class StackExecutor:
     """Runs episodes on `stack` (started and stopped here when none is given)."""
 
-    def __init__(self, stack: Stack | None = None, *, https: bool = False, record_replay: bool = True,
+    def __init__(self, stack: Services | None = None, *, https: bool = False, record_replay: bool = True,
                  time_budget_s: float = 120.0, capacity: int = 2) -> None:
         self.own_stack = stack is None
-        self.stack = stack or Stack(https=https)
+        self.stack = stack or Services(https=https)
         self.record_replay = record_replay
         self.time_budget_s = time_budget_s
         self.capacity = max(1, capacity)

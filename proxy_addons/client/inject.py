@@ -52,7 +52,7 @@ from typing import Any, ClassVar
 from mitmproxy import http
 from pydantic import Field
 
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.ledger import marks, request_summary
 from proxy_addons.network.engine import error_response
 from proxy_addons.rrweb import RRWEB_PATH, record_script_url
@@ -230,7 +230,7 @@ class ClientInject:
         self.episodes = episodes
 
     @staticmethod
-    def _replay(episode: Episode) -> bool:
+    def _replay(episode: ProxyEpisode) -> bool:
         return episode.record_replay and record_script_url() is not None
 
     def response(self, flow: http.HTTPFlow) -> None:
@@ -254,7 +254,7 @@ class ClientInject:
             episode.ledger.write("client", "hook_error", flow=flow, detail={"hook": "response", "error": error})
             error_response(flow, f"client fault injection failed ({error})")
 
-    def _inject(self, flow: http.HTTPFlow, episode: Episode, content_type: str) -> None:
+    def _inject(self, flow: http.HTTPFlow, episode: ProxyEpisode, content_type: str) -> None:
         assert flow.response is not None
         req = request_summary(flow)
         body = flow.request.raw_content or b""

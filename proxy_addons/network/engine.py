@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Literal
 
 from mitmproxy import http
 
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.ledger import marks, request_summary
 from proxy_addons.network.gate import GATE, GATE_HEADER, MIN_GATED_S, gateable
 from proxy_addons.network.relay import shutdown
@@ -97,7 +97,7 @@ class FaultContext:
     counts from there, so the proxy's own queueing before the hook (other flows' work on the same loop,
     the other addons, the matching, the ledger line) is part of the delay instead of added to it."""
 
-    episode: Episode
+    episode: ProxyEpisode
     detail: dict[str, Any] = field(default_factory=dict)
     now_ms: float = 0.0
     received: float | None = None
@@ -173,7 +173,7 @@ def error_response(flow: http.HTTPFlow, message: str) -> None:
     marks(flow)["local"] = True
 
 
-def delays(episode: Episode) -> bool:
+def delays(episode: ProxyEpisode) -> bool:
     """Whether the episode has a fault that may hold requests at the gate (dormant or spent ones count)."""
     return any(isinstance(armed.params, DelayFault) and armed.params.hook_point() == "request"
                for armed in episode.faults_of(Layer.network))
@@ -203,7 +203,7 @@ class NetworkFaults:
         await shutdown()
         await GATE.stop()
 
-    def _candidates(self, episode: Episode, flow: http.HTTPFlow, hook: HookPoint) -> list[ArmedFault]:
+    def _candidates(self, episode: ProxyEpisode, flow: http.HTTPFlow, hook: HookPoint) -> list[ArmedFault]:
         req = request_summary(flow)
         if hook == "response" and flow.response is not None:
             content_type = flow.response.headers.get("content-type", "")
@@ -223,7 +223,7 @@ class NetworkFaults:
                 out.append(armed)
         return out
 
-    def _fail(self, episode: Episode, flow: http.HTTPFlow, armed: ArmedFault, hook: HookPoint,
+    def _fail(self, episode: ProxyEpisode, flow: http.HTTPFlow, armed: ArmedFault, hook: HookPoint,
               exc: Exception) -> None:
         logger.exception(f"webchaos: network fault {armed.id} raised")
         error = f"{type(exc).__name__}: {exc}"

@@ -15,7 +15,7 @@ from harness.agents import agents_from_specs
 from harness.episode import EpisodeSpec
 from harness.results import EpisodeResult
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from tests.examples.conftest import ROOT, needs
 from tests.harness.episodes import CATALOG
 
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 TASK = "shop_add_to_cart"
 
 
-async def run_example(stack: Stack, runs: Path, agent: str, variant: str, browser: str = "proxy",
+async def run_example(stack: Services, runs: Path, agent: str, variant: str, browser: str = "proxy",
                       seed: int = 1) -> tuple[EpisodeResult, EpisodeResult, list[dict[str, Any]]]:
     """The base task and `variant` with one agent; returns (base, variant, the variant's ledger)."""
     specs = [_spec(None, seed), _spec(variant, seed)]
@@ -47,7 +47,7 @@ def fired(ledger: list[dict[str, Any]], layer: str) -> list[str]:
     return [e["type"] for e in ledger if e["layer"] == layer and e.get("detail", {}).get("event", "fired") == "fired"]
 
 
-async def test_selenium_through_the_proxy(stack: Stack, tmp_path: Path) -> None:
+async def test_selenium_through_the_proxy(stack: Services, tmp_path: Path) -> None:
     if not shutil.which("chromedriver"):
         needs(Path("/usr/bin/chromedriver"), "run scripts/ensure-chromium.sh (apt-get install chromium-driver)")
     base, faulted, ledger = await run_example(
@@ -60,7 +60,7 @@ async def test_selenium_through_the_proxy(stack: Stack, tmp_path: Path) -> None:
     assert not faulted.success and faulted.outcome.status == "error" and faulted.firings >= 1
 
 
-async def test_playwright_mcp_over_cdp(stack: Stack, tmp_path: Path) -> None:
+async def test_playwright_mcp_over_cdp(stack: Services, tmp_path: Path) -> None:
     needs(ROOT / ".venv-mcp" / "bin" / "python", "run `make frameworks`")
     needs(ROOT / "examples" / "playwright_mcp" / "node_modules" / "@playwright" / "mcp", "run `make frameworks`")
     script = ROOT / "examples" / "playwright_mcp" / "playwright_mcp_agent.py"
@@ -74,7 +74,7 @@ async def test_playwright_mcp_over_cdp(stack: Stack, tmp_path: Path) -> None:
     assert faulted.success and faulted.firings == 1, faulted.verdict
 
 
-async def test_browser_use_over_cdp(stack: Stack, tmp_path: Path) -> None:
+async def test_browser_use_over_cdp(stack: Services, tmp_path: Path) -> None:
     python = ROOT / ".venv-browser-use" / "bin" / "python"
     needs(python, "run `make frameworks`")
     agent = f"cmd:{python} {ROOT / 'examples' / 'browser_use' / 'browser_use_agent.py'}"
@@ -87,7 +87,7 @@ async def test_browser_use_over_cdp(stack: Stack, tmp_path: Path) -> None:
     assert not faulted.success and faulted.firings == 1 and faulted.outcome.status == "error"
 
 
-async def test_stagehand_over_cdp(stack: Stack, tmp_path: Path) -> None:
+async def test_stagehand_over_cdp(stack: Services, tmp_path: Path) -> None:
     pytest.importorskip("stagehand")
     specs = [_spec(None, 1), _spec("shop_product_click_swallow", 1)]
     script = ROOT / "examples" / "stagehand_agent.py"

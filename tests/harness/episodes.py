@@ -8,13 +8,13 @@ from harness.agents.base import Agent
 from harness.episode import EpisodeSpec
 from harness.results import EpisodeResult
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import load_catalog
 
 CATALOG = load_catalog()
 
 
-async def run(stack: Stack, runs_dir: Path, task: str, variant: str | None, agents: list[Agent],
+async def run(stack: Services, runs_dir: Path, task: str, variant: str | None, agents: list[Agent],
               seed: int = 1) -> list[EpisodeResult]:
     """One (task, variant, seed) with each agent, sorted by agent name ('reference' before '…-no-recovery')."""
     spec = EpisodeSpec(CATALOG.tasks[task], CATALOG.variants[variant] if variant else None, seed)

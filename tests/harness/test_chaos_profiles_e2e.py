@@ -14,7 +14,7 @@ import webchaos
 from harness.agents import ReferenceAgent
 from harness.chaos_profile import robustness_table, with_overlays
 from harness.runner import plan_matrix, run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.ledger import is_firing
 from tests.harness.episodes import CATALOG
 
@@ -64,7 +64,7 @@ async def test_a_profile_fires_the_same_way_for_the_same_seed(api_stack: webchao
         assert await browse(api_stack, profile, seed=6) != first  # the seed, not the clock, decides
 
 
-async def test_every_profile_over_the_shop_tasks_is_graded_next_to_the_clean_base(stack: Stack,
+async def test_every_profile_over_the_shop_tasks_is_graded_next_to_the_clean_base(stack: Services,
                                                                                  tmp_path: Path) -> None:
     specs = with_overlays(plan_matrix(CATALOG, SHOP_TASKS, [], [1]), PROFILES)
     assert len(specs) == len(SHOP_TASKS) * (1 + len(PROFILES))

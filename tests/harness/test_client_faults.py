@@ -20,7 +20,7 @@ from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
 from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.faults import lookup
 from scenarios.schema import Variant
 from scenarios.secret import SECRET_HEADER
@@ -33,7 +33,7 @@ ADD = {"role": "button", "name": "Add to cart"}
 
 @dataclass
 class Env:
-    stack: Stack
+    stack: Services
     pool: BrowserPool
     manager: EpisodeManager
     control: ControlClient
@@ -42,7 +42,7 @@ class Env:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Env]:
-    stack = Stack(state_dir=tmp_path_factory.mktemp("state"))
+    stack = Services(state_dir=tmp_path_factory.mktemp("state"))
     await stack.start()
     pool = await BrowserPool().start()
     oracle = OracleClient(stack.oracle_url, stack.secret)

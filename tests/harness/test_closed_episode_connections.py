@@ -8,7 +8,7 @@ from pathlib import Path
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import load_catalog
 
 REQUEST = b"GET http://shop.test/ HTTP/1.1\r\nHost: shop.test\r\nConnection: keep-alive\r\n\r\n"
@@ -22,7 +22,7 @@ async def _response(reader: asyncio.StreamReader) -> bytes:
     return head
 
 
-async def test_closing_an_episode_closes_its_open_connections(stack: Stack, tmp_path: Path) -> None:
+async def test_closing_an_episode_closes_its_open_connections(stack: Services, tmp_path: Path) -> None:
     task = load_catalog().tasks["shop_add_to_cart"]
     async with OracleClient(stack.oracle_url, stack.secret) as oracle:
         control = ControlClient(stack.control_url, stack.secret)

@@ -12,7 +12,7 @@ import aiohttp
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import load_catalog
 from scenarios.schema import Variant
 
@@ -43,7 +43,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-async def test_fifty_concurrent_episodes_stay_apart(stack: Stack, tmp_path: Path) -> None:
+async def test_fifty_concurrent_episodes_stay_apart(stack: Services, tmp_path: Path) -> None:
     started = time.monotonic()
     task = load_catalog().tasks["shop_add_to_cart"]
     variant = Variant.model_validate({"id": "every_request", "title": "latency on every request",

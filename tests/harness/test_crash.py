@@ -18,7 +18,7 @@ from harness.config import PROJECT_ROOT
 from harness.episode import EpisodeSpec
 from harness.results import RunSummary
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import load_catalog
 
 AGENT = f"{sys.executable} {PROJECT_ROOT / 'tests' / 'harness' / 'lingering_agent.py'}"
@@ -27,8 +27,8 @@ VICTIM = 1  # the second episode is the one running when the process dies
 
 
 @pytest_asyncio.fixture
-async def stack(tmp_path: Path) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path / "state")
+async def stack(tmp_path: Path) -> AsyncIterator[Services]:
+    running = Services(state_dir=tmp_path / "state")
     await running.start()
     yield running
     await running.stop()
@@ -54,7 +54,7 @@ def _chromium_on(proxy_url: str) -> int:
     raise AssertionError(f"no chromium on {proxy_url}")
 
 
-async def _run_and_kill(stack: Stack, tmp_path: Path, victim: Callable[[int, str], int], *,
+async def _run_and_kill(stack: Services, tmp_path: Path, victim: Callable[[int, str], int], *,
                         cdp: bool = False) -> tuple[RunSummary, int]:
     """Four add-to-cart episodes one at a time; when the second one's agent starts, SIGKILL `victim(...)`."""
     task = load_catalog().tasks["shop_add_to_cart"]
@@ -101,7 +101,7 @@ def _check(summary: RunSummary, process: str, pid: int) -> None:
     assert agg["score_matrix"]["lingering"]["base"]["shop"]["success_rate"] == 1.0  # not counted as a failure
 
 
-async def test_sites_server_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+async def test_sites_server_killed_mid_run(stack: Services, tmp_path: Path) -> None:
     first = stack.services[0]
     assert first.name == "sites server" and first.process is not None
     old = first.process.pid
@@ -111,7 +111,7 @@ async def test_sites_server_killed_mid_run(stack: Stack, tmp_path: Path) -> None
     assert first.process is not None and first.process.pid != old and first.process.returncode is None
 
 
-async def test_proxy_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+async def test_proxy_killed_mid_run(stack: Services, tmp_path: Path) -> None:
     proxy = stack.services[1]
     assert proxy.name == "proxy" and proxy.process is not None
     old = proxy.process.pid
@@ -121,21 +121,21 @@ async def test_proxy_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
     assert proxy.process is not None and proxy.process.pid != old and proxy.process.returncode is None
 
 
-async def test_agent_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+async def test_agent_killed_mid_run(stack: Services, tmp_path: Path) -> None:
     summary, pid = await _run_and_kill(stack, tmp_path, lambda agent_pid, _: agent_pid)
     _check(summary, "agent", pid)
     assert stack.deaths == []
 
 
 @pytest.mark.e2e
-async def test_episode_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+async def test_episode_chromium_killed_mid_run(stack: Services, tmp_path: Path) -> None:
     summary, pid = await _run_and_kill(stack, tmp_path, lambda _, proxy_url: _chromium_on(proxy_url), cdp=True)
     _check(summary, "chromium", pid)
     assert stack.deaths == []
 
 
 @pytest.mark.e2e
-async def test_shared_chromium_killed_mid_run(stack: Stack, tmp_path: Path) -> None:
+async def test_shared_chromium_killed_mid_run(stack: Services, tmp_path: Path) -> None:
     """The reference agent's Chromium (one per run) dies under an episode: that episode is an infrastructure
     error; the pool launches another and the next episodes pass."""
     from harness.agents import ReferenceAgent

@@ -15,7 +15,7 @@ from harness.config import PROJECT_ROOT
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 
@@ -27,7 +27,7 @@ def ledger(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("task", ["shop_add_to_cart", "shop_buy_by_seller", "shop_change_default_address"])
-async def test_base_task_passes_with_the_reference_agent(stack: Stack, tmp_path: Path, task: str) -> None:
+async def test_base_task_passes_with_the_reference_agent(stack: Services, tmp_path: Path, task: str) -> None:
     (result,) = await run(stack, tmp_path, task, None, [ReferenceAgent(recovery=False)])
     assert result.outcome.status == "done", result.outcome
     assert result.success, result.verdict
@@ -44,7 +44,7 @@ async def test_base_task_passes_with_the_reference_agent(stack: Stack, tmp_path:
     assert "commit" in {e["kind"] for e in events}
 
 
-async def test_overlay_variant_fails_without_recovery_and_passes_with_it(stack: Stack, tmp_path: Path) -> None:
+async def test_overlay_variant_fails_without_recovery_and_passes_with_it(stack: Services, tmp_path: Path) -> None:
     on, off = await run(stack, tmp_path, "shop_buy_by_seller", "shop_checkout_overlay",
                         [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)])
     assert (off.agent, on.agent) == ("reference-no-recovery", "reference")
@@ -57,7 +57,7 @@ async def test_overlay_variant_fails_without_recovery_and_passes_with_it(stack: 
     assert ("overlay", "fired") in fired and ("overlay", "dismissed") in fired
 
 
-async def test_latency_variant_delays_only_the_matched_route(stack: Stack, tmp_path: Path) -> None:
+async def test_latency_variant_delays_only_the_matched_route(stack: Services, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants["shop_cart_latency"], 3)
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
@@ -93,7 +93,7 @@ async def test_latency_variant_delays_only_the_matched_route(stack: Stack, tmp_p
     assert [(e["layer"], e["type"]) for e in lines] == [("network", "latency")]
 
 
-async def test_guard_refuses_oracle_control_and_foreign_hosts(stack: Stack, tmp_path: Path) -> None:
+async def test_guard_refuses_oracle_control_and_foreign_hosts(stack: Services, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], None, 1)
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
@@ -122,7 +122,7 @@ async def test_guard_refuses_oracle_control_and_foreign_hosts(stack: Stack, tmp_
     assert len(refused) == len(urls)
 
 
-async def test_external_http_agent_completes_add_to_cart(stack: Stack, tmp_path: Path) -> None:
+async def test_external_http_agent_completes_add_to_cart(stack: Services, tmp_path: Path) -> None:
     agent = CommandAgent(f"{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}")
     (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=5)
     assert result.outcome.status == "done", (episode_dir(tmp_path, result) / "agent.log").read_text()

@@ -1,6 +1,6 @@
 """End to end: seed- and server-layer faults against the reference agent, with and without recovery.
 
-One real Stack (sites server + mitmdump) and headless Chromium for the whole module.
+One real set of services (sites server + mitmdump) and headless Chromium for the whole module.
 """
 
 import json
@@ -14,7 +14,7 @@ from harness.agents import ReferenceAgent
 from harness.episode import EpisodeSpec
 from harness.results import EpisodeResult
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.loader import load_catalog
 from scenarios.schema import Task, Variant
 
@@ -67,7 +67,7 @@ def _spec(task: Task | str, variant: Variant | str, seed: int) -> EpisodeSpec:
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def runs(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Runs:
+async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Runs:
     runs_dir = tmp_path_factory.mktemp("runs")
     specs = [_spec(*entry) for entry in SPECS]
     summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],

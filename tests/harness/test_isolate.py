@@ -15,7 +15,7 @@ import pytest
 from harness.agents import CommandAgent, agents_from_specs
 from harness.config import PROJECT_ROOT
 from harness.isolate import check
-from harness.stack import Stack
+from harness.stack import Services
 from tests.harness.episodes import episode_dir, run
 
 pytestmark = [pytest.mark.e2e]
@@ -40,7 +40,7 @@ json.dump(out, open(os.path.join(os.environ["WEBCHAOS_OUT_DIR"], "probe.json"), 
 
 
 @ON_STACK_LOOP
-async def test_an_isolated_agent_reaches_only_its_proxy(stack: Stack, tmp_path: Path) -> None:
+async def test_an_isolated_agent_reaches_only_its_proxy(stack: Services, tmp_path: Path) -> None:
     check()
     script = tmp_path / "probe.py"
     script.write_text(PROBE)
@@ -63,7 +63,7 @@ async def test_an_isolated_agent_reaches_only_its_proxy(stack: Stack, tmp_path: 
 
 
 @ON_STACK_LOOP
-async def test_an_isolated_http_agent_completes_a_task(stack: Stack, tmp_path: Path) -> None:
+async def test_an_isolated_http_agent_completes_a_task(stack: Services, tmp_path: Path) -> None:
     (agent,) = agents_from_specs([f"cmd:{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}"],
                                  isolate=True)
     assert isinstance(agent, CommandAgent) and agent.isolate
@@ -120,7 +120,7 @@ def test_cli_up_isolate_prints_a_command_that_runs_an_agent_isolated(tmp_path: P
 
 
 @ON_STACK_LOOP
-async def test_an_isolated_cdp_agent_drives_its_episodes_chromium(stack: Stack, tmp_path: Path) -> None:
+async def test_an_isolated_cdp_agent_drives_its_episodes_chromium(stack: Services, tmp_path: Path) -> None:
     """With --browser cdp the DevTools port is relayed too (same number), so Playwright attaches as usual."""
     agent = CommandAgent(f"{sys.executable} {PROJECT_ROOT / 'examples' / 'playwright_cdp_agent.py'}", cdp=True,
                          isolate=True)

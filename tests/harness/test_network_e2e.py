@@ -15,15 +15,15 @@ from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.oracle_client import OracleClient
 from harness.results import EpisodeResult
-from harness.stack import Stack
+from harness.stack import Services
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def https_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    running = Stack(state_dir=tmp_path_factory.mktemp("state-https"), https=True)
+async def https_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Services]:
+    running = Services(state_dir=tmp_path_factory.mktemp("state-https"), https=True)
     await running.start()
     yield running
     await running.stop()
@@ -37,7 +37,7 @@ def lines(path: Path, name: str) -> list[dict[str, Any]]:
     return jsonl(path / name)
 
 
-async def test_503_then_success_is_retried_with_recovery_and_fails_without(stack: Stack, tmp_path: Path) -> None:
+async def test_503_then_success_is_retried_with_recovery_and_fails_without(stack: Services, tmp_path: Path) -> None:
     on, off = await run(stack, tmp_path, "shop_add_to_cart", "shop_cart_503_then_success",
                         [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)])
     assert (off.agent, on.agent) == ("reference-no-recovery", "reference")
@@ -54,7 +54,7 @@ async def test_503_then_success_is_retried_with_recovery_and_fails_without(stack
     assert posts[0]["_webchaos"][0]["type"] == "error_then_success"
 
 
-async def test_swallowed_write_fools_the_page_but_not_the_grader(stack: Stack, tmp_path: Path) -> None:
+async def test_swallowed_write_fools_the_page_but_not_the_grader(stack: Services, tmp_path: Path) -> None:
     (result,) = await run(stack, tmp_path, "shop_add_to_cart", "shop_cart_swallowed_write",
                           [ReferenceAgent(recovery=False)])
     assert result.outcome.status == "done", result.outcome  # the page said "Added to cart"
@@ -64,7 +64,7 @@ async def test_swallowed_write_fools_the_page_but_not_the_grader(stack: Stack, t
     assert [x["type"] for x in lines(path, "faults.jsonl") if x["layer"] == "network"] == ["swallowed_write"]
 
 
-async def test_https_mode_end_to_end_with_the_reference_agent(https_stack: Stack, tmp_path: Path) -> None:
+async def test_https_mode_end_to_end_with_the_reference_agent(https_stack: Services, tmp_path: Path) -> None:
     pin = spki_hash(https_stack.ca_cert_path.read_bytes())
     assert pin in https_stack.spki_pins
     assert https_stack.ca_cert_path.is_relative_to(https_stack.state_dir)
@@ -79,7 +79,7 @@ async def test_https_mode_end_to_end_with_the_reference_agent(https_stack: Stack
     assert not [e for e in entries if e["request"]["url"].startswith("http://shop.test/")]
 
 
-async def test_https_mode_still_refuses_connect_to_other_hosts(https_stack: Stack, tmp_path: Path) -> None:
+async def test_https_mode_still_refuses_connect_to_other_hosts(https_stack: Services, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], None, 1)
     oracle = OracleClient(https_stack.oracle_url, https_stack.secret)
     control = ControlClient(https_stack.control_url, https_stack.secret)

@@ -20,7 +20,7 @@ from harness.config import find_chromium
 from harness.episode import EpisodeSpec
 from harness.play import PlayApp
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from tests.harness.episodes import CATALOG, jsonl
 from tests.screens import keep_screenshot
 
@@ -46,7 +46,7 @@ async def add_to_cart_by_hand(page: Page, start_url: str, instruction: str) -> N
     await expect(page.get_by_text("Added to cart")).to_be_visible()
 
 
-async def test_a_person_plays_a_base_task_and_a_variant_against_the_agent(stack: Stack, tmp_path: Path) -> None:
+async def test_a_person_plays_a_base_task_and_a_variant_against_the_agent(stack: Services, tmp_path: Path) -> None:
     variants = [None, "shop_decoy_items"]
     specs = [EpisodeSpec(CATALOG.tasks[TASK], CATALOG.variants[v] if v else None, 1) for v in variants]
     await run_matrix(specs, [ReferenceAgent()], run_id="agents", runs_dir=tmp_path, stack=stack, concurrency=2,

@@ -24,7 +24,7 @@ from harness.config import find_chromium
 from harness.episode import EpisodeSpec
 from harness.html_report import REPORT_NAME
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from proxy_addons.rrweb import player_assets, record_script
 from tests.harness.episodes import CATALOG, jsonl
 from tests.screens import keep_screenshot
@@ -75,7 +75,7 @@ def pixels(path: Path) -> tuple[int, int, bytes]:
     return width, height, bytes(out)
 
 
-async def one_episode(stack: Stack, runs_dir: Path, run_id: str, variant: str | None,
+async def one_episode(stack: Services, runs_dir: Path, run_id: str, variant: str | None,
                       record_replay: bool = True) -> Path:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants[variant] if variant else None, 1)
     summary, run_dir = await run_matrix([spec], [ReferenceAgent()], run_id=run_id, runs_dir=runs_dir, stack=stack,
@@ -90,7 +90,7 @@ def what_the_agent_did(folder: Path) -> list[tuple[Any, ...]]:
             for a in jsonl(folder / "actions.jsonl")]
 
 
-async def test_recording_changes_nothing_the_agent_sees_or_does(stack: Stack, tmp_path: Path) -> None:
+async def test_recording_changes_nothing_the_agent_sees_or_does(stack: Services, tmp_path: Path) -> None:
     on = await one_episode(stack, tmp_path, "on", None, record_replay=True)
     off = await one_episode(stack, tmp_path, "off", None, record_replay=False)
 
@@ -119,7 +119,7 @@ async def test_recording_changes_nothing_the_agent_sees_or_does(stack: Stack, tm
         assert p1 == p2, f"{name}: pixels differ ({differing} of {len(p1) // 97} sampled bytes)"
 
 
-async def test_replay_html_seeks_to_a_fault_firing_and_shows_the_page_then(stack: Stack, tmp_path: Path) -> None:
+async def test_replay_html_seeks_to_a_fault_firing_and_shows_the_page_then(stack: Services, tmp_path: Path) -> None:
     folder = await one_episode(stack, tmp_path, "overlay", "shop_product_overlay_returns")
     replay = folder / "replay.html"
     assert replay.is_file(), "the runner writes replay.html for every episode"

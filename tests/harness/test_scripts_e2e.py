@@ -11,7 +11,7 @@ from harness.config import PROJECT_ROOT
 from harness.episode import EpisodeSpec
 from harness.results import EpisodeResult
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.ledger import is_firing
 from tests.harness.episodes import CATALOG, episode_dir, jsonl
 
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 SCRIPTS = PROJECT_ROOT / "examples" / "scripts"
 
 
-async def run_script(stack: Stack, runs_dir: Path, name: str, task: str, seed: int = 1
+async def run_script(stack: Services, runs_dir: Path, name: str, task: str, seed: int = 1
                      ) -> tuple[EpisodeResult, list[dict[str, Any]]]:
     specs = with_overlays([EpisodeSpec(CATALOG.tasks[task], None, seed)], script=SCRIPTS / name)
     summary, _ = await run_matrix(specs, [ReferenceAgent()], runs_dir=runs_dir, stack=stack, time_budget_s=120)
@@ -38,7 +38,7 @@ def graded(result: EpisodeResult) -> None:
     assert result.script is not None and result.outcome.status in ("done", "failed")
 
 
-async def test_flapping_checkout(stack: Stack, tmp_path: Path) -> None:
+async def test_flapping_checkout(stack: Services, tmp_path: Path) -> None:
     result, ledger = await run_script(stack, tmp_path, "flapping_checkout.py", "shop_buy_by_seller")
     graded(result)
     assert story(ledger, "error@1") == ["armed", "triggered", "fired", "disarmed"]
@@ -46,7 +46,7 @@ async def test_flapping_checkout(stack: Stack, tmp_path: Path) -> None:
     assert result.success, result.verdict  # the reference agent reloads and retries through both bursts
 
 
-async def test_degrading_network(stack: Stack, tmp_path: Path) -> None:
+async def test_degrading_network(stack: Services, tmp_path: Path) -> None:
     result, ledger = await run_script(stack, tmp_path, "degrading_network.py", "shop_add_to_cart")
     graded(result)
     armed = [line["fault_id"] for line in ledger if line["detail"].get("control") == "armed"]
@@ -56,7 +56,7 @@ async def test_degrading_network(stack: Stack, tmp_path: Path) -> None:
     assert delays == sorted(delays) and delays[0] == 250  # it only ever gets slower
 
 
-async def test_session_expires_at_cart(stack: Stack, tmp_path: Path) -> None:
+async def test_session_expires_at_cart(stack: Services, tmp_path: Path) -> None:
     result, ledger = await run_script(stack, tmp_path, "session_expires_at_cart.py", "shop_buy_by_seller")
     graded(result)
     events = story(ledger, "session_expiry@1")
@@ -64,7 +64,7 @@ async def test_session_expires_at_cart(stack: Stack, tmp_path: Path) -> None:
     assert result.success, result.verdict  # it signs in again and finishes
 
 
-async def test_price_changes_while_comparing(stack: Stack, tmp_path: Path) -> None:
+async def test_price_changes_while_comparing(stack: Services, tmp_path: Path) -> None:
     result, ledger = await run_script(stack, tmp_path, "price_changes_while_comparing.py", "shop_buy_by_seller")
     graded(result)
     assert story(ledger, "price_change_at_checkout@1")[:3] == ["armed", "triggered", "fired"]

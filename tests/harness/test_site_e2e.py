@@ -9,7 +9,7 @@ import pytest
 from harness.agents import ReferenceAgent
 from harness.episode import EpisodeSpec
 from harness.runner import run_matrix
-from harness.stack import Stack
+from harness.stack import Services
 from scenarios.faults import Primitive
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog
@@ -54,7 +54,7 @@ def test_catalog_covers_every_primitive(site: str) -> None:
 @pytest.mark.e2e
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", sorted(E2E_TASKS))
-async def test_base_tasks_pass_with_the_reference_agent(stack: Stack, tmp_path: Path, site: str) -> None:
+async def test_base_tasks_pass_with_the_reference_agent(stack: Services, tmp_path: Path, site: str) -> None:
     site_tasks, _ = site_catalog(site)
     specs = [EpisodeSpec(site_tasks[task], None, 1) for task in E2E_TASKS[site]]
     summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], runs_dir=tmp_path, stack=stack,

@@ -17,7 +17,7 @@ from harness.config import PROJECT_ROOT, free_port
 from harness.control_client import ControlClient
 from harness.episode import EpisodeManager, EpisodeSpec
 from harness.oracle_client import OracleClient
-from harness.stack import Stack, proxy_command
+from harness.stack import Services, proxy_command
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, run
 
@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.e2e]
 ON_STACK_LOOP = pytest.mark.asyncio(loop_scope="module")  # the module-scoped `stack` fixture's loop
 
 
-def _probes(stack: Stack, episode_id: str) -> list[tuple[str, str, dict[str, str], object]]:
+def _probes(stack: Services, episode_id: str) -> list[tuple[str, str, dict[str, str], object]]:
     """(method, url, extra headers, json body) an attacker on loopback would try."""
     site = {"host": "shop.test", "x-webchaos-episode": episode_id}
     return [
@@ -45,7 +45,7 @@ def _probes(stack: Stack, episode_id: str) -> list[tuple[str, str, dict[str, str
 
 
 @ON_STACK_LOOP
-async def test_loopback_clients_without_the_secret_are_refused_everywhere(stack: Stack, tmp_path: Path) -> None:
+async def test_loopback_clients_without_the_secret_are_refused_everywhere(stack: Services, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], None, 1)
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
@@ -84,7 +84,7 @@ async def test_loopback_clients_without_the_secret_are_refused_everywhere(stack:
 
 
 @ON_STACK_LOOP
-async def test_the_secret_is_in_no_argv_environment_or_state_file(stack: Stack, tmp_path: Path) -> None:
+async def test_the_secret_is_in_no_argv_environment_or_state_file(stack: Services, tmp_path: Path) -> None:
     secret = stack.secret.encode()
     assert len(stack.secret) >= 40
     for service in stack.services:
@@ -109,7 +109,7 @@ async def test_the_secret_is_in_no_argv_environment_or_state_file(stack: Stack, 
 
 
 @ON_STACK_LOOP
-async def test_a_command_agent_completes_and_is_graded_with_the_secret_on(stack: Stack, tmp_path: Path) -> None:
+async def test_a_command_agent_completes_and_is_graded_with_the_secret_on(stack: Services, tmp_path: Path) -> None:
     agent = CommandAgent(f"{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}")
     (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=2)
     folder = episode_dir(tmp_path, result)

@@ -3,11 +3,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 
 from harness.agents import CommandAgent, ReferenceAgent, agent_from_spec
 from harness.agents.base import EpisodeContext
-from harness.cli import _seeds
 from harness.runner import plan_matrix, tour
+from harness.seeds import cli_seeds
 from scenarios.loader import load_catalog
 
 
@@ -21,10 +22,10 @@ def test_agent_specs() -> None:
         agent_from_spec("gpt")
 
 
-def test_seed_ranges() -> None:
-    assert _seeds("3") == [3]
-    assert _seeds("1,4") == [1, 4]
-    assert _seeds("2-5") == [2, 3, 4, 5]
+def test_cli_seeds_reads_a_list_and_reports_a_bad_one_as_a_parameter_error() -> None:
+    assert cli_seeds("2-5") == [2, 3, 4, 5]
+    with pytest.raises(typer.BadParameter, match="seeds must look like"):
+        cli_seeds("1..3")
 
 
 def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.stack import Stack
+from harness.stack import Services
 from harness.validate import (
     AGENTS,
     DOCS_FILE,
@@ -143,7 +143,7 @@ def test_the_sample_has_every_site_and_every_layer() -> None:
 @pytest.mark.e2e
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", sorted(SAMPLE))
-async def test_a_fixed_sample_is_fair(stack: Stack, tmp_path: Path, site: str) -> None:
+async def test_a_fixed_sample_is_fair(stack: Services, tmp_path: Path, site: str) -> None:
     data = await validate_site(CATALOG, site, [1], variant_ids=[SAMPLE[site]], concurrency=2, folder=tmp_path,
                                runs_dir=tmp_path / "runs", stack=stack)
     assert read_validity(site, tmp_path) == data

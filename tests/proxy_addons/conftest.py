@@ -15,7 +15,7 @@ from mitmproxy.test import taddons, tflow
 
 from proxy_addons.arming import SiteEvents
 from proxy_addons.client import ClientInject
-from proxy_addons.episodes import Episode, Episodes, arm_proxy_faults
+from proxy_addons.episodes import Episodes, ProxyEpisode, arm_proxy_faults
 from proxy_addons.guard import Guard
 from proxy_addons.network import NetworkFaults
 from proxy_addons.network.gate import GATE, GATE_HEADER
@@ -45,16 +45,16 @@ class Chain:
         self._port = 40000
 
     def open(self, faults: list[dict[str, Any]] | None = None, seed: int = 7, name: str = "ep1",
-             record_actions: bool = False, record_replay: bool = False) -> Episode:
+             record_actions: bool = False, record_replay: bool = False) -> ProxyEpisode:
         """An episode on its own port; the GUI-action and rrweb recorders are off unless asked for (pages as sent)."""
         self._port += 1
-        episode = Episode(name, seed, self.tmp_path / name, self._port, arm_proxy_faults(faults or [], seed),
+        episode = ProxyEpisode(name, seed, self.tmp_path / name, self._port, arm_proxy_faults(faults or [], seed),
                           record_actions=record_actions, record_replay=record_replay)
         self.episodes.add(episode)
         return episode
 
     @staticmethod
-    def flow(episode: Episode | None, method: str = "GET", url: str = "http://shop.test/",
+    def flow(episode: ProxyEpisode | None, method: str = "GET", url: str = "http://shop.test/",
              content: bytes = b"", headers: dict[str, str] | None = None) -> http.HTTPFlow:
         f = tflow.tflow(req=http.Request.make(method, url, content))
         f.request.authority = ""
@@ -89,7 +89,7 @@ class Chain:
         return f
 
 
-def ledger(episode: Episode) -> list[dict[str, Any]]:
+def ledger(episode: ProxyEpisode) -> list[dict[str, Any]]:
     text = episode.ledger.path.read_text()
     return [json.loads(line) for line in text.splitlines()]
 

@@ -5,7 +5,8 @@ import time
 
 from mitmproxy import http
 
-from proxy_addons.arming import ArmError, arm_fault, disarm_fault
+from proxy_addons.arming import arm_fault, disarm_fault
+from scenarios.arming import ArmError
 from scenarios.triggers import EVENTS_HEADER
 from tests.proxy_addons.conftest import Chain, ledger
 

@@ -20,7 +20,7 @@ import zstandard
 from mitmproxy import ctx, exceptions, http
 from mitmproxy.test import taddons
 
-from proxy_addons.episodes import Episode, Episodes
+from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import MAX_REQUEST_BODY, Guard
 from proxy_addons.ledger import marks
 from proxy_addons.recorder import MAX_HAR_BODY_BYTES, make_har
@@ -59,7 +59,7 @@ def peak_allocations() -> Iterator[list[int]]:
         tracemalloc.stop()
 
 
-def har_entry(ep: Episode, f: http.HTTPFlow) -> dict:
+def har_entry(ep: ProxyEpisode, f: http.HTTPFlow) -> dict:
     (entry,) = [e for flow_id, e in zip(ep.flows, make_har(list(ep.flows.values()))["log"]["entries"],
                                         strict=True) if flow_id == f.id]
     return dict(entry)

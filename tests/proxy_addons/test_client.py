@@ -10,7 +10,7 @@ import pytest
 from mitmproxy import http
 
 from proxy_addons.client.inject import ClientFault, insert_script, relax_csp, script_source
-from proxy_addons.episodes import Episode
+from proxy_addons.episodes import ProxyEpisode
 from scenarios.faults import FaultError, Primitive, parse_fault, registry
 from scenarios.loader import ScenarioError, load_catalog
 from tests.proxy_addons.conftest import Chain, ledger
@@ -196,7 +196,7 @@ async def test_recorder_goes_into_every_html_page_when_actions_are_recorded(chai
     assert [line["detail"]["page"] for line in ledger(ep)] == ["/products/1"]  # only faults make ledger lines
 
 
-async def report_event(chain: Chain, ep: Episode, fault_id: str, event: str) -> None:
+async def report_event(chain: Chain, ep: ProxyEpisode, fault_id: str, event: str) -> None:
     body = json.dumps({"fault_id": fault_id, "type": "overlay", "event": event, "target": {}}).encode()
     f = await chain.send(chain.flow(ep, "POST", "http://shop.test/__webchaos/report", body))
     assert f.response is not None and f.response.status_code == 204

@@ -7,12 +7,12 @@ from mitmproxy import http
 from mitmproxy.test import tflow, tutils
 
 from proxy_addons.control import settle_writes, writes_in_flight
-from proxy_addons.episodes import Episode
+from proxy_addons.episodes import ProxyEpisode
 from proxy_addons.ledger import marks
 from tests.proxy_addons.conftest import Chain
 
 
-def write(episode: Episode, method: str = "POST", forwarded: bool = True) -> http.HTTPFlow:
+def write(episode: ProxyEpisode, method: str = "POST", forwarded: bool = True) -> http.HTTPFlow:
     flow = tflow.tflow(req=tutils.treq(method=method.encode()))
     if forwarded:
         marks(flow)["forwarded"] = True
@@ -36,7 +36,7 @@ async def test_a_write_counts_until_the_last_addon_has_seen_its_answer(chain: Ch
 
 
 def test_held_reads_and_failed_writes_do_not_count(tmp_path: Path) -> None:
-    episode = Episode("e", 1, tmp_path, 0)
+    episode = ProxyEpisode("e", 1, tmp_path, 0)
     write(episode, forwarded=False)  # held by a fault: never reached the site
     write(episode, method="GET")
     failed = write(episode)
@@ -45,7 +45,7 @@ def test_held_reads_and_failed_writes_do_not_count(tmp_path: Path) -> None:
 
 
 async def test_settle_returns_once_the_answer_is_out_and_gives_up_at_its_bound(tmp_path: Path) -> None:
-    episode = Episode("e", 1, tmp_path, 0)
+    episode = ProxyEpisode("e", 1, tmp_path, 0)
     flow = write(episode)
 
     async def answer() -> None:

@@ -4,7 +4,7 @@ import pytest
 from mitmproxy import ctx, exceptions, http
 from mitmproxy.test import taddons
 
-from proxy_addons.episodes import Episode
+from proxy_addons.episodes import ProxyEpisode
 from proxy_addons.guard import Guard, reserved_path
 from proxy_addons.router import Router
 from tests.proxy_addons.conftest import SITES, Chain, ledger
@@ -106,7 +106,7 @@ def test_episode_header_is_the_one_the_sites_read() -> None:
     assert EPISODE_HEADER == SITES_HEADER
 
 
-def _flood(chain: Chain, ep: Episode, count: int, value: bytes = b"v") -> http.HTTPFlow:
+def _flood(chain: Chain, ep: ProxyEpisode, count: int, value: bytes = b"v") -> http.HTTPFlow:
     f = chain.flow(ep, "GET", "http://shop.test/products")
     f.request.headers.fields += tuple((f"x-flood-{i}".encode(), value) for i in range(count - len(f.request.headers)))
     return f

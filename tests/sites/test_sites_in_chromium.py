@@ -12,7 +12,7 @@ import pytest
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 from sites.registry import all_sites
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screens"
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", SITES)
-async def test_main_page_names_its_landmarks_and_controls(stack: Stack, site: str, tmp_path: Path) -> None:
+async def test_main_page_names_its_landmarks_and_controls(stack: Services, site: str, tmp_path: Path) -> None:
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
     episode_id = f"look-{site}"

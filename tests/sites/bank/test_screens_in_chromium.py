@@ -9,14 +9,14 @@ import pytest
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 from tests.screens import keep_screenshot
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_main_pages_look_like_a_bank(stack: Stack, tmp_path: Path) -> None:
+async def test_main_pages_look_like_a_bank(stack: Services, tmp_path: Path) -> None:
     oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     try:
         info = await oracle.create_episode(site="bank", task_id="look", seed=1, episode_id="bank-look")

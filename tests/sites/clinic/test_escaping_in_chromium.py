@@ -8,7 +8,7 @@ import pytest
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 
 pytestmark = pytest.mark.e2e
 
@@ -17,7 +17,7 @@ QUOTES = "Tom & \"Jerry\" 'O'Neil' {{ 7*7 }} ${7*7}"
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_markup_is_refused_and_kept_text_is_shown_as_text(stack: Stack, tmp_path: Path) -> None:
+async def test_markup_is_refused_and_kept_text_is_shown_as_text(stack: Services, tmp_path: Path) -> None:
     oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     try:
         info = await oracle.create_episode(site="clinic", task_id="escaping", seed=2, episode_id="clinic-escape")

@@ -11,7 +11,7 @@ import pytest
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 
 pytestmark = pytest.mark.e2e
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "screens"
@@ -19,7 +19,7 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "screens"
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_question_page_looks_like_a_product(stack: Stack, tmp_path: Path) -> None:
+async def test_question_page_looks_like_a_product(stack: Services, tmp_path: Path) -> None:
     oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     try:
         info = await oracle.create_episode(site="forum", task_id="look", seed=1, episode_id="forum-look")

@@ -10,12 +10,12 @@ from playwright.async_api import Route
 from harness.browser import BrowserPool
 from harness.control_client import ControlClient
 from harness.oracle_client import OracleClient
-from harness.stack import Stack
+from harness.stack import Services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 
-async def test_a_form_sent_before_the_scripts_ran_is_sent_once_they_have(stack: Stack, tmp_path: Path) -> None:
+async def test_a_form_sent_before_the_scripts_ran_is_sent_once_they_have(stack: Services, tmp_path: Path) -> None:
     oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     try:
         info = await oracle.create_episode(site="shop", task_id="early", seed=3, episode_id="early-submit")
