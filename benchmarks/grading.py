@@ -29,7 +29,7 @@ from typing import Any
 
 from grader.diff import compute_diff
 from grader.trace import EpisodeTrace, load_trace
-from harness.episode import grade_episode, grade_episode_dir
+from harness.episodes.manager import grade_episode, grade_episode_dir
 from scenarios.loader import CATALOG_DIR, load_catalog
 from scenarios.schema import Task
 from sites.kit.clock import EpisodeClock

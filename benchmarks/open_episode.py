@@ -17,8 +17,8 @@ import tracemalloc
 
 import aiohttp
 
-from harness.control_client import ControlClient
-from harness.stack import Services
+from harness.services.control_client import ControlClient
+from harness.services.processes import Services
 from scenarios.secret import SECRET_HEADER
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore

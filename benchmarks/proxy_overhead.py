@@ -49,7 +49,7 @@ SECRET = make_secret()  # the stack's secret for this benchmark's proxies (scena
 
 # The two ways to run the stack: the process the harness starts, and the documented mitmdump command.
 STACK_COMMANDS = {
-    "main.py": [sys.executable, "-O", str(REPO / "proxy_addons" / "main.py")],  # as harness/stack.py runs it
+    "main.py": [sys.executable, "-O", str(REPO / "proxy_addons" / "main.py")],  # as services/processes.py runs it
     "mitmdump": [str(BIN / "mitmdump"), "-q", "-s", str(REPO / "proxy_addons" / "stack.py")],
 }
 

@@ -27,11 +27,11 @@ from pathlib import Path
 
 import aiohttp
 
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, episode_id_for
-from harness.oracle_client import OracleClient
-from harness.runner import plan_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeManager, EpisodeSpec, episode_id_for
+from harness.run.runner import plan_matrix
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from sites.registry import load_site_catalog
 
 GOAL = 0.10

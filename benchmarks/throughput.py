@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents import ReferenceAgent
-from harness.episode import EpisodeManager, EpisodeSpec
+from harness.episodes.manager import EpisodeManager, EpisodeSpec
 from harness.executors.local import StackExecutor
-from harness.results import RunSummary
-from harness.runner import plan_matrix, run_matrix
-from harness.stack import Services
+from harness.run.results import RunSummary
+from harness.run.runner import plan_matrix, run_matrix
+from harness.services.processes import Services
 from scenarios.loader import Catalog
 from sites.registry import load_site_catalog
 

@@ -1,6 +1,6 @@
 """What an episode folder holds besides the states, loaded the same way online and offline.
 
-Online grading (harness/episode.py) and `webchaos grade <dir>` both call
+Online grading (harness/episodes/manager.py) and `webchaos grade <dir>` both call
 `load_trace(dir)`, so the verdict is computed from the same bytes either way.
 """
 

@@ -30,13 +30,13 @@ from typing import Any, TypeVar
 
 from harness.agents.base import AgentOutcome
 from harness.config import RUNS_DIR, default_state_dir
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
-from harness.live_control import EpisodeControl, FaultControlError, WebchaosError, wait_until
-from harness.oracle_client import OracleClient
-from harness.results import EpisodeResult
-from harness.runner import new_run_id
-from harness.stack import Services
+from harness.episodes.control import EpisodeControl, FaultControlError, WebchaosError, wait_until
+from harness.episodes.manager import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
+from harness.run.results import EpisodeResult
+from harness.run.runner import new_run_id
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from scenarios.chaos_profiles import ChaosProfile, load_profile
 from scenarios.faults import FaultSpec
 from scenarios.loader import Catalog, ScenarioError
@@ -140,7 +140,7 @@ class Episode:
         """Save a PNG of every tab of the episode's browser under screenshots/ (before `grade`)."""
         return await self._on_stack_loop(self._live.screenshots(prefix))
 
-    # -- while it runs: faults armed and disarmed, progress watched (harness/live_control.py) --
+    # -- while it runs: faults armed and disarmed, progress watched (harness/episodes/control.py) --
 
     async def arm(self, fault: Mapping[str, Any] | FaultSpec) -> str:
         """Arm a fault from now on: an envelope exactly as in the catalog (a dict or a `FaultSpec`),

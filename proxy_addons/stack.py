@@ -30,7 +30,7 @@ With `webchaos_https=true` the guard lets CONNECT to a site host on port 443 thr
 mitmproxy intercepts it with the CA it keeps in `confdir` (`mitmproxy-ca-cert.pem`;
 `connection_strategy=lazy` is required because site hosts do not resolve) and the
 requests inside the tunnel take the same path as plain ones. The harness's Chromium
-trusts only that CA (SPKI pin, see harness/browser.py).
+trusts only that CA (SPKI pin, see harness/browser/pool.py).
 
 Without the harness, `proxy_addons/standalone.py` applies a fault file to any traffic.
 """

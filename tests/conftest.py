@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from harness.stack import Services
+from harness.services.processes import Services
 
 # Under pytest-xdist (`make test`), each worker's stacks keep their files (the proxy's CA, logs) apart from
 # the other worker's; subprocesses the tests start inherit it.

@@ -14,7 +14,7 @@ This package only re-exports: nothing inside webchaos's own packages imports it.
 from grader.verdict import Verdict
 from harness.agents.base import AgentOutcome
 from harness.api import Episode, FaultControlError, Stack, StackThread, WebchaosError, episode
-from harness.results import EpisodeResult
+from harness.run.results import EpisodeResult
 
 __all__ = ["AgentOutcome", "Episode", "EpisodeResult", "FaultControlError", "Stack", "StackThread", "Verdict",
            "WebchaosError", "episode"]

@@ -33,7 +33,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
-from harness.runner import new_run_id
+from harness.run.runner import new_run_id
 from scenarios.seeding import parse_seeds
 from sites.registry import all_sites, load_site_catalog
 

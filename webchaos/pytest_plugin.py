@@ -26,7 +26,7 @@ import pytest
 
 from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
-from harness.runner import new_run_id
+from harness.run.runner import new_run_id
 
 _EPISODE_KEY = pytest.StashKey[Episode]()
 

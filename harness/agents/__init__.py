@@ -19,7 +19,7 @@ def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[s
 
     `browser`: 'proxy' (the command gets a proxy URL) or 'cdp' (it also gets WEBCHAOS_CDP_URL, the
     DevTools endpoint of a Chromium webchaos launches on the episode's proxy). `isolate`: a command
-    runs in its own network namespace (harness/isolate.py); the reference agent runs in-process."""
+    runs in its own network namespace (harness/agents/isolate.py); the reference agent runs in-process."""
     if browser not in ("proxy", "cdp"):
         raise ValueError(f"unknown browser mode {browser!r}; use 'proxy' or 'cdp'")
     name: str | None = None

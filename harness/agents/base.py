@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from scenarios.schema import PlanStep, Task, Variant
 
 if TYPE_CHECKING:
-    from harness.browser import BrowserPool
+    from harness.browser.pool import BrowserPool
 
 
 @dataclass

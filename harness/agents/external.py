@@ -8,7 +8,7 @@ reach the `*.test` sites; loopback is exempt (`NO_PROXY`/`no_proxy`), so a clien
 that talks to something on this machine (Selenium to its chromedriver, an agent to a
 local model server) is not sent into the proxy, which would refuse it.
 
-With `isolate`, the command runs in namespaces of its own (harness/isolate.py) where
+With `isolate`, the command runs in namespaces of its own (harness/agents/isolate.py) where
 127.0.0.1 has only its episode's proxy port (and, with `cdp`, its Chromium's DevTools
 port), relayed from outside: the oracle, the control API, the sites server and other
 episodes' ports cannot be reached at all. The environment is the same.
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.agents.base import AgentOutcome, EpisodeContext
-from harness.isolate import SETUP_FAILED, PortRelay, port_of
+from harness.agents.isolate import SETUP_FAILED, PortRelay, port_of
 
 # Names and addresses, since clients differ: Python's urllib and Selenium match names and
 # addresses literally, requests, curl and Go also take the CIDR block. Not "[::1]": httpx

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Protocol
 
 from harness.agents.base import Agent
-from harness.episode import EpisodeSpec
-from harness.results import EpisodeResult
+from harness.episodes.manager import EpisodeSpec
+from harness.run.results import EpisodeResult
 
 
 class EpisodeExecutor(Protocol):

@@ -9,12 +9,12 @@ import contextlib
 from pathlib import Path
 
 from harness.agents.base import Agent, AgentOutcome
-from harness.browser import BrowserPool
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, InfraFailure, run_episode
-from harness.oracle_client import OracleClient
-from harness.results import EpisodeResult, InfraError
-from harness.stack import ServiceDeath, Services
+from harness.browser.pool import BrowserPool
+from harness.episodes.manager import EpisodeManager, EpisodeSpec, InfraFailure, run_episode
+from harness.run.results import EpisodeResult, InfraError
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import ServiceDeath, Services
 
 
 def infra_result(spec: EpisodeSpec, agent: str, episode_id: str, infra: InfraError) -> EpisodeResult:

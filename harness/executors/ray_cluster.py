@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.base import Agent
-from harness.episode import EpisodeSpec
+from harness.episodes.manager import EpisodeSpec
 from harness.executors.local import StackExecutor, infra_result
-from harness.results import EpisodeResult, InfraError
+from harness.run.results import EpisodeResult, InfraError
 
 INSTALL_HINT = ("the Ray executor needs Ray, an optional extra: pip install 'webchaos[ray]' "
                 "(in a checkout: .venv/bin/pip install -e '.[ray]')")

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from harness.agents import agents_from_specs
-from harness.episode import EpisodeSpec
-from harness.results import EpisodeResult
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.run.results import EpisodeResult
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from tests.examples.conftest import ROOT, needs
 from tests.harness.episodes import CATALOG
 

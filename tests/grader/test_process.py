@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 from grader.trace import EpisodeTrace, HarEntry, load_trace
 from grader.verdict import grade
-from harness.cli import app
-from harness.episode import grade_episode, grade_episode_dir
+from harness.cli.main import app
+from harness.episodes.manager import grade_episode, grade_episode_dir
 from scenarios.schema import Task
 from tests.grader.conftest import BINDINGS, SHOP_TASKS, bought, shop_state
 

@@ -5,10 +5,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.base import Agent
-from harness.episode import EpisodeSpec
-from harness.results import EpisodeResult
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.run.results import EpisodeResult
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.loader import load_catalog
 
 CATALOG = load_catalog()

@@ -3,8 +3,8 @@
 import pytest
 
 from harness.agents import CommandAgent, ReferenceAgent, agent_from_spec, agents_from_specs, name_from_command
-from harness.report import agent_totals, results_table
-from harness.runner import agent_info
+from harness.reporting.table import agent_totals, results_table
+from harness.run.runner import agent_info
 
 
 @pytest.mark.parametrize(("command", "name"), [
@@ -45,7 +45,7 @@ def test_tables_carry_each_agents_name() -> None:
     from rich.console import Console
 
     from harness.agents.base import AgentOutcome
-    from harness.results import EpisodeResult, RunSummary
+    from harness.run.results import EpisodeResult, RunSummary
 
     def result(agent: str, ok: bool) -> EpisodeResult:
         return EpisodeResult(episode_id=f"e-{agent}", task_id="t", variant_id=None, target_primitive=None, seed=1,

@@ -17,7 +17,7 @@ from playwright.async_api import Page, async_playwright
 import webchaos
 from harness.agents import agents_from_specs
 from harness.config import PROJECT_ROOT
-from harness.runner import run_matrix
+from harness.run.runner import run_matrix
 from tests.harness.episodes import jsonl
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -144,7 +144,7 @@ async def test_run_with_cdp_browser_and_named_agent(api_stack: webchaos.Stack, t
 async def test_up_cdp_prints_a_cdp_url_an_agent_can_drive(tmp_path: Path) -> None:
     env = {**os.environ, "WEBCHAOS_STATE_DIR": str(tmp_path / "state"), "COLUMNS": "300"}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "harness.cli", "up", "--cdp", "--task", "shop_add_to_cart", "--seed", "6",
+        sys.executable, "-m", "harness.cli.main", "up", "--cdp", "--task", "shop_add_to_cart", "--seed", "6",
         "--runs-dir", str(tmp_path / "runs"),
         cwd=PROJECT_ROOT, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT)

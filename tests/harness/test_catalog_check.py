@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.catalog_check import Finding, check_catalog
+from harness.catalog.check import Finding, check_catalog
 from harness.config import PROJECT_ROOT
 from scenarios.loader import CATALOG_DIR
 
 SHOP_TASKS = (CATALOG_DIR / "shop" / "tasks.yaml").read_text()
 FORUM_TASKS = (CATALOG_DIR / "forum" / "tasks.yaml").read_text()
-WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+WEBCHAOS = [sys.executable, "-m", "harness.cli.main"]
 
 VARIANT = """
 variants:

@@ -12,9 +12,9 @@ import pytest_asyncio
 
 import webchaos
 from harness.agents import ReferenceAgent
-from harness.chaos_profile import robustness_table, with_overlays
-from harness.runner import plan_matrix, run_matrix
-from harness.stack import Services
+from harness.run.overlays import robustness_table, with_overlays
+from harness.run.runner import plan_matrix, run_matrix
+from harness.services.processes import Services
 from scenarios.ledger import is_firing
 from tests.harness.episodes import CATALOG
 

@@ -8,10 +8,10 @@ from typer.testing import CliRunner
 
 from harness import config
 from harness.agents.reference import ReferenceAgent
-from harness.cli import app
+from harness.cli.main import app
 from harness.config import ChromiumNotFound
-from harness.episode import EpisodeSpec
-from harness.runner import run_matrix
+from harness.episodes.manager import EpisodeSpec
+from harness.run.runner import run_matrix
 from scenarios.loader import load_catalog
 
 

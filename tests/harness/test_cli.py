@@ -13,7 +13,7 @@ import pytest
 
 from harness.config import PROJECT_ROOT
 
-WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+WEBCHAOS = [sys.executable, "-m", "harness.cli.main"]
 
 
 def test_broken_scenario_file_names_file_and_field(tmp_path: Path) -> None:
@@ -23,15 +23,15 @@ def test_broken_scenario_file_names_file_and_field(tmp_path: Path) -> None:
     out = subprocess.run([*WEBCHAOS, "run", "--catalog", str(bad)], capture_output=True, text=True,
                          cwd=PROJECT_ROOT, timeout=60)
     assert out.returncode == 2
-    text = " ".join(out.stdout.split())
-    assert str(bad) in text and "tasks[0].plan" in text
+    assert out.stderr.startswith("webchaos: error: scenario error: ") and out.stderr.count("\n") == 1, out.stderr
+    assert str(bad) in out.stderr and "tasks[0].plan" in out.stderr
 
 
 def test_unknown_task_is_a_clear_error() -> None:
     out = subprocess.run([*WEBCHAOS, "run", "--task", "nope"], capture_output=True, text=True,
                          cwd=PROJECT_ROOT, timeout=60)
     assert out.returncode == 2
-    assert "unknown task 'nope'" in out.stdout
+    assert out.stderr.startswith("webchaos: error: ") and "unknown task 'nope'" in out.stderr, out.stderr
 
 
 def test_faults_lists_registered_types() -> None:

@@ -14,13 +14,13 @@ import pytest_asyncio
 from playwright.async_api import Page
 
 from harness.agents import ReferenceAgent
-from harness.browser import BrowserPool
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
-from harness.oracle_client import OracleClient
-from harness.results import EpisodeResult
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.browser.pool import BrowserPool
+from harness.episodes.manager import EpisodeManager, EpisodeSpec, OpenEpisode
+from harness.run.results import EpisodeResult
+from harness.run.runner import run_matrix
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from scenarios.faults import lookup
 from scenarios.schema import Variant
 from scenarios.secret import SECRET_HEADER

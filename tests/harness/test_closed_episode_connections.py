@@ -5,10 +5,10 @@ import asyncio
 import json
 from pathlib import Path
 
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec
-from harness.oracle_client import OracleClient
-from harness.stack import Services
+from harness.episodes.manager import EpisodeManager, EpisodeSpec
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from scenarios.loader import load_catalog
 
 REQUEST = b"GET http://shop.test/ HTTP/1.1\r\nHost: shop.test\r\nConnection: keep-alive\r\n\r\n"

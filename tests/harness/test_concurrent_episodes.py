@@ -9,10 +9,10 @@ from typing import Any
 
 import aiohttp
 
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, OpenEpisode
-from harness.oracle_client import OracleClient
-from harness.stack import Services
+from harness.episodes.manager import EpisodeManager, EpisodeSpec, OpenEpisode
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from scenarios.loader import load_catalog
 from scenarios.schema import Variant
 

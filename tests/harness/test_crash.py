@@ -15,10 +15,10 @@ import pytest_asyncio
 
 from harness.agents import CommandAgent
 from harness.config import PROJECT_ROOT
-from harness.episode import EpisodeSpec
-from harness.results import RunSummary
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.run.results import RunSummary
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.loader import load_catalog
 
 AGENT = f"{sys.executable} {PROJECT_ROOT / 'tests' / 'harness' / 'lingering_agent.py'}"
@@ -139,7 +139,7 @@ async def test_shared_chromium_killed_mid_run(stack: Services, tmp_path: Path) -
     """The reference agent's Chromium (one per run) dies under an episode: that episode is an infrastructure
     error; the pool launches another and the next episodes pass."""
     from harness.agents import ReferenceAgent
-    from harness.browser import BrowserPool
+    from harness.browser.pool import BrowserPool
 
     task = load_catalog().tasks["shop_add_to_cart"]
     specs = [EpisodeSpec(task, None, seed) for seed in (1, 2, 3)]

@@ -12,10 +12,10 @@ import pytest
 
 from harness.agents import CommandAgent, ReferenceAgent
 from harness.config import PROJECT_ROOT
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec
-from harness.oracle_client import OracleClient
-from harness.stack import Services
+from harness.episodes.manager import EpisodeManager, EpisodeSpec
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 

@@ -2,7 +2,6 @@
 
 import json
 import logging
-import os
 import re
 import subprocess
 import sys
@@ -17,12 +16,12 @@ import pytest
 from grader.aggregate import run_aggregates
 from grader.process import FaultRecovery, ProcessMetrics, WrongStep
 from grader.verdict import CheckResult, SubgoalResult, Verdict
-from harness import html_report
 from harness.agents.base import AgentOutcome
 from harness.config import PROJECT_ROOT
-from harness.html_report import render_report, write_report
-from harness.report import PRIMITIVE_ORDER
-from harness.results import EpisodeResult, EpisodeTimings, RunSummary, write_json_atomic
+from harness.reporting import html as html_report
+from harness.reporting.html import render_report, write_report
+from harness.reporting.table import PRIMITIVE_ORDER
+from harness.run.results import EpisodeResult, EpisodeTimings, RunSummary, write_json_atomic
 
 HOSTILE = '<script>alert("x")</script> & <img src=x onerror=alert(1)>'
 AGENTS = ("careful", "careless")
@@ -227,21 +226,20 @@ def test_write_report_writes_into_the_run_folder(run: tuple[RunSummary, Path]) -
 def test_cli_report_rerenders_from_run_json(run: tuple[RunSummary, Path], tmp_path: Path) -> None:
     summary, run_dir = run
     write_json_atomic(run_dir / "run.json", summary)
-    out = subprocess.run([sys.executable, "-m", "harness.cli", "report", str(run_dir)], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "harness.cli.main", "report", str(run_dir)], capture_output=True,
                          text=True, cwd=PROJECT_ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "report.html" in out.stdout
     page = (run_dir / "report.html").read_text(encoding="utf-8")
     assert page.count('<details class="ep') == len(summary.episodes)
-    missing = subprocess.run([sys.executable, "-m", "harness.cli", "report", str(tmp_path / "nope")],
-                             capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60,
-                             env={**os.environ, "COLUMNS": "400"})  # the path on one line
-    assert missing.returncode == 2 and "run.json" in missing.stdout
+    missing = subprocess.run([sys.executable, "-m", "harness.cli.main", "report", str(tmp_path / "nope")],
+                             capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
+    assert missing.returncode == 2 and missing.stderr.startswith("webchaos: error: ") and "run.json" in missing.stderr
 
 
 async def test_runner_writes_a_report_and_survives_a_report_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                   caplog: pytest.LogCaptureFixture) -> None:
-    from harness import runner
+    from harness.run import runner
 
     dead = SimpleNamespace(oracle_url="http://127.0.0.1:9", control_url="http://127.0.0.1:9", secret="")
     summary, run_dir = await runner.run_matrix([], [], run_id="empty", runs_dir=tmp_path, stack=dead)  # type: ignore[arg-type]
@@ -251,7 +249,7 @@ async def test_runner_writes_a_report_and_survives_a_report_error(tmp_path: Path
         raise RuntimeError("template exploded")
 
     monkeypatch.setattr(runner, "write_report", broken)
-    with caplog.at_level(logging.ERROR, logger="harness.runner"):
+    with caplog.at_level(logging.ERROR, logger="harness.run.runner"):
         summary, run_dir = await runner.run_matrix([], [], run_id="broken", runs_dir=tmp_path, stack=dead)  # type: ignore[arg-type]
     assert json.loads((run_dir / "run.json").read_text())["run_id"] == "broken"
     assert summary.finished_at is not None

@@ -11,10 +11,10 @@ import pytest
 import pytest_asyncio
 
 from harness.agents import ReferenceAgent
-from harness.episode import EpisodeSpec
-from harness.results import EpisodeResult
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.run.results import EpisodeResult
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.loader import load_catalog
 from scenarios.schema import Task, Variant
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from harness.agents import CommandAgent, agents_from_specs
+from harness.agents.isolate import check
 from harness.config import PROJECT_ROOT
-from harness.isolate import check
-from harness.stack import Services
+from harness.services.processes import Services
 from tests.harness.episodes import episode_dir, run
 
 pytestmark = [pytest.mark.e2e]
@@ -72,7 +72,7 @@ async def test_an_isolated_http_agent_completes_a_task(stack: Services, tmp_path
     assert result.success, result.verdict
 
 
-WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+WEBCHAOS = [sys.executable, "-m", "harness.cli.main"]
 
 
 def test_cli_run_isolate_completes_a_task(tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_cli_up_isolate_prints_a_command_that_runs_an_agent_isolated(tmp_path: P
     try:
         fields = {m.group(1): m.group(2) for line in lines if (m := re.match(r"^(proxy|start URL|instruction)\s+(.+)$",
                                                                              line))}
-        (prefix,) = [line.split(" sh -c ")[0] for line in lines if "harness.isolate --forward" in line]
+        (prefix,) = [line.split(" sh -c ")[0] for line in lines if "harness.agents.isolate --forward" in line]
         agent_env = {**os.environ, "WEBCHAOS_PROXY": fields["proxy"], "HTTP_PROXY": fields["proxy"],
                      "WEBCHAOS_START_URL": fields["start URL"], "WEBCHAOS_INSTRUCTION": fields["instruction"]}
         probe = "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 2)"

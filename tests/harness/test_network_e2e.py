@@ -10,12 +10,12 @@ import pytest
 import pytest_asyncio
 
 from harness.agents import ReferenceAgent
-from harness.browser import spki_hash
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec
-from harness.oracle_client import OracleClient
-from harness.results import EpisodeResult
-from harness.stack import Services
+from harness.browser.pool import spki_hash
+from harness.episodes.manager import EpisodeManager, EpisodeSpec
+from harness.run.results import EpisodeResult
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from tests.harness.episodes import CATALOG, episode_dir, jsonl, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]

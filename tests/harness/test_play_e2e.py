@@ -17,10 +17,10 @@ from playwright.async_api import Page, async_playwright, expect
 
 from harness.agents import ReferenceAgent
 from harness.config import find_chromium
-from harness.episode import EpisodeSpec
-from harness.play import PlayApp
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.interactive.play import PlayApp
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from tests.harness.episodes import CATALOG, jsonl
 from tests.screens import keep_screenshot
 

@@ -16,7 +16,7 @@ from playwright.async_api import BrowserContext
 
 from harness.agents import ReferenceAgent
 from harness.agents.base import EpisodeContext
-from harness.browser import BrowserPool
+from harness.browser.pool import BrowserPool
 from scenarios.schema import CanonicalDiff, PlanStep, Task
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]

@@ -6,8 +6,8 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from harness.cli import app
-from harness.replay import REPLAY_NAME, replay_data, write_replay, write_replay_quietly
+from harness.cli.main import app
+from harness.reporting.replay import REPLAY_NAME, replay_data, write_replay, write_replay_quietly
 from proxy_addons.rrweb import player_assets
 
 OPENED = 1_800_000_000_000.0

@@ -21,10 +21,10 @@ from playwright.async_api import async_playwright
 
 from harness.agents import ReferenceAgent
 from harness.config import find_chromium
-from harness.episode import EpisodeSpec
-from harness.html_report import REPORT_NAME
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.reporting.html import REPORT_NAME
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from proxy_addons.rrweb import player_assets, record_script
 from tests.harness.episodes import CATALOG, jsonl
 from tests.screens import keep_screenshot

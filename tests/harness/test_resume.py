@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 from harness.config import PROJECT_ROOT
-from harness.results import RunSummary
+from harness.run.results import RunSummary
 
-WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+WEBCHAOS = [sys.executable, "-m", "harness.cli.main"]
 AGENT = f"cmd:python {PROJECT_ROOT / 'tests' / 'harness' / 'lingering_agent.py'}"
 
 

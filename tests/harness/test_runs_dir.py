@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
 from harness.config import PROJECT_ROOT
-from harness.runner import MIN_FREE_MB, RunsDirError, check_runs_dir
+from harness.run import runner
+from harness.run.runner import MIN_FREE_MB, RunsDirError, check_runs_dir
 
-WEBCHAOS = [sys.executable, "-m", "harness.cli"]
+WEBCHAOS = [sys.executable, "-m", "harness.cli.main"]
 RUN = ["run", "-t", "shop_add_to_cart", "-v", "shop_product_overlay_returns", "-a", "cmd:true"]
 Usage = namedtuple("Usage", "total used free")
 

@@ -6,12 +6,12 @@ from typing import Any
 import pytest
 
 from harness.agents import ReferenceAgent
-from harness.chaos_profile import with_overlays
 from harness.config import PROJECT_ROOT
-from harness.episode import EpisodeSpec
-from harness.results import EpisodeResult
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.run.overlays import with_overlays
+from harness.run.results import EpisodeResult
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.ledger import is_firing
 from tests.harness.episodes import CATALOG, episode_dir, jsonl
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from harness.agents import ReferenceAgent
-from harness.episode import EpisodeSpec
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.episodes.manager import EpisodeSpec
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.faults import Primitive
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog

@@ -14,10 +14,10 @@ import pytest
 from harness.agents import CommandAgent
 from harness.agents.base import EpisodeContext
 from harness.config import PROJECT_ROOT, free_port
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec
-from harness.oracle_client import OracleClient
-from harness.stack import Services, proxy_command
+from harness.episodes.manager import EpisodeManager, EpisodeSpec
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services, proxy_command
 from scenarios.secret import SECRET_HEADER
 from tests.harness.episodes import CATALOG, episode_dir, run
 

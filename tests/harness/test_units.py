@@ -7,8 +7,8 @@ import typer
 
 from harness.agents import CommandAgent, ReferenceAgent, agent_from_spec
 from harness.agents.base import EpisodeContext
-from harness.runner import plan_matrix, tour
-from harness.seeds import cli_seeds
+from harness.cli.common import cli_seeds
+from harness.run.runner import plan_matrix, tour
 from scenarios.loader import load_catalog
 
 
@@ -102,7 +102,7 @@ def test_one_variant_per_primitive_makes_a_tour() -> None:
 
 
 def test_base_only_and_v_none_ask_for_no_variants() -> None:
-    from harness.cli import wanted_variants
+    from harness.cli.main import wanted_variants
 
     assert wanted_variants(None, True) == [] and wanted_variants(["none"], False) == []
     assert wanted_variants(["shop_cart_latency"], False) == ["shop_cart_latency"]
@@ -118,3 +118,15 @@ def test_the_closest_name_is_the_same_item_under_a_synonym_and_only_when_unambig
     assert closest_name(wanted, [*listed, "Fieldhouse Foam Roller 30 cm"]) is None  # as close: ambiguous
     assert closest_name(wanted, [wanted, "Fieldhouse Massage Roller 45 cm"]) is None  # it is listed as itself
     assert closest_name(wanted, ["Fieldhouse Yoga Mat", "Foam Roller"]) is None  # too little in common
+
+
+def test_a_failing_command_says_why_in_one_line_on_stderr(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from harness.cli.main import app
+
+    missing = tmp_path / "nope"
+    out = CliRunner().invoke(app, ["grade", str(missing)])
+    assert out.exit_code == 2
+    assert out.stderr == f"webchaos: error: {missing}: No such file or directory: {missing / 'episode.json'}\n"
+    assert out.stdout == ""

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.stack import Services
-from harness.validate import (
+from harness.catalog.validate import (
     AGENTS,
     DOCS_FILE,
     RECOVERY_OFF,
@@ -23,6 +22,7 @@ from harness.validate import (
     validate_site,
     write_validity,
 )
+from harness.services.processes import Services
 from scenarios.schema import Variant
 from sites.registry import load_site_catalog
 
@@ -155,7 +155,7 @@ async def test_a_fixed_sample_is_fair(stack: Services, tmp_path: Path, site: str
 def test_validate_names_an_unknown_variant_and_runs_nothing(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from harness.cli import app
+    from harness.cli.main import app
 
     out = CliRunner().invoke(app, ["validate", "-v", "no_such_variant", "--runs-dir", str(tmp_path / "runs")])
     assert out.exit_code == 2, out.output

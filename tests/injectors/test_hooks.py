@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.episode import append_site_ledger
+from harness.episodes.manager import append_site_ledger
 from injectors.hookspec import Firing, ServerCall
 from injectors.reads import SearchDegraded
 from injectors.writes import PartialWrite

@@ -40,7 +40,7 @@ def test_the_harness_runs_the_proxy_with_O_where_building_a_message_leaves_no_ga
         tmp_path: Path) -> None:
     """Without -O mitmproxy type-checks every message's fields, leaving reference cycles (a caught
     TypeError and its frame) that the cyclic collector frees in pauses that stall every flow."""
-    from harness.stack import proxy_command
+    from harness.services.processes import proxy_command
 
     command = proxy_command(Path(sys.executable), 1, 2, tmp_path)
     assert command[1:3] == ["-O", str(MAIN)]

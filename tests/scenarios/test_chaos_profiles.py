@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.chaos_profile import with_overlays
-from harness.episode import EpisodeSpec
+from harness.episodes.manager import EpisodeSpec
+from harness.run.overlays import with_overlays
 from scenarios.chaos_profiles import builtin_profiles, load_profile
 from scenarios.faults import parse_fault
 from scenarios.loader import ScenarioError

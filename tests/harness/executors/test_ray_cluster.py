@@ -18,11 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.agents import CommandAgent, ReferenceAgent
-from harness.cli import app
-from harness.episode import EpisodeSpec
+from harness.cli.main import app
+from harness.episodes.manager import EpisodeSpec
 from harness.executors.ray_cluster import RayExecutor, RayExecutorError
-from harness.results import EpisodeResult, RunSummary
-from harness.runner import run_matrix
+from harness.run.results import EpisodeResult, RunSummary
+from harness.run.runner import run_matrix
 from scenarios.loader import load_catalog
 
 ray = pytest.importorskip("ray")

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import BrowserPool
-from harness.control_client import ControlClient
-from harness.oracle_client import OracleClient
-from harness.stack import Services
+from harness.browser.pool import BrowserPool
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 
 pytestmark = pytest.mark.e2e
 

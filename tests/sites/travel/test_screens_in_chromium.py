@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import BrowserPool
-from harness.control_client import ControlClient
-from harness.oracle_client import OracleClient
-from harness.stack import Services
+from harness.browser.pool import BrowserPool
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from tests.screens import keep_screenshot
 
 pytestmark = pytest.mark.e2e

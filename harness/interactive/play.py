@@ -34,14 +34,14 @@ from typing import Any
 from aiohttp import web
 
 from harness.agents.base import AgentOutcome
-from harness.control_client import ControlClient
-from harness.episode import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
-from harness.html_report import write_report
-from harness.oracle_client import OracleClient
-from harness.replay import REPLAY_NAME, write_replay_quietly
-from harness.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
-from harness.runner import new_run_id
-from harness.stack import Services
+from harness.episodes.manager import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
+from harness.reporting.html import write_report
+from harness.reporting.replay import REPLAY_NAME, write_replay_quietly
+from harness.run.results import AgentInfo, EpisodeResult, RunSummary, write_json_atomic
+from harness.run.runner import new_run_id
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
 from scenarios.loader import Catalog
 
 log = logging.getLogger(__name__)

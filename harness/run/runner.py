@@ -13,13 +13,13 @@ from pathlib import Path
 from grader.aggregate import run_aggregates
 from harness.agents.base import Agent
 from harness.config import RUNS_DIR, find_chromium
-from harness.episode import EpisodeSpec, episode_id_for
+from harness.episodes.manager import EpisodeSpec, episode_id_for
 from harness.executors import EpisodeExecutor
 from harness.executors.local import StackExecutor
-from harness.html_report import write_report
-from harness.replay import write_replay_quietly
-from harness.results import AgentInfo, EpisodeResult, RunConfig, RunSummary, write_json_atomic
-from harness.stack import Services
+from harness.reporting.html import write_report
+from harness.reporting.replay import write_replay_quietly
+from harness.run.results import AgentInfo, EpisodeResult, RunConfig, RunSummary, write_json_atomic
+from harness.services.processes import Services
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 

@@ -29,7 +29,7 @@ from types import TracebackType
 
 import aiohttp
 
-from harness.browser import spki_hash
+from harness.browser.pool import spki_hash
 from harness.config import PROJECT_ROOT, default_state_dir, free_port
 from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 from sites.registry import site_hosts

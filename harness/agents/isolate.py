@@ -1,7 +1,7 @@
 """`--isolate`: run a `cmd:` agent where only its own episode's ports can be reached.
 
 The agent runs in namespaces of its own, made by this module as a helper process
-(`python -m harness.isolate --forward PORT=SOCKET ... -- /bin/sh -c COMMAND`):
+(`python -m harness.agents.isolate --forward PORT=SOCKET ... -- /bin/sh -c COMMAND`):
 
 - a **user namespace** (the agent's uid and gid map to themselves; it gets no capability
   outside it, so it can never `setns` back, even when webchaos runs as root);
@@ -114,7 +114,7 @@ class PortRelay:
 
     def command(self, command: str) -> list[str]:
         """The argv that runs a shell command isolated, with these ports forwarded."""
-        argv = [sys.executable, "-m", "harness.isolate"]
+        argv = [sys.executable, "-m", "harness.agents.isolate"]
         for forward in self.forwards():
             argv += ["--forward", forward]
         return [*argv, "--", "/bin/sh", "-c", command]
@@ -137,7 +137,7 @@ class PortRelay:
 
 def check() -> None:
     """Raise IsolationError, saying why, when this machine cannot make the namespaces."""
-    result = subprocess.run([sys.executable, "-m", "harness.isolate", "--", "/bin/true"],
+    result = subprocess.run([sys.executable, "-m", "harness.agents.isolate", "--", "/bin/true"],
                             capture_output=True, text=True, timeout=30)
     if result.returncode != 0:
         raise IsolationError((result.stderr or result.stdout).strip() or f"exit status {result.returncode}")
@@ -224,7 +224,7 @@ async def serve(forwards: dict[int, str], argv: Sequence[str]) -> int:
 
 def main(args: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.isolate",
+        prog="python -m harness.agents.isolate",
         description="Run a command in its own user, network, PID and mount namespaces, where only the "
                     "forwarded ports exist on 127.0.0.1 (each relayed to a Unix socket outside).")
     parser.add_argument("--forward", action="append", default=[], metavar="PORT=SOCKET",

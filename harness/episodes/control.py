@@ -15,9 +15,9 @@ from collections.abc import AsyncGenerator, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.control_client import ControlError
-from harness.episode import LiveEpisode
-from harness.oracle_client import OracleError
+from harness.episodes.manager import LiveEpisode
+from harness.services.control_client import ControlError
+from harness.services.oracle_client import OracleError
 from scenarios.faults import FaultSpec
 from scenarios.feed import CLOSED_STATUS
 

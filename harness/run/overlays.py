@@ -12,9 +12,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from harness.episode import EpisodeSpec
-from harness.results import RunSummary
-from harness.script import load_script, with_script
+from harness.episodes.manager import EpisodeSpec
+from harness.episodes.script import load_script, with_script
+from harness.run.results import RunSummary
 from scenarios.chaos_profiles import load_profile
 
 

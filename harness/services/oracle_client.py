@@ -26,7 +26,7 @@ LONG_POLL_MARGIN_S = 10.0
 
 
 class OracleClient:
-    """`secret`: the stack's secret (harness.stack.Services.secret); the oracle answers 401 without it."""
+    """`secret`: the stack's secret (`Services.secret`); the oracle answers 401 without it."""
 
     def __init__(self, base_url: str, secret: str | None = None, timeout_s: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")

@@ -25,7 +25,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 import httpx
 
 from grader.bindings import BindingError, fill
-from harness.a11y_html import Page
+from harness.catalog.a11y_html import Page
 from scenarios.faults import FaultError, Layer, Primitive
 from scenarios.loader import Catalog, ScenarioError
 from scenarios.schema import Expect, PlanStep, Task

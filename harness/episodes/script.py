@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.api import Episode
-from harness.episode import EpisodeSpec, LiveEpisode
+from harness.episodes.manager import EpisodeSpec, LiveEpisode
 
 Scenario = Callable[[Episode], Awaitable[None]]
 

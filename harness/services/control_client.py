@@ -22,7 +22,7 @@ class ControlError(RuntimeError):
 
 
 class ControlClient:
-    """`secret`: the stack's secret (harness.stack.Services.secret); the control API answers 401 without it."""
+    """`secret`: the stack's secret (`Services.secret`); the control API answers 401 without it."""
 
     def __init__(self, base_url: str, secret: str | None = None, timeout_s: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")

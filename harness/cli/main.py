@@ -9,36 +9,33 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.verdict import Verdict
 from harness.agents import agents_from_specs
-from harness.chaos_profile import print_robustness, with_overlays
+from harness.cli.common import (
+    HTTPS_HELP,
+    ISOLATE_HELP,
+    CheckFailed,
+    CliError,
+    Commands,
+    check_isolation,
+    cli_seeds,
+    console,
+    load_catalog,
+)
 from harness.config import RUNS_DIR, ChromiumNotFound
-from harness.episode import grade_episode_dir
+from harness.episodes.manager import grade_episode_dir
 from harness.executors.ray_cluster import RayExecutorError, RayOptions, import_ray
-from harness.report import print_summary
-from harness.results import EpisodeResult, RunConfig, RunSummary
-from harness.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
-from harness.seeds import cli_seeds
-from scenarios.loader import Catalog, ScenarioError
-from sites.registry import load_site_catalog
+from harness.reporting.table import print_summary
+from harness.run.overlays import print_robustness, with_overlays
+from harness.run.results import EpisodeResult, RunConfig, RunSummary
+from harness.run.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
+from scenarios.loader import Catalog
 
 T = TypeVar("T")
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
-console = Console(soft_wrap=True)  # an error names a path: never broken across lines
-HTTPS_HELP = ("serve the sites over https:// (proxy CA in the state folder; the harness's Chromium trusts "
-              "only that CA); start URLs become https://")
-
-
-def _catalog(paths: list[Path] | None) -> Catalog:
-    try:
-        return load_site_catalog(*(paths or []))
-    except ScenarioError as exc:
-        console.print(f"[red]scenario error[/] {exc}")
-        raise typer.Exit(2) from exc
 
 
 async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
@@ -52,38 +49,28 @@ async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
-def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | None, seeds: list[int],
-             agents: list[str], concurrency: int, run_id: str | None, runs_dir: Path, include_base: bool,
-             time_budget_s: float, *, one_per_primitive: bool = False, https: bool = False,
-             browser: str = "proxy", chromium_args: list[str] | None = None,
-             catalog_paths: list[Path] | None = None, resume: bool = False, isolate: bool = False,
-             record_replay: bool = True, cluster: RayOptions | None = None,
-             chaos_profiles: list[str] | None = None, script: str | None = None) -> int:
-    config = RunConfig(tasks=tasks, variants=variants, seeds=seeds, agents=agents, include_base=include_base,
-                       one_per_primitive=one_per_primitive, catalog=[str(p.resolve()) for p in catalog_paths or []],
-                       https=https, browser=browser, chromium_args=chromium_args or [],
-                       time_budget_s=time_budget_s, concurrency=concurrency, isolate=isolate,
-                       record_replay=record_replay, chaos_profiles=chaos_profiles or [], script=script,
-                       executor="local" if cluster is None else "ray",
-                       address=None if cluster is None else cluster.address,
-                       workers=None if cluster is None else cluster.workers)
+def _execute(config: RunConfig, *, run_id: str | None, runs_dir: Path, resume: bool = False,
+             catalog: Catalog | None = None) -> None:
+    """Plan and run what `config` asks for (the catalog: `catalog`, else the built-in one plus
+    `config.catalog`); raises CliError before anything starts when it cannot, typer.Exit(130) when
+    interrupted (finished episodes kept)."""
+    catalog = catalog if catalog is not None else load_catalog(config.catalog)
     try:
-        specs = with_overlays(plan_matrix(catalog, tasks, variants, seeds, include_base=include_base,
-                                          one_per_primitive=one_per_primitive), chaos_profiles or [], script)
-        agent_objs = agents_from_specs(agents, browser, chromium_args or [], isolate=isolate)
+        specs = with_overlays(plan_matrix(catalog, config.tasks, config.variants, config.seeds,
+                                          include_base=config.include_base,
+                                          one_per_primitive=config.one_per_primitive),
+                              config.chaos_profiles, config.script)
+        agent_objs = agents_from_specs(config.agents, config.browser, config.chromium_args, isolate=config.isolate)
     except ValueError as exc:
-        console.print(f"[red]error[/] {exc}")
-        return 2
-    if isolate and not _isolation_ok():
-        return 2
+        raise CliError(str(exc)) from exc
+    if config.isolate:
+        check_isolation()
     if not specs:
-        console.print("[yellow]nothing to run[/]: no task/variant matched")
-        return 2
+        raise CliError("nothing to run: no task/variant matched")
     try:
         check_runs_dir(runs_dir)
     except RunsDirError as exc:
-        sys.stderr.write(f"webchaos: error: {exc}\n")  # one line, before anything starts
-        return 2
+        raise CliError(str(exc)) from exc
     total = len(specs) * len(agent_objs)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
@@ -97,38 +84,31 @@ def _execute(catalog: Catalog, tasks: list[str] | None, variants: list[str] | No
                                    f"seed {result.seed} / {result.agent}  score {result.score:.2f}{why}")
             progress.advance(bar)
 
-        executor = None if cluster is None else cluster.executor(
-            agent_objs, concurrency, https=https, record_replay=record_replay, time_budget_s=time_budget_s)
+        executor = None if config.executor == "local" else RayOptions(config.address, config.workers).executor(
+            agent_objs, config.concurrency, https=config.https, record_replay=config.record_replay,
+            time_budget_s=config.time_budget_s)
         try:
             summary, run_dir = asyncio.run(_until_sigterm(run_matrix(
-                specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency,
-                on_result=advance, time_budget_s=time_budget_s, https=https, config=config, resume=resume,
-                record_replay=record_replay, executor=executor,
+                specs, agent_objs, run_id=run_id, runs_dir=runs_dir, concurrency=config.concurrency,
+                on_result=advance, time_budget_s=config.time_budget_s, https=config.https, config=config,
+                resume=resume, record_replay=config.record_replay, executor=executor,
             )))
-        except RayExecutorError as exc:
-            sys.stderr.write(f"webchaos: error: {exc}\n")
-            return 2
-        except ChromiumNotFound as exc:
-            console.print(f"[red]error[/] {exc}")
-            return 2
-        except RunsDirError as exc:
-            sys.stderr.write(f"webchaos: error: {exc}\n")
-            return 2
+        except (RayExecutorError, ChromiumNotFound, RunsDirError) as exc:
+            raise CliError(str(exc)) from exc
         except (KeyboardInterrupt, asyncio.CancelledError):
             console.print("[yellow]interrupted[/]: finished episodes are kept in runs/; "
                           "`webchaos run --resume <run folder>` runs the rest")
-            return 130
+            raise typer.Exit(130) from None
     print_summary(summary, console)
     print_robustness(summary, console)
     console.print(f"results: {run_dir}/run.json")
     if (run_dir / "report.html").is_file():
         console.print(f"report:  {run_dir}/report.html")
-    return 0
 
 
-def _cluster_options(executor: str | None, address: str | None, workers: int | None,
-                     recorded: RunConfig | None = None) -> RayOptions | None:
-    """The Ray options, or None for the local executor; exits 2 with how to install Ray when it is missing.
+def _executor_options(executor: str | None, address: str | None, workers: int | None,
+                      recorded: RunConfig | None = None) -> dict[str, Any]:
+    """RunConfig's executor, address and workers; CliError with how to install Ray when it is missing.
     `recorded`: a resumed run's config, whose executor, address and workers hold where none is given."""
     if recorded is not None and recorded.executor == "ray" and executor in (None, "ray"):
         executor = "ray"
@@ -138,36 +118,18 @@ def _cluster_options(executor: str | None, address: str | None, workers: int | N
     if executor == "local":
         if address is not None or workers is not None:
             raise typer.BadParameter("--address and --workers go with --executor ray")
-        return None
+        return {"executor": "local", "address": None, "workers": None}
     if executor != "ray":
         raise typer.BadParameter(f"--executor must be 'local' or 'ray', got {executor!r}")
     try:
         import_ray()
     except RayExecutorError as exc:
-        sys.stderr.write(f"webchaos: error: {exc}\n")
-        raise typer.Exit(2) from exc
-    return RayOptions(address=address, workers=workers)
-
-
-ISOLATE_HELP = ("run each cmd: agent in its own user, network and PID namespaces where 127.0.0.1 has only its "
-                "episode's proxy port (and CDP port): the oracle, control API and sites server are unreachable")
-
-
-def _isolation_ok() -> bool:
-    from rich.markup import escape
-
-    from harness.isolate import IsolationError, check
-
-    try:
-        check()
-    except IsolationError as exc:
-        console.print(f"[red]error[/] --isolate is not possible here: {escape(str(exc))}")
-        return False
-    return True
+        raise CliError(str(exc)) from exc
+    return {"executor": "ray", "address": address, "workers": workers}
 
 
 def _resume(run_dir: Path, concurrency: int | None, executor: str | None = None, address: str | None = None,
-            workers: int | None = None) -> int:
+            workers: int | None = None) -> None:
     """Run again exactly the missing and infrastructure-failed episodes of a run, as it was configured
     (on its recorded executor, unless `executor`, `address` or `workers` say otherwise)."""
     from pydantic import ValidationError
@@ -175,26 +137,16 @@ def _resume(run_dir: Path, concurrency: int | None, executor: str | None = None,
     try:
         summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
     except OSError as exc:
-        sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'}: {exc.strerror}\n")
-        return 2
+        raise CliError(f"{run_dir / 'run.json'}: {exc.strerror}") from exc
     except ValidationError as exc:
-        sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'} is not a webchaos run.json: "
-                         f"{exc.errors()[0]['msg']}\n")
-        return 2
-    config = summary.config
-    if config is None:
-        sys.stderr.write(f"webchaos: error: {run_dir / 'run.json'} records no run options (it was not started by "
-                         "`webchaos run`): cannot resume it\n")
-        return 2
-    cluster = _cluster_options(executor, address, workers, recorded=config)
-    catalog_paths = [Path(p) for p in config.catalog]
-    return _execute(_catalog(catalog_paths), config.tasks, config.variants, config.seeds, config.agents,
-                    concurrency or config.concurrency, run_dir.name, run_dir.parent, config.include_base,
-                    config.time_budget_s, one_per_primitive=config.one_per_primitive, https=config.https,
-                    browser=config.browser, chromium_args=config.chromium_args, catalog_paths=catalog_paths,
-                    resume=True, isolate=config.isolate,
-                    record_replay=config.record_replay, cluster=cluster,
-                    chaos_profiles=config.chaos_profiles, script=config.script)
+        raise CliError(f"{run_dir / 'run.json'} is not a webchaos run.json: {exc.errors()[0]['msg']}") from exc
+    if summary.config is None:
+        raise CliError(f"{run_dir / 'run.json'} records no run options (it was not started by `webchaos run`): "
+                       "cannot resume it")
+    config = summary.config.model_copy(update={
+        "concurrency": concurrency or summary.config.concurrency,
+        **_executor_options(executor, address, workers, recorded=summary.config)})
+    _execute(config, run_id=run_dir.name, runs_dir=run_dir.parent, resume=True)
 
 
 def wanted_variants(variant: list[str] | None, base_only: bool) -> list[str] | None:
@@ -258,14 +210,16 @@ def run(
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
     if resume is not None:
-        raise typer.Exit(_resume(resume, concurrency, executor, address, workers))
-    cluster = _cluster_options(executor, address, workers)
-    variants = wanted_variants(variant, base_only)
-    code = _execute(_catalog(catalog), task, variants, cli_seeds(seeds), agent or ["reference"], concurrency or 2,
-                    run_id, runs_dir, not no_base, time_budget, one_per_primitive=one_per_primitive, https=https,
-                    browser=browser, chromium_args=chromium_arg, catalog_paths=catalog, isolate=isolate,
-                    record_replay=not no_replay, cluster=cluster, chaos_profiles=chaos_profile)
-    raise typer.Exit(code)
+        _resume(resume, concurrency, executor, address, workers)
+        return
+    config = RunConfig(
+        tasks=task, variants=wanted_variants(variant, base_only), seeds=cli_seeds(seeds),
+        agents=agent or ["reference"], include_base=not no_base, one_per_primitive=one_per_primitive,
+        catalog=[str(p.resolve()) for p in catalog or []], https=https, browser=browser,
+        chromium_args=chromium_arg or [], time_budget_s=time_budget, concurrency=concurrency or 2, isolate=isolate,
+        record_replay=not no_replay, chaos_profiles=chaos_profile or [],
+        **_executor_options(executor, address, workers))
+    _execute(config, run_id=run_id, runs_dir=runs_dir)
 
 
 @app.command()
@@ -285,19 +239,18 @@ def script(
     https: Annotated[bool, typer.Option("--https", help=HTTPS_HELP)] = False,
 ) -> None:
     """Run a scenario script beside any agent: it arms and disarms faults as the episode goes; graded like run."""
-    from harness.script import ScriptError, load_script
+    from harness.episodes.script import ScriptError, load_script
 
     try:
         tasks = task or list(load_script(path).tasks)
     except ScriptError as exc:
-        console.print(f"[red]error[/] {exc}", markup=False)
-        raise typer.Exit(2) from exc
+        raise CliError(str(exc)) from exc
     if not tasks:
-        console.print(f"[red]error[/] {path}: give --task (the script names no TASKS)", markup=False)
-        raise typer.Exit(2)
-    code = _execute(_catalog(None), tasks, [], cli_seeds(seeds), agent or ["reference"], concurrency, run_id,
-                    runs_dir, True, time_budget, https=https, browser=browser, script=str(path.resolve()))
-    raise typer.Exit(code)
+        raise CliError(f"{path}: give --task (the script names no TASKS)")
+    config = RunConfig(tasks=tasks, variants=[], seeds=cli_seeds(seeds), agents=agent or ["reference"],
+                       https=https, browser=browser, time_budget_s=time_budget, concurrency=concurrency,
+                       script=str(path.resolve()))
+    _execute(config, run_id=run_id, runs_dir=runs_dir)
 
 
 @app.command()
@@ -310,17 +263,17 @@ def demo(
 ) -> None:
     """A tour: per site, the task whose variants reach the most primitives, its base run and one variant
     per target primitive, with the reference agent with recovery on and off."""
-    catalog = _catalog(None)
+    catalog = load_catalog(None)
     tasks, variants = (None, None) if everything else tour(catalog)
-    code = _execute(catalog, tasks, variants, [1], ["reference", "reference-no-recovery"], concurrency,
-                    None, runs_dir, True, 120.0, one_per_primitive=everything, https=https)
-    raise typer.Exit(code)
+    config = RunConfig(tasks=tasks, variants=variants, seeds=[1], agents=["reference", "reference-no-recovery"],
+                       one_per_primitive=everything, https=https, concurrency=concurrency)
+    _execute(config, run_id=None, runs_dir=runs_dir, catalog=catalog)
 
 
 @app.command("list")
 def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
     """List tasks and variants."""
-    cat = _catalog(catalog)
+    cat = load_catalog(catalog)
     for t in cat.tasks.values():
         console.print(f"[bold]{t.id}[/] ({t.site}; {', '.join(p.value for p in t.primitives)}): {t.title}")
         for v in cat.variants_for(t.id):
@@ -362,13 +315,11 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
         for name in ("state_initial.json", "state_final.json"):
             (episode_dir / name).stat()
     except OSError as exc:
-        console.print(f"[red]error[/] {episode_dir}: {exc.strerror}: {exc.filename}")
-        raise typer.Exit(2) from exc
-    cat = _catalog(catalog)
+        raise CliError(f"{episode_dir}: {exc.strerror}: {exc.filename}") from exc
+    cat = load_catalog(catalog)
     task = cat.tasks.get(meta["task_id"])
     if task is None:
-        console.print(f"[red]error[/] task {meta['task_id']!r} is not in the catalog")
-        raise typer.Exit(2)
+        raise CliError(f"task {meta['task_id']!r} is not in the catalog")
     text = grade_episode_dir(task, episode_dir).model_dump_json(indent=2)
     sys.stdout.write(text + "\n")
     if check:
@@ -378,29 +329,24 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
         except (OSError, ValueError, KeyError, TypeError):
             same = False
         if not same:
-            sys.stderr.write(f"{episode_dir}: re-graded verdict differs from result.json\n")
-            raise typer.Exit(1)
+            raise CheckFailed(f"{episode_dir}: re-graded verdict differs from result.json")
 
 
 @app.command("report")
 def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds run.json)")]) -> None:
     """Re-render a run's report.html from its run.json (and its episode folders)."""
     from pydantic import ValidationError
-    from rich.markup import escape
 
-    from harness.html_report import write_report
+    from harness.reporting.html import write_report
 
     try:
         summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
     except OSError as exc:
-        console.print(f"[red]error[/] {escape(str(run_dir / 'run.json'))}: {exc.strerror}")
-        raise typer.Exit(2) from exc
+        raise CliError(f"{run_dir / 'run.json'}: {exc.strerror}") from exc
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top)"
-        console.print(f"[red]error[/] {escape(str(run_dir / 'run.json'))} is not a webchaos run.json: "
-                      f"{escape(where)}: {escape(first['msg'])}")
-        raise typer.Exit(2) from exc
+        raise CliError(f"{run_dir / 'run.json'} is not a webchaos run.json: {where}: {first['msg']}") from exc
     console.print(f"report: {write_report(summary, run_dir)}", markup=False)
 
 
@@ -408,16 +354,13 @@ def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds
 def replay_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folder of a run")]) -> None:
     """Write the episode's replay.html: the recorded page in rrweb's player beside one timeline of its GUI
     actions, semantic events, requests and fault firings (click any to seek), with the verdict. Opens offline."""
-    from rich.markup import escape
-
-    from harness.replay import ReplayError, write_replay
+    from harness.reporting.replay import ReplayError, write_replay
     from proxy_addons.rrweb import player_assets
 
     try:
         path = write_replay(episode_dir)
     except (ReplayError, OSError) as exc:
-        console.print(f"[red]error[/] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+        raise CliError(str(exc)) from exc
     if player_assets() is None:
         console.print("[yellow]warning[/] rrweb-player is not installed (run `make rrweb`): replay.html has the "
                       "timeline but no player")
@@ -437,13 +380,13 @@ def play(
 ) -> None:
     """Beat the agent: a local page where you play a task (base or variant) through the proxy; graded on Done,
     stored as agent `human` (HAR, actions, replay) and shown beside the agents of a run."""
-    from harness.play import serve
+    from harness.interactive.play import serve
 
     def ready(url: str, _app: object) -> None:
         console.print(f"[bold]webchaos play[/] open {url} in your browser (Ctrl-C to stop)", markup=True)
 
     try:
-        asyncio.run(serve(_catalog(None), runs_dir, port, compare, launch, on_ready=ready))
+        asyncio.run(serve(load_catalog(None), runs_dir, port, compare, launch, on_ready=ready))
     except KeyboardInterrupt:
         console.print("stopped; your episodes are in runs/play-*/")
 
@@ -462,17 +405,25 @@ def up(
         "the episode's proxy (and CDP) port is reachable")] = False,
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
-    from harness.interactive import serve_one
+    from harness.interactive.up import serve_one
 
-    if isolate and not _isolation_ok():
-        raise typer.Exit(2)
-    cat = _catalog(None)
+    if isolate:
+        check_isolation()
+    cat = load_catalog(None)
     task = task or sorted(cat.tasks)[0]
+    if task not in cat.tasks:
+        raise CliError(f"unknown task {task!r}; known: {', '.join(sorted(cat.tasks))}")
+    if variant and variant not in cat.variants:
+        raise CliError(f"unknown variant {variant!r}; known: {', '.join(sorted(cat.variants))}")
+    try:
+        check_runs_dir(runs_dir)
+    except RunsDirError as exc:
+        raise CliError(str(exc)) from exc
     raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp, isolate=isolate))
 
 
 def _register_catalog_commands() -> None:
-    from harness.catalog_cli import catalog_app, validate
+    from harness.cli.catalog import catalog_app, validate
 
     app.add_typer(catalog_app, name="catalog")
     app.command()(validate)

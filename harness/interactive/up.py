@@ -9,9 +9,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.panel import Panel
 
+from harness.agents.isolate import PortRelay, port_of
 from harness.api import Stack
-from harness.isolate import PortRelay, port_of
-from harness.runner import RunsDirError, check_runs_dir, new_run_id
+from harness.run.runner import new_run_id
 from scenarios.loader import Catalog
 
 
@@ -94,17 +94,8 @@ def serve_one(
     catalog: Catalog, task_id: str, variant_id: str | None, seed: int, runs_dir: Path, console: Console,
     https: bool = False, cdp: bool = False, isolate: bool = False,
 ) -> int:
-    if task_id not in catalog.tasks:
-        console.print(f"[red]error[/] unknown task {task_id!r}; known: {', '.join(sorted(catalog.tasks))}")
-        return 2
-    if variant_id and variant_id not in catalog.variants:
-        console.print(f"[red]error[/] unknown variant {variant_id!r}; known: {', '.join(sorted(catalog.variants))}")
-        return 2
-    try:
-        check_runs_dir(runs_dir)
-    except RunsDirError as exc:
-        sys.stderr.write(f"webchaos: error: {exc}\n")
-        return 2
+    """Open the episode and keep it open until Enter, SIGTERM or Ctrl-C (130); the task, variant and runs
+    folder are checked by the caller (the `up` command)."""
     try:
         return asyncio.run(_serve(catalog, task_id, variant_id, seed, runs_dir, console, https, cdp, isolate))
     except KeyboardInterrupt:

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from harness.browser import CHROMIUM_ARGS
+from harness.browser.pool import CHROMIUM_ARGS
 from harness.config import find_chromium
-from harness.stack import _die_with_parent, stop_process_group
+from harness.services.processes import _die_with_parent, stop_process_group
 
 
 class CdpBrowserError(RuntimeError):

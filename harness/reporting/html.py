@@ -18,8 +18,8 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from grader.aggregate import run_aggregates
-from harness.report import PRIMITIVE_ORDER
-from harness.results import EpisodeResult, RunConfig, RunSummary
+from harness.reporting.table import PRIMITIVE_ORDER
+from harness.run.results import EpisodeResult, RunConfig, RunSummary
 
 TEMPLATES = Path(__file__).parent / "templates"
 REPORT_NAME = "report.html"

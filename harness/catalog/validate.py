@@ -17,17 +17,17 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from harness.agents import ReferenceAgent
-from harness.episode import EpisodeSpec
-from harness.results import EpisodeResult, write_json_atomic
-from harness.runner import run_matrix
-from harness.stack import Services
+from harness.config import PROJECT_ROOT
+from harness.episodes.manager import EpisodeSpec
+from harness.run.results import EpisodeResult, write_json_atomic
+from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.ledger import is_firing
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
-ROOT = Path(__file__).resolve().parent.parent
-VALIDITY_DIR = ROOT / "scenarios" / "validity"
-DOCS_FILE = ROOT / "docs" / "validity.md"
+VALIDITY_DIR = PROJECT_ROOT / "scenarios" / "validity"
+DOCS_FILE = PROJECT_ROOT / "docs" / "validity.md"
 RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"
 AGENTS = (RECOVERY_ON, RECOVERY_OFF)
 BASE = "base"
@@ -221,7 +221,7 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
         if on_result is not None:
             on_result(result)
 
-    from harness.runner import new_run_id
+    from harness.run.runner import new_run_id
 
     run_id = f"validate-{site}-{new_run_id()}"
     if specs:

@@ -8,27 +8,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from harness.cli.common import CliError, cli_seeds, console, load_catalog
 from harness.config import RUNS_DIR, ChromiumNotFound
-from harness.seeds import cli_seeds
 from scenarios.faults import Primitive, registry
-from scenarios.loader import Catalog, ScenarioError
-from sites.registry import load_site_catalog
+from scenarios.loader import Catalog
 
-console = Console(soft_wrap=True)  # an error names a path: never broken across lines
 catalog_app = typer.Typer(add_completion=False, invoke_without_command=True,
                           help="What the catalog holds (counts, primitive × site coverage, fair and biting shares); "
                                "`check` finds what is wrong with it.")
-
-
-def _load(paths: list[Path] | None) -> Catalog:
-    try:
-        return load_site_catalog(*(paths or []))
-    except ScenarioError as exc:
-        console.print(f"[red]scenario error[/] {exc}", markup=True, highlight=False)
-        raise typer.Exit(2) from exc
 
 
 def _layers(catalog: Catalog) -> Counter[str]:
@@ -44,10 +33,10 @@ def catalog_summary(ctx: typer.Context,
     primitive × site matrix with the fair and biting shares of the validity files."""
     if ctx.invoked_subcommand is not None:
         return
-    from harness.catalog_check import coverage
-    from harness.validate import all_validity, shares
+    from harness.catalog.check import coverage
+    from harness.catalog.validate import all_validity, shares
 
-    cat = _load(catalog)
+    cat = load_catalog(catalog)
     sites = sorted({t.site for t in cat.tasks.values()})
     variants = list(cat.variants.values())
     recipes = sum(1 for v in variants if v.recipe)
@@ -89,7 +78,7 @@ def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scena
     fault types a site does not implement, placeholders that do not resolve, plan steps whose role + name
     is not on the rendered page, more than 2 primitives, duplicate variants, a variant with seed faults
     that does not open. Thin coverage warns; tasks a recipe skipped by its site's declaration are info."""
-    from harness.catalog_check import check_catalog
+    from harness.catalog.check import check_catalog
 
     findings = check_catalog(*(catalog or []), seeds=cli_seeds(seeds))
     for finding in findings:
@@ -118,25 +107,22 @@ def validate(
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
-    from harness.validate import DOCS_FILE, all_validity, render_markdown, validate_site
+    from harness.catalog.validate import DOCS_FILE, all_validity, render_markdown, validate_site
 
-    cat = _load(None)
+    cat = load_catalog(None)
     if not docs:
         missing = sorted(set(variant or ()) - set(cat.variants))
         if missing:
-            console.print(f"[red]error[/] unknown variant(s) {', '.join(missing)} "
-                          "(`webchaos list` names them)")
-            raise typer.Exit(2)
+            raise CliError(f"unknown variant(s) {', '.join(missing)} (`webchaos list` names them)")
         variant_sites = {cat.tasks[t].site for v in variant or () for t in cat.variants[v].tasks}
         sites = site or sorted(variant_sites or {t.site for t in cat.tasks.values()})
         unknown = sorted(set(sites) - {t.site for t in cat.tasks.values()})
         if unknown:
-            console.print(f"[red]error[/] no tasks on site(s) {', '.join(unknown)}")
-            raise typer.Exit(2)
+            raise CliError(f"no tasks on site(s) {', '.join(unknown)}")
         started = time.monotonic()
         for name in sites:
             def show(result: object, name: str = name) -> None:
-                from harness.results import EpisodeResult
+                from harness.run.results import EpisodeResult
 
                 assert isinstance(result, EpisodeResult)
                 mark = "infra" if result.infra_failed else ("pass" if result.success else "fail")
@@ -148,8 +134,7 @@ def validate(
                                                  concurrency=concurrency, resume=resume, runs_dir=runs_dir,
                                                  on_result=show))
             except ChromiumNotFound as exc:
-                console.print(f"[red]error[/] {exc}")
-                raise typer.Exit(2) from None
+                raise CliError(str(exc)) from None
             judged = [j for j in data.variants.values() if j.fair is not None]
             console.print(f"{name}: {len(judged)} variants judged, {sum(1 for j in judged if j.fair)} fair, "
                           f"{sum(1 for j in judged if j.biting)} biting", highlight=False)

@@ -16,12 +16,12 @@ from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import Verdict, grade
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
 from harness.agents.external import killed_from_outside
-from harness.browser import BrowserPool
-from harness.cdp import CdpBrowser
-from harness.control_client import ControlClient
-from harness.oracle_client import OracleClient
-from harness.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
-from harness.stack import signal_name
+from harness.browser.cdp import CdpBrowser
+from harness.browser.pool import BrowserPool
+from harness.run.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import signal_name
 from scenarios.chaos_profiles import ChaosProfile
 from scenarios.faults import SITE_LAYERS
 from scenarios.ledger import count_firings
@@ -31,7 +31,7 @@ from sites.registry import profiles
 
 
 class Alongside(Protocol):
-    """Something that runs beside the agent on the live episode (a scenario script, harness/script.py)."""
+    """Something that runs beside the agent on the live episode (a scenario script, harness/episodes/script.py)."""
 
     @property
     def name(self) -> str: ...

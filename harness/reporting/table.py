@@ -5,7 +5,7 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
-from harness.results import RunSummary
+from harness.run.results import RunSummary
 from scenarios.faults import Primitive
 
 
