@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
+from scenarios.clock import parse_iso
 from sites.bank import content as C
 from sites.bank.generator import confirmation_code
 from sites.bank.models import (
@@ -46,7 +47,6 @@ from sites.bank.models import (
     quote_cents,
     state_of,
 )
-from sites.kit.clock import parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point

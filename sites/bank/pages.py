@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from scenarios.clock import iso, parse_iso
 from sites.bank.models import (
     DISPUTE_REASONS,
     FREQUENCIES,
@@ -23,7 +24,6 @@ from sites.bank.models import (
     quote_cents,
     state_of,
 )
-from sites.kit.clock import iso, parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point

@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.clock import EpisodeClock
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.bank.api import api_router
 from sites.bank.faults import FAULTS, TARGET
 from sites.bank.generator import generate
 from sites.bank.models import BankState, state_of
 from sites.bank.pages import bank_filters, page_context, page_router
-from sites.kit.clock import EpisodeClock
 from sites.kit.episode import Episode
 from sites.kit.site import Site, World, WorldSetup
 from sites.kit.store import EpisodeStore

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
+from scenarios.clock import iso
 from sites.clinic.models import (
     Appointment,
     BookBody,
@@ -30,7 +31,6 @@ from sites.clinic.models import (
     Slot,
     state_of,
 )
-from sites.kit.clock import iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point

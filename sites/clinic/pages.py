@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from scenarios.clock import iso, parse_iso
 from sites.clinic.generator import card_label, day_label, time_label
 from sites.clinic.models import (
     CANCEL_REASONS,
@@ -17,7 +18,6 @@ from sites.clinic.models import (
     TestResult,
     state_of,
 )
-from sites.kit.clock import iso, parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point

@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.clock import EpisodeClock
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.clinic.api import api_router
 from sites.clinic.faults import FAULTS
 from sites.clinic.generator import generate
 from sites.clinic.models import ClinicState, state_of
 from sites.clinic.pages import clinic_filters, page_context, page_router
-from sites.kit.clock import EpisodeClock
 from sites.kit.episode import Episode
 from sites.kit.site import Site, World, WorldSetup
 from sites.kit.store import EpisodeStore

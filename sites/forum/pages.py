@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from scenarios.clock import parse_iso
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -24,7 +25,6 @@ from sites.forum.models import (
     Sort,
     state_of,
 )
-from sites.kit.clock import parse_iso
 from sites.kit.deps import episode_from
 from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point

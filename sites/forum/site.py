@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.clock import EpisodeClock
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.forum.api import api_router
 from sites.forum.faults import FAULTS
 from sites.forum.generator import generate
 from sites.forum.models import ForumState, state_of
 from sites.forum.pages import forum_filters, page_context, page_router
-from sites.kit.clock import EpisodeClock
 from sites.kit.episode import Episode
 from sites.kit.site import Site, World, WorldSetup
 from sites.kit.store import EpisodeStore

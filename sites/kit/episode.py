@@ -8,10 +8,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from injectors.hookspec import Firing, Reply, ServerCall
+from scenarios.clock import EpisodeClock, iso
+from scenarios.events import SemanticEvent
 from scenarios.faults import Layer
 from scenarios.feed import Feed
-from sites.kit.clock import EpisodeClock, iso
-from sites.kit.events import EventEmitter, SemanticEvent
+from sites.kit.events import EventEmitter
 from sites.kit.ledger import SiteLedger
 from sites.kit.session import login_required
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.clock import EpisodeClock
 from scenarios.profile import SiteProfile
-from sites.kit.clock import EpisodeClock
 from sites.kit.episode import Episode
 from sites.kit.templating import Pages
 

@@ -3,8 +3,8 @@
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from scenarios.clock import EpisodeClock
 from scenarios.seeding import derive_seed, episode_rng
-from sites.kit.clock import EpisodeClock
 from sites.kit.episode import Episode
 from sites.kit.hooks import arm_site_faults, run_seed_hooks
 from sites.kit.site import Site, WorldSetup

@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.clock import EpisodeClock
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
-from sites.kit.clock import EpisodeClock
 from sites.kit.episode import Episode
 from sites.kit.site import Site, World, WorldSetup
 from sites.kit.store import EpisodeStore

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
+from scenarios.events import EventKind
 from sites.shop.models import state_of
 
 from . import Doc, client_for, new_world

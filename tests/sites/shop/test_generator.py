@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
+from scenarios.clock import EpisodeClock
 from scenarios.seeding import episode_rng
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.shop.generator import generate
 from sites.shop.models import ShopState

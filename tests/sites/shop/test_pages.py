@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
+from scenarios.events import EventKind
 from sites.shop.models import state_of
 
 from . import Doc, client_for, external_urls, new_world
