@@ -10,7 +10,7 @@ from typing import Any
 from injectors.hookspec import Firing, ServerFault
 from scenarios.faults import ArmedFault, FaultError, Layer, parse_fault
 from scenarios.ledger import ARMED, DISARMED
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 
 
 class ArmError(ValueError):
@@ -27,7 +27,7 @@ def describe(fault: Firing) -> dict[str, Any]:
             "active": armed.active, "eligible": armed.eligible, "fired": armed.fired}
 
 
-def arm_site_fault(episode: Episode, raw: Any) -> Firing:
+def arm_site_fault(episode: SiteEpisode, raw: Any) -> Firing:
     if not isinstance(raw, dict):
         raise ArmError(422, "fault: expected an envelope (a JSON object with type, layer, match, schedule, …)")
     layer = raw.get("layer")
@@ -61,7 +61,7 @@ def arm_site_fault(episode: Episode, raw: Any) -> Firing:
     return fault
 
 
-def disarm_site_fault(episode: Episode, fault_id: str) -> Firing:
+def disarm_site_fault(episode: SiteEpisode, fault_id: str) -> Firing:
     fault = next((f for f in episode.injected if f.id == fault_id), None)
     if fault is None or fault.armed.spec.layer != Layer.server:
         known = ", ".join(f.id for f in episode.faults_of(Layer.server)) or "none"

@@ -1,6 +1,7 @@
 """Every site's bytes, pinned: for seeds 1-30, a digest of the initial world of the default setup (and, on
 seeds 1-10, of every catalog task of the site: state and bindings), of the pages a fixed crawl from the
-home page renders and of the event log those requests write. A refactor of the kit or a site must leave every digest as it is; a change meant to alter a site's
+home page renders and of the event log those requests write. A refactor of the kit or a site must leave
+every digest as it is; a change meant to alter a site's
 bytes regenerates them (WEBCHAOS_UPDATE_DIGESTS=1) and says why in its commit.
 
 The crawl follows the first same-site links of each page, breadth first, so it needs no per-site list of
