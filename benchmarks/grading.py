@@ -30,9 +30,9 @@ from typing import Any
 from grader.diff import compute_diff
 from grader.trace import EpisodeTrace, load_trace
 from harness.episodes.manager import grade_episode, grade_episode_dir
+from scenarios.clock import EpisodeClock
 from scenarios.loader import CATALOG_DIR, load_catalog
 from scenarios.schema import Task
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.shop.generator import generate
 

@@ -49,7 +49,7 @@ from pydantic import BaseModel
 from scenarios.faults import ArmedFault, FaultType, Layer
 
 if TYPE_CHECKING:
-    from sites.kit.clock import EpisodeClock
+    from scenarios.clock import EpisodeClock
 
 CallKind = Literal["page", "read", "write", "login", "results"]
 When = Literal["before", "instead", "after"]

@@ -6,8 +6,8 @@ from urllib.parse import quote
 
 import aiohttp
 
+from scenarios.events import SemanticEvent
 from scenarios.secret import SECRET_HEADER
-from sites.kit.events import SemanticEvent
 
 
 class OracleError(RuntimeError):

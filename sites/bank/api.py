@@ -15,13 +15,15 @@ review is refused with the review quoted again at the new price (to be checked a
 from datetime import UTC, date, timedelta
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
+from scenarios.clock import parse_iso
 from sites.bank import content as C
 from sites.bank.generator import confirmation_code
 from sites.bank.models import (
     PRICE_BAND_BPS,
     Account,
+    BankEpisode,
     BankState,
     ConfirmBody,
     Dispute,
@@ -46,9 +48,7 @@ from sites.bank.models import (
     quote_cents,
     state_of,
 )
-from sites.kit.clock import parse_iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.templating import format_cents
 
@@ -64,7 +64,7 @@ def _account(state: BankState, account_id: str) -> Account:
     return found
 
 
-def _today(episode: Episode) -> date:
+def _today(episode: SiteEpisode) -> date:
     return episode.clock.now().date()
 
 
@@ -83,22 +83,21 @@ def _ledger_line(state: BankState, account: Account, at: str, amount: int, descr
     return line
 
 
-def current_quote(episode: Episode, symbol: str) -> int:
+def current_quote(episode: SiteEpisode, symbol: str) -> int:
     state = state_of(episode)
     security = state.security(symbol)
     assert security is not None
     return quote_cents(security, episode_minute(episode))
 
 
-def api_router(store: Any) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "bank"))
 
     # -- transfers and payments ---------------------------------------------------------------------
 
     @router.post("/transfers", status_code=201)
     @hook_point("transfer", "write")
-    async def transfer(body: TransferBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def transfer(body: TransferBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         source = _account(state, body.from_account_id)
         amount = parse_amount(body.amount)
@@ -166,7 +165,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/scheduled/{scheduled_id}/cancel")
     @hook_point("cancel_scheduled", "write", target=lambda kw: kw["scheduled_id"])
-    async def cancel_scheduled(scheduled_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def cancel_scheduled(scheduled_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         plan = next((s for s in state.scheduled if s.id == scheduled_id), None)
         if plan is None:
@@ -182,7 +181,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/payees", status_code=201)
     @hook_point("add_payee", "write")
-    async def add_payee(body: PayeeBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def add_payee(body: PayeeBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         if any(p.account_number == body.account_number and p.routing_number == body.routing_number
                for p in state.payees):
@@ -209,7 +208,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/payees/{payee_id}/confirm")
     @hook_point("confirm_payee", "write", target=lambda kw: kw["payee_id"])
     async def confirm_payee(payee_id: str, body: ConfirmBody, request: Request,
-                            episode: Episode = episode_dep) -> dict[str, Any]:
+                            episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.payee(payee_id)
         if found is None:
@@ -228,7 +227,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.put("/limits")
     @hook_point("update_limits", "write")
-    async def update_limits(body: LimitsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def update_limits(body: LimitsBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         daily, single = parse_amount(body.daily_transfer), parse_amount(body.single_transfer)
         atm = parse_amount(body.atm_daily)
@@ -243,7 +242,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/transactions/{transaction_id}/dispute", status_code=201)
     @hook_point("dispute", "write", target=lambda kw: kw["transaction_id"])
     async def dispute(transaction_id: str, body: DisputeBody, request: Request,
-                      episode: Episode = episode_dep) -> dict[str, Any]:
+                      episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.transaction(transaction_id)
         if found is None:
@@ -262,7 +261,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/messages/{message_id}/report")
     @hook_point("report_message", "write", target=lambda kw: kw["message_id"])
     async def report(message_id: str, body: ReportBody, request: Request,
-                     episode: Episode = episode_dep) -> dict[str, Any]:
+                     episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.message(message_id)
         if found is None:
@@ -276,7 +275,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/messages/{message_id}/action")
     @hook_point("message_action", "write", target=lambda kw: kw["message_id"])
-    async def message_action(message_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def message_action(message_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.message(message_id)
         if found is None:
@@ -294,7 +293,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/orders/review", status_code=201)
     @hook_point("review_order", "write")
-    async def review_order(body: ReviewBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def review_order(body: ReviewBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         security = state.security(body.symbol)
         if security is None:
@@ -322,7 +321,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/orders", status_code=201)
     @hook_point("place_order", "write", target=lambda kw: kw["body"].review_id)
-    async def place_order(body: PlaceBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def place_order(body: PlaceBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         review = state.review(body.review_id)
         if review is None:
@@ -368,7 +367,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/orders/{order_id}/cancel")
     @hook_point("cancel_order", "write", target=lambda kw: kw["order_id"])
-    async def cancel_order(order_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def cancel_order(order_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = state_of(episode)
         order = state.order(order_id)
         if order is None:

@@ -33,6 +33,7 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
+from scenarios.clock import iso, parse_iso
 from scenarios.profile import TargetScope
 from sites.bank import content as C
 from sites.bank.api import requote
@@ -47,7 +48,6 @@ from sites.bank.models import (
     episode_minute,
     quote_cents,
 )
-from sites.kit.clock import iso, parse_iso
 from sites.kit.templating import format_cents
 
 

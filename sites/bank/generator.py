@@ -34,6 +34,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from random import Random
 from typing import Any
 
+from scenarios.clock import EpisodeClock
 from sites.bank import content as C
 from sites.bank.models import (
     Account,
@@ -49,7 +50,6 @@ from sites.bank.models import (
     Transaction,
 )
 from sites.kit.accounts import email_address
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
 

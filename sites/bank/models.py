@@ -20,9 +20,10 @@ from pydantic import BaseModel, Field, StringConstraints, field_validator
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
+from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+    from sites.kit.episode import SiteEpisode
 
 AccountKind = Literal["checking", "savings", "brokerage"]
 Frequency = Literal["once", "weekly", "monthly"]
@@ -250,7 +251,7 @@ def quote_cents(security: Security, minute: int) -> int:
     return max(1, round(security.base_cents * (10_000 + security.shift_bps + wobble) / 10_000))
 
 
-def episode_minute(episode: "Episode") -> int:
+def episode_minute(episode: "SiteEpisode") -> int:
     return int((episode.clock.now() - episode.clock.epoch).total_seconds() // 60) // QUOTE_MINUTES
 
 
@@ -361,8 +362,12 @@ DISPUTE_REASONS: dict[str, str] = {"duplicate": "I was charged twice", "not_reco
                                    "wrong_amount": "The amount is wrong", "not_received": "I didn't receive it"}
 
 
-def state_of(episode: "Episode") -> BankState:
+def state_of(episode: "SiteEpisode") -> BankState:
     state = episode.state
     if not isinstance(state, BankState):
         raise TypeError(f"episode {episode.id!r} does not hold a bank state")
     return state
+
+
+# What every bank handler takes: the request's episode, its state typed (`sites.kit.deps`).
+BankEpisode = EpisodeOf[BankState]

@@ -7,14 +7,16 @@ from datetime import date, datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from scenarios.clock import iso, parse_iso
 from sites.bank.models import (
     DISPUTE_REASONS,
     FREQUENCIES,
     PAGE_SIZE,
     Account,
+    BankEpisode,
     BankState,
     Order,
     Scheduled,
@@ -23,12 +25,9 @@ from sites.bank.models import (
     quote_cents,
     state_of,
 )
-from sites.kit.clock import iso, parse_iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.paging import page_number
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages, format_cents
 
 MAX_QUERY = 100
@@ -128,7 +127,7 @@ def counterparty(state: BankState, item: Scheduled) -> str:
     return account.name if account else "An account"
 
 
-def quote_view(state: BankState, episode: Episode, symbol: str) -> dict[str, Any]:
+def quote_view(state: BankState, episode: SiteEpisode, symbol: str) -> dict[str, Any]:
     security = state.security(symbol)
     assert security is not None
     minute = episode_minute(episode)
@@ -138,9 +137,8 @@ def quote_view(state: BankState, episode: Episode, symbol: str) -> dict[str, Any
             "up": change >= 0}
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "bank"))
 
     def account_or_404(state: BankState, account_id: str) -> Account:
         found = state.account(account_id)
@@ -150,7 +148,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("overview", "page")
-    async def overview(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def overview(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         recent = sorted((t for t in state.transactions if t.account_id != "a3"), key=lambda t: (t.posted_at, t.id),
                         reverse=True)[:6]
@@ -166,7 +164,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/accounts/{account_id}", response_class=HTMLResponse)
     @hook_point("account", "page", target=lambda kw: kw["account_id"])
-    async def account_page(account_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def account_page(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         account = account_or_404(state, account_id)
         params = request.query_params
@@ -215,7 +213,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/transactions/{transaction_id}", response_class=HTMLResponse)
     @hook_point("transaction", "page", target=lambda kw: kw["transaction_id"])
-    async def transaction_page(transaction_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def transaction_page(transaction_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         line = state.transaction(transaction_id)
         if line is None:
@@ -230,7 +228,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/accounts/{account_id}/statements", response_class=HTMLResponse)
     @hook_point("statements", "page", target=lambda kw: kw["account_id"])
-    async def statements(account_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def statements(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         account = account_or_404(state, account_id)
         current = episode.clock.now().strftime("%Y-%m")
@@ -241,7 +239,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/accounts/{account_id}/statements/{month}", response_class=HTMLResponse)
     @hook_point("statement", "page", target=lambda kw: kw["account_id"])
-    async def statement(account_id: str, month: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def statement(account_id: str, month: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         account = account_or_404(state, account_id)
         current = episode.clock.now().strftime("%Y-%m")
@@ -264,7 +262,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/transfer", response_class=HTMLResponse)
     @hook_point("transfer_page", "page")
-    async def transfer_page(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def transfer_page(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_transfer", payee_ids=[p.id for p in state.payees if p.status == "active"])
         return ui.render(episode, "transfer.html", title="Move money", accounts=state.accounts,
@@ -274,7 +272,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/payments", response_class=HTMLResponse)
     @hook_point("payments", "page")
-    async def payments(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def payments(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         items = sorted(state.scheduled, key=lambda s: (s.status != "active", s.next_date, s.id))
         episode.emit.navigate("view_payments", scheduled_ids=[s.id for s in items])
@@ -285,7 +283,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/payees", response_class=HTMLResponse)
     @hook_point("payees", "page")
-    async def payees(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def payees(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         page = page_number(request.query_params.get("page"))
         pages = max(1, math.ceil(len(state.payees) / PAGE_SIZE))
@@ -301,7 +299,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/payees/{payee_id}/confirm", response_class=HTMLResponse)
     @hook_point("confirm_page", "page", target=lambda kw: kw["payee_id"])
-    async def confirm_page(payee_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def confirm_page(payee_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         payee = state.payee(payee_id)
         if payee is None:
@@ -311,7 +309,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/messages", response_class=HTMLResponse)
     @hook_point("messages", "page")
-    async def messages(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def messages(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         items = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
         episode.emit.navigate("view_messages", message_ids=[m.id for m in items])
@@ -320,7 +318,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
-    async def message(message_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def message(message_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         found = state.message(message_id)
         if found is None:
@@ -332,7 +330,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/limits", response_class=HTMLResponse)
     @hook_point("limits_page", "page")
-    async def limits(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def limits(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_limits")
         return ui.render(episode, "limits.html", title="Limits", limits=state.limits, notice=_notice(request),
@@ -342,7 +340,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/invest", response_class=HTMLResponse)
     @hook_point("invest", "page")
-    async def invest(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def invest(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         quotes = {s.symbol: quote_view(state, episode, s.symbol) for s in state.securities}
         rows = []
@@ -359,7 +357,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/invest/quote/{symbol}", response_class=HTMLResponse)
     @hook_point("quote", "page", target=lambda kw: kw["symbol"])
-    async def quote(symbol: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def quote(symbol: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         security = state.security(symbol)
         if security is None:
@@ -376,7 +374,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/invest/review/{review_id}", response_class=HTMLResponse)
     @hook_point("review", "page", target=lambda kw: kw["review_id"])
-    async def review(review_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def review(review_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         found = state.review(review_id)
         if found is None:
@@ -388,7 +386,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/invest/orders", response_class=HTMLResponse)
     @hook_point("orders", "page")
-    async def orders(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def orders(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = state_of(episode)
         items: list[Order] = sorted(state.orders, key=lambda o: (o.status != "open", o.placed_at, o.id), reverse=False)
         items = [o for o in items if o.status == "open"] + sorted(

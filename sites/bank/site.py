@@ -1,27 +1,17 @@
 """Meridian Bank, the hermetic online bank with a brokerage account (`bank.test`), on the site kit."""
 
 from pathlib import Path
-from random import Random
-from typing import Any
-
-from fastapi import APIRouter
-from pydantic import BaseModel
 
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.bank.api import api_router
 from sites.bank.faults import FAULTS, TARGET
 from sites.bank.generator import generate
-from sites.bank.models import BankState, state_of
+from sites.bank.models import BankState
 from sites.bank.pages import bank_filters, page_context, page_router
-from sites.kit.clock import EpisodeClock
-from sites.kit.episode import Episode
-from sites.kit.site import Site, World, WorldSetup
-from sites.kit.store import EpisodeStore
-from sites.kit.templating import Pages
+from sites.kit.site import Site
 
-
-class BankSite(Site):
-    profile = SiteProfile(
+SITE = Site(
+    profile=SiteProfile(
         name="bank", host="bank.test", title="Meridian Bank",
         vocabulary=EventVocabulary(
             # Kinds as the events name them (generic layers never use these words).
@@ -34,27 +24,15 @@ class BankSite(Site):
         affordances=Affordances(sign_in="Sign in to online banking"),
         fault_types=sorted(FAULTS),
         target=TARGET,
-    )
-    package_dir = Path(__file__).resolve().parent
-    faults = FAULTS
-    password_prefix = "vault"
-    home_label = "Back to your accounts"
-
-    def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
-        return generate(setup, rng, clock)
-
-    def routers(self, pages: Pages, store: EpisodeStore) -> list[APIRouter]:
-        return [api_router(store), page_router(pages, store)]
-
-    def account_email(self, state: BaseModel) -> str:
-        assert isinstance(state, BankState)
-        return state.user.email
-
-    def page_context(self, episode: Episode | None) -> dict[str, Any]:
-        return page_context(state_of(episode) if episode is not None else None)
-
-    def filters(self) -> dict[str, Any]:
-        return bank_filters()
-
-
-SITE = BankSite()
+    ),
+    package_dir=Path(__file__).resolve().parent,
+    faults=FAULTS,
+    password_prefix="vault",
+    home_label="Back to your accounts",
+    state_type=BankState,
+    generate=generate,
+    routers=lambda pages: [api_router(), page_router(pages)],
+    account_email=lambda state: state.user.email,
+    page_context=page_context,
+    filters=bank_filters(),
+)

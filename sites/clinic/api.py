@@ -10,12 +10,14 @@ make sense now (a taken slot, a slot in the past, a cancelled visit), 422 for a 
 from datetime import date
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
+from scenarios.clock import iso
 from sites.clinic.models import (
     Appointment,
     BookBody,
     CancelBody,
+    ClinicEpisode,
     ClinicState,
     ContactBody,
     EmergencyContact,
@@ -30,15 +32,13 @@ from sites.clinic.models import (
     Slot,
     state_of,
 )
-from sites.kit.clock import iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 
 MAX_CONTACTS = 5
 
 
-def _future_slot(state: ClinicState, episode: Episode, slot_id: str) -> Slot:
+def _future_slot(state: ClinicState, episode: SiteEpisode, slot_id: str) -> Slot:
     slot = state.slot(slot_id)
     if slot is None:
         raise HTTPException(404, f"no appointment time {slot_id!r}")
@@ -65,15 +65,14 @@ def _day(value: str, field: str) -> date:
         raise HTTPException(422, f"{field}: not a real date (use YYYY-MM-DD)") from None
 
 
-def api_router(store: Any) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "clinic"))
 
     # -- appointments ------------------------------------------------------------------------------
 
     @router.post("/appointments", status_code=201)
     @hook_point("book", "write")
-    async def book(body: BookBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def book(body: BookBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         slot = _future_slot(state, episode, body.slot_id)
         provider = state.provider(slot.provider_id)
@@ -93,7 +92,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/appointments/{appointment_id}/reschedule")
     @hook_point("reschedule", "write", target=lambda kw: kw["appointment_id"])
     async def reschedule(appointment_id: str, body: RescheduleBody, request: Request,
-                         episode: Episode = episode_dep) -> dict[str, Any]:
+                         episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         appointment = _upcoming(state, appointment_id)
         slot = _future_slot(state, episode, body.slot_id)
@@ -112,7 +111,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/appointments/{appointment_id}/cancel")
     @hook_point("cancel", "write", target=lambda kw: kw["appointment_id"])
     async def cancel(appointment_id: str, body: CancelBody, request: Request,
-                     episode: Episode = episode_dep) -> dict[str, Any]:
+                     episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         appointment = _upcoming(state, appointment_id)
         if body.reason == "other" and not body.note:
@@ -130,7 +129,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/appointments/{appointment_id}/previsit", status_code=201)
     @hook_point("previsit", "write", target=lambda kw: kw["appointment_id"])
     async def previsit(appointment_id: str, body: PreVisitBody, request: Request,
-                       episode: Episode = episode_dep) -> dict[str, Any]:
+                       episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         appointment = _upcoming(state, appointment_id)
         if state.form_for(appointment.id) is not None:
@@ -158,7 +157,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/messages", status_code=201)
     @hook_point("send_message", "write")
-    async def send_message(body: MessageBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def send_message(body: MessageBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         provider = state.provider(body.provider_id)
         if provider is None:
@@ -177,7 +176,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/medications/{medication_id}/refills", status_code=201)
     @hook_point("refill", "write", target=lambda kw: kw["medication_id"])
     async def refill(medication_id: str, body: RefillBody, request: Request,
-                     episode: Episode = episode_dep) -> dict[str, Any]:
+                     episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         medication = state.medication(medication_id)
         if medication is None:
@@ -202,7 +201,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.put("/profile/phone")
     @hook_point("update_phone", "write")
-    async def update_phone(body: PhoneBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def update_phone(body: PhoneBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         if body.phone == state.patient.phone:
             raise HTTPException(409, "That is already your phone number.")
@@ -213,7 +212,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/profile/contacts", status_code=201)
     @hook_point("add_contact", "write")
-    async def add_contact(body: ContactBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def add_contact(body: ContactBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         if len(state.contacts) >= MAX_CONTACTS:
             raise HTTPException(409, f"You can keep at most {MAX_CONTACTS} emergency contacts.")
@@ -228,7 +227,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.delete("/profile/contacts/{contact_id}")
     @hook_point("remove_contact", "write", target=lambda kw: kw["contact_id"])
-    async def remove_contact(contact_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def remove_contact(contact_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         contact = next((c for c in state.contacts if c.id == contact_id), None)
         if contact is None:
@@ -240,7 +239,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.put("/profile/insurance/{card_id}/primary")
     @hook_point("make_primary", "write", target=lambda kw: kw["card_id"])
-    async def make_primary(card_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def make_primary(card_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = state_of(episode)
         card = state.card(card_id)
         if card is None:

@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from scenarios.clock import EpisodeClock, iso, parse_iso
 from sites.clinic import content as C
 from sites.clinic.models import (
     Appointment,
@@ -51,7 +52,6 @@ from sites.clinic.models import (
     TestResult,
 )
 from sites.kit.accounts import email_address
-from sites.kit.clock import EpisodeClock, iso, parse_iso
 from sites.kit.site import World, WorldSetup
 
 DAYS_AHEAD = 21

@@ -17,9 +17,10 @@ from pydantic import BaseModel, Field, StringConstraints, field_validator
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
+from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+    from sites.kit.episode import SiteEpisode
 
 Status = Literal["booked", "cancelled", "completed"]
 CancelReason = Literal["feeling_better", "schedule_conflict", "seeing_another_provider", "other"]
@@ -294,9 +295,13 @@ class PreVisitBody(_Body):
         return value
 
 
-def state_of(episode: "Episode") -> ClinicState:
+def state_of(episode: "SiteEpisode") -> ClinicState:
     """The episode's state, typed (every clinic episode holds a ClinicState)."""
     state = episode.state
     if not isinstance(state, ClinicState):
         raise TypeError(f"episode {episode.id!r} does not hold a clinic state")
     return state
+
+
+# What every clinic handler takes: the request's episode, its state typed (`sites.kit.deps`).
+ClinicEpisode = EpisodeOf[ClinicState]

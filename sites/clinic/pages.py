@@ -4,24 +4,23 @@ API (`api.py`) from the page's script, which then loads a page with a `?notice=`
 from datetime import date
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from scenarios.clock import iso, parse_iso
 from sites.clinic.generator import card_label, day_label, time_label
 from sites.clinic.models import (
     CANCEL_REASONS,
     RELATIONSHIPS,
     Appointment,
+    ClinicEpisode,
     ClinicState,
     Provider,
     TestResult,
     state_of,
 )
-from sites.kit.clock import iso, parse_iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 
 NOTICES = {
@@ -120,7 +119,7 @@ def _visit(state: ClinicState, appointment: Appointment) -> dict[str, Any]:
                      f"{time_label(appointment.start)}"}
 
 
-def _free_slots(state: ClinicState, episode: Episode, provider_id: str, start: date | None = None,
+def _free_slots(state: ClinicState, episode: SiteEpisode, provider_id: str, start: date | None = None,
                 end: date | None = None) -> list[tuple[str, list[Any]]]:
     """The provider's open times after now, grouped by day (in order)."""
     now = iso(episode.clock.now())
@@ -135,16 +134,15 @@ def _free_slots(state: ClinicState, episode: Episode, provider_id: str, start: d
     return [(day_label(slots[0].start), slots) for slots in days.values()]
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "clinic"))
 
-    def render(episode: Episode, request: Request, template: str, **context: Any) -> HTMLResponse:
+    def render(episode: SiteEpisode, request: Request, template: str, **context: Any) -> HTMLResponse:
         return ui.render(episode, template, notice=_notice(request), **context)
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
-    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def home(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         upcoming = sorted((a for a in state.appointments if a.status == "booked"), key=lambda a: a.start)
         recent = sorted(state.results, key=lambda r: r.collected_at, reverse=True)[:3]
@@ -158,7 +156,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/providers", response_class=HTMLResponse)
     @hook_point("providers", "page")
-    async def providers(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def providers(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         specialties = sorted({p.specialty for p in state.providers})
         specialty = request.query_params.get("specialty", "")
@@ -181,7 +179,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/providers/{provider_id}", response_class=HTMLResponse)
     @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
-    async def provider_page(provider_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def provider_page(provider_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         provider = _provider(state, provider_id)
         start, end = _range(request)
@@ -197,7 +195,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/book/{slot_id}", response_class=HTMLResponse)
     @hook_point("book_page", "page", target=lambda kw: kw["slot_id"])
-    async def book_page(slot_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def book_page(slot_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         slot = state.slot(slot_id)
         if slot is None:
@@ -213,7 +211,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/appointments", response_class=HTMLResponse)
     @hook_point("appointments", "page")
-    async def appointments(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def appointments(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         upcoming = sorted((a for a in state.appointments if a.status == "booked"), key=lambda a: a.start)
         past = sorted((a for a in state.appointments if a.status != "booked"), key=lambda a: a.start, reverse=True)
@@ -223,7 +221,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/appointments/{appointment_id}", response_class=HTMLResponse)
     @hook_point("appointment", "page", target=lambda kw: kw["appointment_id"])
-    async def appointment_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def appointment_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         visit = _visit(state, _appointment(state, appointment_id))
         episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
@@ -234,7 +232,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/appointments/{appointment_id}/reschedule", response_class=HTMLResponse)
     @hook_point("reschedule_page", "page", target=lambda kw: kw["appointment_id"])
-    async def reschedule_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def reschedule_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         appointment = _appointment(state, appointment_id)
         if appointment.status != "booked":
@@ -246,7 +244,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/appointments/{appointment_id}/cancel", response_class=HTMLResponse)
     @hook_point("cancel_page", "page", target=lambda kw: kw["appointment_id"])
-    async def cancel_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def cancel_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         appointment = _appointment(state, appointment_id)
         if appointment.status != "booked":
@@ -257,7 +255,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/appointments/{appointment_id}/previsit", response_class=HTMLResponse)
     @hook_point("previsit_page", "page", target=lambda kw: kw["appointment_id"])
-    async def previsit_page(appointment_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def previsit_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         appointment = _appointment(state, appointment_id)
         if appointment.status != "booked":
@@ -274,7 +272,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/messages", response_class=HTMLResponse)
     @hook_point("messages", "page")
-    async def messages(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def messages(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         listed = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
         episode.emit.navigate("view_messages", None, message_ids=[m.id for m in listed])
@@ -283,7 +281,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/messages/new", response_class=HTMLResponse)
     @hook_point("compose", "page")
-    async def compose(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def compose(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         result_id = request.query_params.get("result", "")
         result = _result(state, result_id) if result_id else None
@@ -297,7 +295,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
-    async def message_page(message_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def message_page(message_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         message = state.message(message_id)
         if message is None:
@@ -311,7 +309,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/results", response_class=HTMLResponse)
     @hook_point("results", "page")
-    async def results(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def results(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         start, end = _range(request)
         listed = [r for r in sorted(state.results, key=lambda r: (r.collected_at, r.id), reverse=True)
@@ -327,7 +325,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/results/{result_id}", response_class=HTMLResponse)
     @hook_point("result", "page", target=lambda kw: kw["result_id"])
-    async def result_page(result_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def result_page(result_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         result = _result(state, result_id)
         episode.emit.inspect("view_result", result.id, revealed=["components", "flags", "comment"])
@@ -338,7 +336,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/medications", response_class=HTMLResponse)
     @hook_point("medications", "page")
-    async def medications(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def medications(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         requested = {r.medication_id: r for r in state.refill_requests}
         episode.emit.navigate("view_medications", None, medication_ids=[m.id for m in state.medications])
@@ -348,7 +346,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/medications/{medication_id}/refill", response_class=HTMLResponse)
     @hook_point("refill_page", "page", target=lambda kw: kw["medication_id"])
-    async def refill_page(medication_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def refill_page(medication_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         medication = state.medication(medication_id)
         if medication is None:
@@ -363,7 +361,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/profile", response_class=HTMLResponse)
     @hook_point("profile", "page")
-    async def profile(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def profile(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = state_of(episode)
         today = episode.clock.now().date().isoformat()
         episode.emit.navigate("view_profile", None)

@@ -10,7 +10,7 @@ author 10, a downvote takes 2, an accepted answer gives 15 (and the asker 2).
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
 from sites.forum.models import (
     AcceptBody,
@@ -23,6 +23,7 @@ from sites.forum.models import (
     FlagBody,
     Follow,
     FollowBody,
+    ForumEpisode,
     ForumState,
     Question,
     QuestionBody,
@@ -34,8 +35,6 @@ from sites.forum.models import (
     VoteBody,
     state_of,
 )
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
 
 UPVOTE, DOWNVOTE, ACCEPTED, ACCEPTER = 10, -2, 15, 2
@@ -96,15 +95,14 @@ def _touch(state: ForumState, post: Question | Answer, at: str) -> None:
         question.last_activity_at = at
 
 
-def api_router(store: Any) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "forum"))
 
     # -- questions -------------------------------------------------------------------------------
 
     @router.post("/questions", status_code=201)
     @hook_point("ask", "write")
-    async def ask(body: QuestionBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def ask(body: QuestionBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         _known_tags(state, body.tags)
         if any(q.title.casefold() == body.title.casefold() and q.author_id == state.me.id
@@ -121,7 +119,7 @@ def api_router(store: Any) -> APIRouter:
     @router.put("/questions/{question_id}")
     @hook_point("edit_question", "write", target=lambda kw: kw["question_id"])
     async def edit_question(question_id: str, body: QuestionEdit, request: Request,
-                            episode: Episode = episode_dep) -> dict[str, Any]:
+                            episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         question = _question(state, question_id)
         _own(state, question)
@@ -137,7 +135,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.delete("/questions/{question_id}")
     @hook_point("delete_question", "write", target=lambda kw: kw["question_id"])
-    async def delete_question(question_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_question(question_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         question = _question(state, question_id)
         _own(state, question)
@@ -153,7 +151,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/questions/{question_id}/answers", status_code=201)
     @hook_point("answer", "write", target=lambda kw: kw["question_id"])
     async def answer(question_id: str, body: AnswerBody, request: Request,
-                     episode: Episode = episode_dep) -> dict[str, Any]:
+                     episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         question = _question(state, question_id)
         if any(a.body == body.body and a.author_id == state.me.id for a in state.answers_to(question.id)):
@@ -170,7 +168,7 @@ def api_router(store: Any) -> APIRouter:
     @router.put("/answers/{answer_id}")
     @hook_point("edit_answer", "write", target=lambda kw: kw["answer_id"])
     async def edit_answer(answer_id: str, body: AnswerEdit, request: Request,
-                          episode: Episode = episode_dep) -> dict[str, Any]:
+                          episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = _answer(state, answer_id)
         _own(state, found)
@@ -185,7 +183,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.delete("/answers/{answer_id}")
     @hook_point("delete_answer", "write", target=lambda kw: kw["answer_id"])
-    async def delete_answer(answer_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_answer(answer_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = _answer(state, answer_id)
         _own(state, found)
@@ -202,7 +200,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/posts/{post_id}/comments", status_code=201)
     @hook_point("comment", "write", target=lambda kw: kw["post_id"])
     async def comment(post_id: str, body: CommentBody, request: Request,
-                      episode: Episode = episode_dep) -> dict[str, Any]:
+                      episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         post = _post(state, post_id)
         if any(c.body == body.body and c.author_id == state.me.id for c in state.comments_on(post.id)):
@@ -217,7 +215,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.delete("/comments/{comment_id}")
     @hook_point("delete_comment", "write", target=lambda kw: kw["comment_id"])
-    async def delete_comment(comment_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_comment(comment_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.comment(comment_id)
         if found is None:
@@ -232,7 +230,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/posts/{post_id}/vote")
     @hook_point("vote", "write", target=lambda kw: kw["post_id"])
-    async def vote(post_id: str, body: VoteBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def vote(post_id: str, body: VoteBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         post = _post(state, post_id)
         if post.author_id == state.me.id:
@@ -260,7 +258,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/questions/{question_id}/accept")
     @hook_point("accept", "write", target=lambda kw: kw["question_id"])
     async def accept(question_id: str, body: AcceptBody, request: Request,
-                     episode: Episode = episode_dep) -> dict[str, Any]:
+                     episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         question = _question(state, question_id)
         _own(state, question)
@@ -292,7 +290,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/posts/{post_id}/flags", status_code=201)
     @hook_point("flag", "write", target=lambda kw: kw["post_id"])
-    async def flag(post_id: str, body: FlagBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def flag(post_id: str, body: FlagBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         post = _post(state, post_id)
         if post.author_id == state.me.id:
@@ -312,7 +310,7 @@ def api_router(store: Any) -> APIRouter:
     @router.put("/tags/{name}/follow")
     @hook_point("follow_tag", "write", target=lambda kw: kw["name"])
     async def follow_tag(name: str, body: FollowBody, request: Request,
-                         episode: Episode = episode_dep) -> dict[str, Any]:
+                         episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.tag(name)
         if found is None:
@@ -334,7 +332,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/notifications/read")
     @hook_point("read_notifications", "write")
-    async def read_notifications(body: ReadBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def read_notifications(body: ReadBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         wanted = list(dict.fromkeys(body.ids))
         found = {n.id: n for n in state.notifications}
@@ -351,7 +349,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.put("/settings")
     @hook_point("update_settings", "write")
-    async def update_settings(body: SettingsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def update_settings(body: SettingsBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = state_of(episode)
         episode.clock.stamp()
         for key, value in body.model_dump().items():

@@ -28,9 +28,9 @@ from random import Random
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
+from scenarios.clock import iso, parse_iso
 from sites.forum import content as C
 from sites.forum.models import Answer, ForumState, Question, Revision
-from sites.kit.clock import iso, parse_iso
 
 _MINUTES_PER_DAY = 24 * 60
 

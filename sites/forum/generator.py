@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from scenarios.clock import EpisodeClock
 from sites.forum import content as C
 from sites.forum.models import (
     Account,
@@ -49,7 +50,6 @@ from sites.forum.models import (
     Tag,
 )
 from sites.kit.accounts import email_address
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 
 FOCUSES = ("distro", "namesake", "spam", "outdated", "own")

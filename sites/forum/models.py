@@ -16,9 +16,10 @@ from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_vali
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
+from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+    from sites.kit.episode import SiteEpisode
 
 Digest = Literal["off", "daily", "weekly"]
 FlagReason = Literal["spam", "rude", "needs_improvement", "duplicate", "other"]
@@ -303,9 +304,13 @@ class SettingsBody(_Body):
     page_size: Literal[15, 30, 50]
 
 
-def state_of(episode: "Episode") -> ForumState:
+def state_of(episode: "SiteEpisode") -> ForumState:
     """The episode's state, typed (every forum episode holds a ForumState)."""
     state = episode.state
     if not isinstance(state, ForumState):
         raise TypeError(f"episode {episode.id!r} does not hold a forum state")
     return state
+
+
+# What every forum handler takes: the request's episode, its state typed (`sites.kit.deps`).
+ForumEpisode = EpisodeOf[ForumState]

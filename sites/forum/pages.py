@@ -7,10 +7,11 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from scenarios.clock import parse_iso
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -18,18 +19,16 @@ from sites.forum.models import (
     TITLE_MAX,
     TITLE_MIN,
     Answer,
+    ForumEpisode,
     ForumState,
     Member,
     Question,
     Sort,
     state_of,
 )
-from sites.kit.clock import parse_iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.paging import page_number
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -214,11 +213,10 @@ def _author(state: ForumState, member_id: str) -> Member:
     return member
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "forum"))
 
-    def listing_page(episode: Episode, request: Request, found: list[Question], *, heading: str,
+    def listing_page(episode: SiteEpisode, request: Request, found: list[Question], *, heading: str,
                      sort: Sort, tag: str | None, search: str | None) -> tuple[Listing, HTMLResponse]:
         state = state_of(episode)
         listing = Listing(found, page_number(request.query_params.get("page")), state.settings.page_size)
@@ -238,7 +236,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("questions", "page")
-    async def questions(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def questions(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         sort = _sort_of(request)
         tagged = request.query_params.get("tagged", "").strip().lower()
@@ -261,7 +259,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/search", response_class=HTMLResponse,
                 responses={303: {"description": "An empty query goes back to the questions list"}})
     @hook_point("search", "page")
-    async def search(request: Request, episode: Episode = episode_dep) -> Response:
+    async def search(request: Request, episode: ForumEpisode) -> Response:
         state = state_of(episode)
         raw = request.query_params.get("q", "").strip()
         if not raw:
@@ -278,7 +276,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/questions/ask", response_class=HTMLResponse)
     @hook_point("ask_page", "page")
-    async def ask_page(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def ask_page(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_ask", None)
         return ui.render(episode, "ask.html", title="Ask a public question", tags=state.tags, active="ask",
@@ -286,7 +284,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/questions/{question_id}", response_class=HTMLResponse)
     @hook_point("question", "page", target=lambda kw: kw["question_id"])
-    async def question_page(question_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         question = state.question(question_id)
         if question is None:
@@ -327,7 +325,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/questions/{question_id}/edit", response_class=HTMLResponse)
     @hook_point("edit_question_page", "page", target=lambda kw: kw["question_id"])
-    async def edit_question_page(question_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def edit_question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         question = state.question(question_id)
         if question is None:
@@ -340,7 +338,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/answers/{answer_id}/edit", response_class=HTMLResponse)
     @hook_point("edit_answer_page", "page", target=lambda kw: kw["answer_id"])
-    async def edit_answer_page(answer_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def edit_answer_page(answer_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         answer = state.answer(answer_id)
         question = state.question(answer.question_id) if answer else None
@@ -354,7 +352,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/posts/{post_id}/revisions", response_class=HTMLResponse)
     @hook_point("revisions", "page", target=lambda kw: kw["post_id"])
-    async def revisions(post_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def revisions(post_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         post = state.post(post_id)
         question = state.question_of(post) if post else None
@@ -369,7 +367,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/posts/{post_id}/flag", response_class=HTMLResponse)
     @hook_point("flag_page", "page", target=lambda kw: kw["post_id"])
-    async def flag_page(post_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def flag_page(post_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         post = state.post(post_id)
         question = state.question_of(post) if post else None
@@ -385,7 +383,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/tags", response_class=HTMLResponse)
     @hook_point("tags", "page")
-    async def tags(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def tags(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         needle = request.query_params.get("q", "").strip().lower()[:40]
         shown = [t for t in state.tags if needle in t.name]
@@ -397,14 +395,14 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
-    async def tag(name: str, request: Request, episode: Episode = episode_dep) -> Response:
+    async def tag(name: str, request: Request, episode: ForumEpisode) -> Response:
         if state_of(episode).tag(name) is None:
             raise HTTPException(404, f"There is no tag called “{name[:40]}”.")
         return RedirectResponse(f"/?{urlencode({'tagged': name})}", status_code=303)
 
     @router.get("/users", response_class=HTMLResponse)
     @hook_point("users", "page")
-    async def users(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def users(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         needle = request.query_params.get("q", "").strip()[:60]
         shown = [m for m in state.members if needle.casefold() in m.display_name.casefold()]
@@ -417,7 +415,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/users/{member_id}", response_class=HTMLResponse)
     @hook_point("profile", "page", target=lambda kw: kw["member_id"])
-    async def profile(member_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def profile(member_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         member = _author(state, member_id)
         now = episode.clock.now().replace(tzinfo=None)
@@ -437,7 +435,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/notifications", response_class=HTMLResponse)
     @hook_point("notifications", "page")
-    async def notifications(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def notifications(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         now = episode.clock.now().replace(tzinfo=None)
         rows: list[dict[str, Any]] = []
@@ -454,7 +452,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
-    async def settings(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def settings(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_settings", None)
         return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,

@@ -16,10 +16,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sites.kit.auth import auth_router
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.deps import Episodes, current_episode, serve_episodes
+from sites.kit.episode import SiteEpisode
 from sites.kit.site import Site
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import KIT_DIR, Pages
 
 ERROR_TITLES = {400: "Something's not right with that request", 404: "Page not found",
@@ -29,13 +28,14 @@ _TEXT_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; chars
                ".svg": "image/svg+xml"}
 
 
-def site_pages(site: Site, static: Mapping[str, "StaticFile"]) -> Pages:
-    pages = Pages(site.name, site.profile.title, site.package_dir / "templates", site.page_context, site.filters())
+def site_pages(site: Site[Any], static: Mapping[str, "StaticFile"]) -> Pages:
+    pages = Pages(site.name, site.profile.title, site.package_dir / "templates", site.context_of, site.filters)
     pages.env.globals["static_url"] = lambda name: static[name].url(name)
     return pages
 
 
-def error_page(site: Site, pages: Pages, episode: Episode | None, status_code: int, detail: str) -> HTMLResponse:
+def error_page(site: Site[Any], pages: Pages, episode: SiteEpisode | None, status_code: int,
+               detail: str) -> HTMLResponse:
     return pages.render(
         episode, "error.html", status_code=status_code, status=status_code,
         heading=ERROR_TITLES.get(status_code, "Something went wrong"), detail=detail, home_label=site.home_label,
@@ -54,7 +54,7 @@ class StaticFile:
         return f"/static/{name}?v={self.etag.strip(chr(34))[:12]}"
 
 
-def _static_files(site: Site) -> dict[str, StaticFile]:
+def _static_files(site: Site[Any]) -> dict[str, StaticFile]:
     files = {name: KIT_DIR / "static" / name for name in ("kit.css", "kit.js")}
     static_dir = site.package_dir / "static"
     if static_dir.is_dir():
@@ -105,15 +105,15 @@ def document_errors(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def site_app(site: Site, store: EpisodeStore) -> FastAPI:
+def site_app(site: Site[Any], store: Episodes) -> FastAPI:
     app = FastAPI(title=site.profile.title, docs_url=None, redoc_url=None, openapi_url=None)
+    serve_episodes(app, site.name, store)
     static = _static_files(site)
     pages = site_pages(site, static)
-    resolve = episode_from(store, site.name)
 
-    def episode_or_none(request: Request) -> Episode | None:
+    def episode_or_none(request: Request) -> SiteEpisode | None:
         try:
-            return resolve(request)
+            return current_episode(request)
         except HTTPException:
             return None
 
@@ -153,8 +153,8 @@ def site_app(site: Site, store: EpisodeStore) -> FastAPI:
             return Response(status_code=304, headers=headers)
         return Response(found.body, media_type=found.media_type, headers=headers)
 
-    for router in site.routers(pages, store):
+    for router in site.routers(pages):
         app.include_router(router)
-    app.include_router(auth_router(site, pages, store))
+    app.include_router(auth_router(site, pages))
     document_errors(app)
     return app

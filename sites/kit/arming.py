@@ -12,7 +12,7 @@ from scenarios.arming import ArmError, no_such_fault, parse_runtime_fault
 from scenarios.arming import describe as describe_armed
 from scenarios.faults import ArmedFault, Layer
 from scenarios.ledger import ARMED, DISARMED
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 
 __all__ = ["ArmError", "arm_site_fault", "describe", "disarm_site_fault"]
 
@@ -21,7 +21,7 @@ def describe(fault: Firing) -> dict[str, Any]:
     return describe_armed(fault.armed)
 
 
-def arm_site_fault(episode: Episode, raw: Any) -> Firing:
+def arm_site_fault(episode: SiteEpisode, raw: Any) -> Firing:
     spec, params = parse_runtime_fault(raw, (Layer.server,), episode.id, [f.id for f in episode.injected],
                                        episode.armed_at_runtime)
     assert isinstance(params, ServerFault)
@@ -37,7 +37,7 @@ def arm_site_fault(episode: Episode, raw: Any) -> Firing:
     return fault
 
 
-def disarm_site_fault(episode: Episode, fault_id: str) -> Firing:
+def disarm_site_fault(episode: SiteEpisode, fault_id: str) -> Firing:
     fault = next((f for f in episode.injected if f.id == fault_id), None)
     if fault is None or fault.armed.spec.layer != Layer.server:
         raise no_such_fault(episode.id, fault_id, [f.id for f in episode.faults_of(Layer.server)], kind="server")

@@ -1,29 +1,33 @@
-"""An episode: one seeded world, its clock, its event log and its armed faults."""
+"""A site episode: one seeded world (typed: `SiteEpisode[ShopState]`), its clock, its event log and its armed
+faults. (The proxy and the harness have episodes of their own; this is the sites server's.)"""
 
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from injectors.hookspec import Firing, Reply, ServerCall
+from scenarios.clock import EpisodeClock, iso
+from scenarios.events import SemanticEvent
 from scenarios.faults import Layer
 from scenarios.feed import Feed
-from sites.kit.clock import EpisodeClock, iso
-from sites.kit.events import EventEmitter, SemanticEvent
+from sites.kit.events import EventEmitter
 from sites.kit.ledger import SiteLedger
 from sites.kit.session import login_required
 
+StateT = TypeVar("StateT", bound=BaseModel)
+
 
 @dataclass
-class Episode:
+class SiteEpisode(Generic[StateT]):
     id: str
     site: str
     task_id: str
     variant_id: str | None
     seed: int
-    state: BaseModel
+    state: StateT  # of the site's `state_type` (the store checks it once, at creation)
     initial_state: bytes
     bindings: dict[str, Any]
     clock: EpisodeClock

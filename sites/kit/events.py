@@ -1,32 +1,10 @@
-"""Semantic events: what the agent did, in the site's own terms, through a typed emitter.
-
-A site declares its event vocabulary in its `SiteProfile` (`scenarios.profile`): the entity
-kinds, which detail key lists the entities a page shows or a search returns (`listed`) and
-which names what a commit touched (`touched`). The grader reads that declaration only.
-"""
+"""The typed event emitter a site writes its episode's event log through (`episode.emit.<kind>`); the
+events themselves are `scenarios.events`."""
 
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-
-class EventKind(StrEnum):
-    inspect = "inspect"      # information revealed about one entity (a detail page)
-    navigate = "navigate"    # a page with no new entity information
-    search = "search"
-    filter = "filter"
-    commit = "commit"        # a state change
-
-
-class SemanticEvent(BaseModel):
-    seq: int
-    at: str = Field(description="episode-clock time of the event (ISO-8601)")
-    kind: EventKind
-    name: str = Field(description="what happened, e.g. 'view_product', 'archive'")
-    target: str | None = Field(default=None, description="id of the entity concerned, if any")
-    detail: dict[str, Any] = Field(default_factory=dict)
+from scenarios.events import EventKind, SemanticEvent
 
 
 class EventEmitter:

@@ -23,7 +23,7 @@ from fastapi.responses import RedirectResponse
 
 from injectors.hookspec import CallKind, Firing, HookUnsupported, Reply, SeedFault, SeedWorld, ServerCall, ServerFault
 from scenarios.faults import SITE_LAYERS, ArmedFault, FaultError, Layer, parse_faults
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.session import login_required
 
 logger = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def arm_site_faults(raw_faults: list[Any], seed: int, site: str,
     return armed
 
 
-def run_seed_hooks(episode: Episode, host: str, params: dict[str, Any]) -> None:
+def run_seed_hooks(episode: SiteEpisode, host: str, params: dict[str, Any]) -> None:
     """Apply the episode's seed faults, in envelope order, to its fresh world."""
     world = SeedWorld(site=episode.site, host=host, state=episode.state, bindings=episode.bindings,
                       clock=episode.clock, params=params, implementations=episode.implementations)
@@ -93,14 +93,14 @@ def _request_of(call: ServerCall) -> dict[str, str]:
     return {"method": call.method, "host": call.host, "path": call.path}
 
 
-def _write_firing(episode: Episode, call: ServerCall, fault: Firing) -> None:
+def _write_firing(episode: SiteEpisode, call: ServerCall, fault: Firing) -> None:
     kind = fault.armed.params
     episode.ledger.write("server", kind.name, fault_id=fault.id, request=_request_of(call),
                          detail={"point": call.point, **fault.detail})
     fault.detail = {}
 
 
-def _flush_notes(episode: Episode, call: ServerCall, faults: list[Firing]) -> None:
+def _flush_notes(episode: SiteEpisode, call: ServerCall, faults: list[Firing]) -> None:
     for fault in faults:
         for note in fault.notes:
             episode.ledger.write("server", fault.armed.params.name, fault_id=fault.id, request=_request_of(call),
@@ -114,7 +114,7 @@ def _server(fault: Firing) -> ServerFault:
     return kind
 
 
-async def run_call(episode: Episode, call: ServerCall, handler: Callable[[], Awaitable[Reply]]) -> Reply:
+async def run_call(episode: SiteEpisode, call: ServerCall, handler: Callable[[], Awaitable[Reply]]) -> Reply:
     """Run one request through the session gate and the episode's server faults."""
     if call.kind != "login" and not episode.signed_in:
         return login_required(call)
@@ -210,7 +210,7 @@ async def run_call(episode: Episode, call: ServerCall, handler: Callable[[], Awa
         _CURRENT_CALL.reset(token)
 
 
-def results_point(episode: Episode, point: str, items: list[Any], pool: list[Any]) -> list[Any]:
+def results_point(episode: SiteEpisode, point: str, items: list[Any], pool: list[Any]) -> list[Any]:
     """The list a listing or search is about to show; faults of kind `results` may replace it."""
     outer = _CURRENT_CALL.get()
     if outer is None:
@@ -251,7 +251,7 @@ def hook_point(point: str, kind: CallKind, target: Callable[[dict[str, Any]], st
     def decorate(endpoint: Endpoint) -> Endpoint:
         @functools.wraps(endpoint)
         async def wrapper(**kwargs: Any) -> Any:
-            episode: Episode = kwargs["episode"]
+            episode: SiteEpisode = kwargs["episode"]
             request: Request = kwargs["request"]
             host = (request.headers.get("host") or "").rsplit(":", 1)[0].lower()
             call = ServerCall(

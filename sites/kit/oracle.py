@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from scenarios.faults import Layer
 from scenarios.feed import BATCH_LIMIT, CLOSED_STATUS, MAX_WAIT_S, TooManyReaders
 from sites.kit.arming import ArmError, arm_site_fault, describe, disarm_site_fault
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 
@@ -37,7 +37,7 @@ class EpisodeInfo(BaseModel):
     readers: int = Field(description="event readers waiting (long polls) right now")
 
 
-def _info(store: EpisodeStore, episode: Episode) -> EpisodeInfo:
+def _info(store: EpisodeStore, episode: SiteEpisode) -> EpisodeInfo:
     return EpisodeInfo(
         episode_id=episode.id, site=episode.site, task_id=episode.task_id,
         variant_id=episode.variant_id, seed=episode.seed,
@@ -49,7 +49,7 @@ def _info(store: EpisodeStore, episode: Episode) -> EpisodeInfo:
 def oracle_app(store: EpisodeStore) -> FastAPI:
     app = FastAPI(title="webchaos oracle", docs_url=None, redoc_url=None)
 
-    def get(episode_id: str) -> Episode:
+    def get(episode_id: str) -> SiteEpisode:
         episode = store.get(episode_id)
         if episode is None:
             raise HTTPException(404, f"episode {episode_id!r} is not open")

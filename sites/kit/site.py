@@ -1,27 +1,24 @@
-"""What a site is: a seeded world generator, its routes, its fault implementations and its profile.
-
-A site subclasses `Site` in `sites/<name>/site.py` and exposes one instance as `SITE`; the
-registry discovers it. The kit's app factory (`sites.kit.app.site_app`) gives it sign-in,
-session expiry, error pages, static files and the shared layout.
+"""What a site is: a declaration. `sites/<name>/site.py` exposes `SITE = Site(...)` (the registry discovers it)
+naming its profile, state type, world generator, routers, fault implementations and the few strings that
+differ; the kit's app factory (`sites.kit.app.site_app`) does the rest: sign-in, session expiry, error pages,
+static files, the shared layout and the episode dependency (`sites.kit.deps.EpisodeOf`).
 """
 
-from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, Generic, TypeVar
 
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from scenarios.clock import EpisodeClock
 from scenarios.profile import SiteProfile
-from sites.kit.clock import EpisodeClock
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.templating import Pages
 
-if TYPE_CHECKING:
-    from sites.kit.store import EpisodeStore
+StateT = TypeVar("StateT", bound=BaseModel)
 
 
 class WorldSetup(BaseModel):
@@ -52,12 +49,23 @@ class World:
     bindings: dict[str, Any] = field(default_factory=dict)
 
 
-class Site(ABC):
-    profile: ClassVar[SiteProfile]
-    package_dir: ClassVar[Path]                  # holds templates/ and static/
-    faults: ClassVar[Mapping[str, object]] = {}  # implementations of fault families, by type name
-    password_prefix: ClassVar[str] = "pw"        # of the remembered password
-    home_label: ClassVar[str] = "Back to the home page"
+def _no_context(state: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Site(Generic[StateT]):
+    profile: SiteProfile
+    package_dir: Path                                  # holds templates/ and static/
+    state_type: type[StateT]                           # what every episode of the site holds
+    generate: Callable[[WorldSetup, Random, EpisodeClock], World]  # same inputs, same bytes
+    routers: Callable[[Pages], list[APIRouter]]        # pages and JSON API (the kit adds /login, /static)
+    account_email: Callable[[StateT], str]             # pre-filled on the sign-in page
+    page_context: Callable[[StateT | None], dict[str, Any]] = _no_context  # every page's header (counts, nav)
+    filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)  # Jinja filters of its templates
+    faults: Mapping[str, object] = field(default_factory=dict)  # fault family implementations, by type name
+    password_prefix: str = "pw"                        # of the remembered password
+    home_label: str = "Back to the home page"
 
     @property
     def name(self) -> str:
@@ -67,22 +75,6 @@ class Site(ABC):
     def host(self) -> str:
         return self.profile.host
 
-    @abstractmethod
-    def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
-        """A new world from the seed's RNG and clock; same inputs, same bytes."""
-
-    @abstractmethod
-    def routers(self, pages: Pages, store: "EpisodeStore") -> list[APIRouter]:
-        """The site's pages and JSON API (the kit adds /login, /static and error pages)."""
-
-    @abstractmethod
-    def account_email(self, state: BaseModel) -> str:
-        """The signed-in user's email, pre-filled on the sign-in page."""
-
-    def page_context(self, episode: Episode | None) -> dict[str, Any]:
-        """What every page's header needs (counts, navigation); empty by default."""
-        return {}
-
-    def filters(self) -> dict[str, Any]:
-        """Jinja filters of the site's templates."""
-        return {}
+    def context_of(self, episode: SiteEpisode[Any] | None) -> dict[str, Any]:
+        """The shared page context for `episode` (None outside any episode)."""
+        return self.page_context(episode.state if episode is not None else None)

@@ -3,17 +3,19 @@
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from scenarios.clock import EpisodeClock
 from scenarios.seeding import derive_seed, episode_rng
-from sites.kit.clock import EpisodeClock
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import arm_site_faults, run_seed_hooks
 from sites.kit.site import Site, WorldSetup
 
 
 class EpisodeStore:
-    def __init__(self, sites: Mapping[str, Site]) -> None:
+    """The open episodes; the sites' apps see it through `sites.kit.deps.Episodes`."""
+
+    def __init__(self, sites: Mapping[str, Site[Any]]) -> None:
         self.sites = dict(sites)
-        self._episodes: dict[str, Episode] = {}
+        self._episodes: dict[str, SiteEpisode] = {}
         self._counter = 0
 
     def create(
@@ -25,7 +27,7 @@ class EpisodeStore:
         variant_id: str | None = None,
         episode_id: str | None = None,
         faults: list[dict[str, Any]] | None = None,
-    ) -> Episode:
+    ) -> SiteEpisode:
         """A new episode; `KeyError` for an unknown site, `ValueError` (`FaultError`) for bad faults."""
         if site not in self.sites:
             raise KeyError(f"unknown site {site!r}; known: {sorted(self.sites)}")
@@ -38,7 +40,10 @@ class EpisodeStore:
         injected = arm_site_faults(list(faults or []), seed, site, the_site.faults)
         clock = EpisodeClock(derive_seed(site, task_id, seed))
         world = the_site.generate(setup, episode_rng(site, task_id, seed), clock)
-        episode = Episode(
+        if not isinstance(world.state, the_site.state_type):
+            raise TypeError(f"site {site!r} generated a {type(world.state).__name__}, "
+                            f"not its state type {the_site.state_type.__name__}")
+        episode = SiteEpisode(
             id=episode_id, site=site, task_id=task_id, variant_id=variant_id, seed=seed,
             state=world.state, initial_state=b"", bindings=world.bindings, clock=clock,
             faults=list(faults or []), injected=injected, implementations=the_site.faults,
@@ -48,7 +53,7 @@ class EpisodeStore:
         self._episodes[episode_id] = episode
         return episode
 
-    def get(self, episode_id: str) -> Episode | None:
+    def get(self, episode_id: str) -> SiteEpisode | None:
         return self._episodes.get(episode_id)
 
     def delete(self, episode_id: str) -> bool:
@@ -58,7 +63,7 @@ class EpisodeStore:
         episode.feed.close()  # its waiting event readers get what is left, then 410
         return True
 
-    def __iter__(self) -> Iterator[Episode]:
+    def __iter__(self) -> Iterator[SiteEpisode]:
         return iter(list(self._episodes.values()))
 
     def __len__(self) -> int:

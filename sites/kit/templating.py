@@ -8,7 +8,7 @@ from typing import Any
 import jinja2
 from fastapi.responses import HTMLResponse
 
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 
 KIT_DIR = Path(__file__).resolve().parent
 
@@ -34,12 +34,13 @@ class Pages:
     """Renders a site's pages with the context every page of that site shares (its header)."""
 
     def __init__(self, name: str, title: str, template_dir: Path,
-                 shared: Callable[[Episode | None], dict[str, Any]],
+                 shared: Callable[[SiteEpisode | None], dict[str, Any]],
                  filters: Mapping[str, Callable[..., Any]] | None = None) -> None:
         self.env = make_environment(template_dir, filters)
         self.name, self.title, self.shared = name, title, shared
 
-    def render(self, episode: Episode | None, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    def render(self, episode: SiteEpisode | None, template: str, status_code: int = 200,
+               **context: Any) -> HTMLResponse:
         context.setdefault("notice", None)
         html = self.env.get_template(template).render(
             site_name=self.name, site_title=self.title, **{**self.shared(episode), **context})

@@ -12,10 +12,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
 from sites.learn.generator import score_attempt
 from sites.learn.models import (
@@ -27,6 +25,7 @@ from sites.learn.models import (
     Course,
     DoneBody,
     GradeBody,
+    LearnEpisode,
     LearnState,
     Post,
     PostBody,
@@ -55,16 +54,15 @@ def _teaching(state: LearnState, course_id: str) -> Course:
     return course
 
 
-def api_router(store: Any) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "learn"))
 
     # -- student: submissions, quizzes, lessons, discussions -------------------------------------------
 
     @router.post("/assignments/{assignment_id}/submissions", status_code=201)
     @hook_point("submit", "write", target=lambda kw: kw["assignment_id"])
     async def submit(assignment_id: str, body: SubmitBody, request: Request,
-                     episode: Episode = episode_dep) -> dict[str, Any]:
+                     episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         assignment = state.assignment(assignment_id)
         if assignment is None:
@@ -96,7 +94,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/quizzes/{quiz_id}/attempts", status_code=201)
     @hook_point("submit_quiz", "write", target=lambda kw: kw["quiz_id"])
     async def submit_quiz(quiz_id: str, body: AttemptBody, request: Request,
-                          episode: Episode = episode_dep) -> dict[str, Any]:
+                          episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         quiz = state.quiz(quiz_id)
         if quiz is None:
@@ -132,7 +130,7 @@ def api_router(store: Any) -> APIRouter:
     @router.put("/lessons/{lesson_id}/done")
     @hook_point("mark_done", "write", target=lambda kw: kw["lesson_id"])
     async def mark_done(lesson_id: str, body: DoneBody, request: Request,
-                        episode: Episode = episode_dep) -> dict[str, Any]:
+                        episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         lesson = state.lesson(lesson_id)
         if lesson is None:
@@ -147,7 +145,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/topics/{topic_id}/posts", status_code=201)
     @hook_point("post_reply", "write", target=lambda kw: kw["topic_id"])
     async def post_reply(topic_id: str, body: PostBody, request: Request,
-                         episode: Episode = episode_dep) -> dict[str, Any]:
+                         episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         topic = state.topic(topic_id)
         if topic is None:
@@ -167,7 +165,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/calendar/reminders", status_code=201)
     @hook_point("add_reminder", "write")
-    async def add_reminder(body: ReminderBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def add_reminder(body: ReminderBody, request: Request, episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         try:
             day = date.fromisoformat(body.date)
@@ -189,7 +187,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.delete("/calendar/reminders/{reminder_id}")
     @hook_point("remove_reminder", "write", target=lambda kw: kw["reminder_id"])
-    async def remove_reminder(reminder_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def remove_reminder(reminder_id: str, request: Request, episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         reminder = next((r for r in state.reminders if r.id == reminder_id), None)
         if reminder is None:
@@ -204,7 +202,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/submissions/{submission_id}/grade")
     @hook_point("grade", "write", target=lambda kw: kw["submission_id"])
     async def grade(submission_id: str, body: GradeBody, request: Request,
-                    episode: Episode = episode_dep) -> dict[str, Any]:
+                    episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         record = state.submission(submission_id)
         if record is None:
@@ -226,7 +224,7 @@ def api_router(store: Any) -> APIRouter:
     @router.post("/courses/{course_id}/announcements", status_code=201)
     @hook_point("announce", "write", target=lambda kw: kw["course_id"])
     async def announce(course_id: str, body: AnnouncementBody, request: Request,
-                       episode: Episode = episode_dep) -> dict[str, Any]:
+                       episode: LearnEpisode) -> dict[str, Any]:
         state = state_of(episode)
         course = _teaching(state, course_id)
         at = episode.clock.stamp()

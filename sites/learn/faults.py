@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
-from sites.kit.clock import iso, parse_iso
+from scenarios.clock import iso, parse_iso
 from sites.learn import content as C
 from sites.learn.generator import long_day
 from sites.learn.models import Announcement, Assignment, LearnState

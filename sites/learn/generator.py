@@ -32,8 +32,8 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from scenarios.clock import EpisodeClock, iso, parse_iso
 from sites.kit.accounts import email_address
-from sites.kit.clock import EpisodeClock, iso, parse_iso
 from sites.kit.site import World, WorldSetup
 from sites.learn import content as C
 from sites.learn.models import (

@@ -17,9 +17,10 @@ from pydantic import BaseModel, Field, StringConstraints, field_validator
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
+from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+    from sites.kit.episode import SiteEpisode
 
 Role = Literal["student", "instructor"]
 QuestionKind = Literal["single", "multiple", "short"]
@@ -331,9 +332,13 @@ class AnnouncementBody(_Body):
     _plain = field_validator("title", "body")(classmethod(lambda cls, v: _no_markup(v)))
 
 
-def state_of(episode: "Episode") -> LearnState:
+def state_of(episode: "SiteEpisode") -> LearnState:
     """The episode's state, typed (every learn episode holds a LearnState)."""
     state = episode.state
     if not isinstance(state, LearnState):
         raise TypeError(f"episode {episode.id!r} does not hold a learn state")
     return state
+
+
+# What every learn handler takes: the request's episode, its state typed (`sites.kit.deps`).
+LearnEpisode = EpisodeOf[LearnState]

@@ -8,17 +8,15 @@ import calendar as months
 from datetime import date, timedelta
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from sites.kit.clock import iso, parse_iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from scenarios.clock import iso, parse_iso
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 from sites.learn.generator import day_label, long_day, time_label
-from sites.learn.models import Assignment, Course, LearnState, Quiz, Submission, state_of
+from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission, state_of
 
 NOTICES = {
     "submitted": "Submission received",
@@ -114,21 +112,20 @@ def _status(state: LearnState, assignment: Assignment, now: str) -> dict[str, An
             "left": assignment.allowed_attempts - len(mine)}
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "learn"))
 
-    def render(episode: Episode, request: Request, template: str, **context: Any) -> HTMLResponse:
+    def render(episode: SiteEpisode, request: Request, template: str, **context: Any) -> HTMLResponse:
         return ui.render(episode, template, notice=_notice(request), **context)
 
-    def course_page(episode: Episode, request: Request, template: str, course: Course, tab: str,
+    def course_page(episode: SiteEpisode, request: Request, template: str, course: Course, tab: str,
                     **context: Any) -> HTMLResponse:
         return render(episode, request, template, title=f"{context.pop('heading', tab)} · {course.code}",
                       active="courses", course=course, tab=tab, **context)
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
-    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def home(request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         now = iso(episode.clock.now())
         taking = {c.id for c in state.courses if c.role == "student"}
@@ -150,7 +147,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/calendar", response_class=HTMLResponse)
     @hook_point("calendar", "page")
-    async def calendar(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def calendar(request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         today = episode.clock.now().date()
         raw = request.query_params.get("month", "").strip()
@@ -189,7 +186,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses", response_class=HTMLResponse)
     @hook_point("courses", "page")
-    async def courses(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def courses(request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_courses", None, course_ids=[c.id for c in state.courses])
         return render(episode, request, "courses.html", title="Courses", active="courses",
@@ -197,7 +194,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}", response_class=HTMLResponse)
     @hook_point("course", "page", target=lambda kw: kw["course_id"])
-    async def course_home(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def course_home(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         modules = [(m, [x for x in state.lessons if x.module_id == m.id])
@@ -210,7 +207,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/lessons/{lesson_id}", response_class=HTMLResponse)
     @hook_point("lesson", "page", target=lambda kw: kw["lesson_id"])
     async def lesson_page(course_id: str, lesson_id: str, request: Request,
-                          episode: Episode = episode_dep) -> HTMLResponse:
+                          episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         lesson = state.lesson(lesson_id)
@@ -222,7 +219,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/assignments", response_class=HTMLResponse)
     @hook_point("assignments", "page", target=lambda kw: kw["course_id"])
-    async def assignments(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def assignments(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         now = iso(episode.clock.now())
@@ -237,7 +234,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/assignments/{assignment_id}", response_class=HTMLResponse)
     @hook_point("assignment", "page", target=lambda kw: kw["assignment_id"])
     async def assignment_page(course_id: str, assignment_id: str, request: Request,
-                              episode: Episode = episode_dep) -> HTMLResponse:
+                              episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         assignment = _assignment(state, course, assignment_id)
@@ -252,7 +249,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/submissions/{submission_id}", response_class=HTMLResponse)
     @hook_point("submission", "page", target=lambda kw: kw["submission_id"])
     async def submission_page(course_id: str, submission_id: str, request: Request,
-                              episode: Episode = episode_dep) -> HTMLResponse:
+                              episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         record, assignment = _submission(state, course, submission_id)
@@ -268,7 +265,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/quizzes", response_class=HTMLResponse)
     @hook_point("quizzes", "page", target=lambda kw: kw["course_id"])
-    async def quizzes(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def quizzes(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         listed = [(q, state.attempts_of(q.id, state.user.id)) for q in state.quizzes if q.course_id == course.id]
@@ -277,7 +274,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/quizzes/{quiz_id}", response_class=HTMLResponse)
     @hook_point("quiz", "page", target=lambda kw: kw["quiz_id"])
-    async def quiz_page(course_id: str, quiz_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def quiz_page(course_id: str, quiz_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
@@ -288,7 +285,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/quizzes/{quiz_id}/take", response_class=HTMLResponse)
     @hook_point("take_quiz", "page", target=lambda kw: kw["quiz_id"])
-    async def take_quiz(course_id: str, quiz_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def take_quiz(course_id: str, quiz_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
@@ -302,7 +299,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/quizzes/{quiz_id}/attempts/{attempt_id}", response_class=HTMLResponse)
     @hook_point("attempt", "page", target=lambda kw: kw["attempt_id"])
     async def attempt_page(course_id: str, quiz_id: str, attempt_id: str, request: Request,
-                           episode: Episode = episode_dep) -> HTMLResponse:
+                           episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
@@ -318,7 +315,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/discussions", response_class=HTMLResponse)
     @hook_point("discussions", "page", target=lambda kw: kw["course_id"])
-    async def discussions(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def discussions(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         listed = [(t, [p for p in state.posts if p.topic_id == t.id]) for t in state.topics if t.course_id == course.id]
@@ -328,7 +325,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/discussions/{topic_id}", response_class=HTMLResponse)
     @hook_point("topic", "page", target=lambda kw: kw["topic_id"])
     async def topic_page(course_id: str, topic_id: str, request: Request,
-                         episode: Episode = episode_dep) -> HTMLResponse:
+                         episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         topic = state.topic(topic_id)
@@ -343,7 +340,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/discussions/{topic_id}/reply/{post_id}", response_class=HTMLResponse)
     @hook_point("reply_page", "page", target=lambda kw: kw["post_id"])
     async def reply_page(course_id: str, topic_id: str, post_id: str, request: Request,
-                         episode: Episode = episode_dep) -> HTMLResponse:
+                         episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         topic, post = state.topic(topic_id), state.post(post_id)
@@ -355,7 +352,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/announcements", response_class=HTMLResponse)
     @hook_point("announcements", "page", target=lambda kw: kw["course_id"])
-    async def announcements(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def announcements(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         listed = sorted((a for a in state.announcements if a.course_id == course.id),
@@ -366,7 +363,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/announcements/new", response_class=HTMLResponse)
     @hook_point("announce_page", "page", target=lambda kw: kw["course_id"])
-    async def announce_page(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def announce_page(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _teaching(state, course_id)
         episode.emit.navigate("view_new_announcement", course.id)
@@ -375,7 +372,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/announcements/{announcement_id}", response_class=HTMLResponse)
     @hook_point("announcement", "page", target=lambda kw: kw["announcement_id"])
     async def announcement_page(course_id: str, announcement_id: str, request: Request,
-                                episode: Episode = episode_dep) -> HTMLResponse:
+                                episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         record = state.announcement(announcement_id)
@@ -389,7 +386,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/courses/{course_id}/grades", response_class=HTMLResponse)
     @hook_point("grades", "page", target=lambda kw: kw["course_id"])
-    async def grades(course_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def grades(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _course(state, course_id)
         if course.role == "instructor":
@@ -407,7 +404,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         return course_page(episode, request, "grades.html", course, "Grades", rows=rows, quiz_rows=quiz_rows,
                            total=(100 * earned / possible) if possible else None)
 
-    async def gradebook(course: Course, request: Request, episode: Episode) -> HTMLResponse:
+    async def gradebook(course: Course, request: Request, episode: SiteEpisode) -> HTMLResponse:
         state = state_of(episode)
         listed = sorted((a for a in state.assignments if a.course_id == course.id), key=lambda a: a.due_at)
         students = sorted((p for p in state.people if p.id in course.student_ids), key=lambda p: p.name.split()[-1])
@@ -421,7 +418,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/assignments/{assignment_id}/submissions", response_class=HTMLResponse)
     @hook_point("submissions", "page", target=lambda kw: kw["assignment_id"])
     async def submissions(course_id: str, assignment_id: str, request: Request,
-                          episode: Episode = episode_dep) -> HTMLResponse:
+                          episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _teaching(state, course_id)
         assignment = _assignment(state, course, assignment_id)
@@ -436,7 +433,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/courses/{course_id}/submissions/{submission_id}/grade", response_class=HTMLResponse)
     @hook_point("grade_page", "page", target=lambda kw: kw["submission_id"])
     async def grade_page(course_id: str, submission_id: str, request: Request,
-                         episode: Episode = episode_dep) -> HTMLResponse:
+                         episode: LearnEpisode) -> HTMLResponse:
         state = state_of(episode)
         course = _teaching(state, course_id)
         record, assignment = _submission(state, course, submission_id)

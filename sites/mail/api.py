@@ -8,12 +8,10 @@ a request that does not make sense in the current state, 422 for a malformed bod
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
-from sites.kit.store import EpisodeStore
 from sites.mail.models import (
     ComposeBody,
     Contact,
@@ -26,6 +24,7 @@ from sites.mail.models import (
     IdsBody,
     Label,
     LabelMessagesBody,
+    MailEpisode,
     MailState,
     Message,
     MoveBody,
@@ -73,9 +72,8 @@ def _sorted_labels(state: MailState, label_ids: list[str]) -> list[str]:
     return sorted(dict.fromkeys(label_ids), key=order.index)
 
 
-def api_router(store: EpisodeStore) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "mail"))
 
     def first_id(kw: dict[str, Any]) -> str | None:
         ids = kw["body"].ids
@@ -83,7 +81,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     # -- moving messages -------------------------------------------------------------------------
 
-    def move(episode: Episode, ids: list[str], target: Folder, name: str) -> dict[str, Any]:
+    def move(episode: SiteEpisode, ids: list[str], target: Folder, name: str) -> dict[str, Any]:
         state = state_of(episode)
         messages = _messages(state, ids)
         plan = [(m, _destination(state, m, target)) for m in messages]
@@ -98,22 +96,22 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/messages/archive")
     @hook_point("archive", "write", target=first_id)
-    async def archive(body: IdsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def archive(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         return move(episode, body.ids, "archive", "archive")
 
     @router.post("/messages/trash")
     @hook_point("trash", "write", target=first_id)
-    async def trash(body: IdsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def trash(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         return move(episode, body.ids, "trash", "trash")
 
     @router.post("/messages/spam")
     @hook_point("report_spam", "write", target=first_id)
-    async def report_spam(body: IdsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def report_spam(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         return move(episode, body.ids, "spam", "report_spam")
 
     @router.post("/messages/not-spam")
     @hook_point("not_spam", "write", target=first_id)
-    async def not_spam(body: IdsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def not_spam(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         for message in _messages(state, body.ids):
             if message.folder != "spam":
@@ -122,12 +120,12 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/messages/move")
     @hook_point("move", "write", target=first_id)
-    async def move_to(body: MoveBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def move_to(body: MoveBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         return move(episode, body.ids, body.folder, "move")
 
     @router.post("/messages/delete-forever")
     @hook_point("delete_forever", "write", target=first_id)
-    async def delete_forever(body: IdsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_forever(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         messages = _messages(state, body.ids)
         for message in messages:
@@ -144,7 +142,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/messages/read")
     @hook_point("mark_read", "write", target=first_id)
-    async def mark_read(body: ReadBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def mark_read(body: ReadBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         changed = [m for m in _messages(state, body.ids) if m.read != body.read]
         if changed:
@@ -157,7 +155,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/messages/star")
     @hook_point("star", "write", target=first_id)
-    async def star(body: StarBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def star(body: StarBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         changed = [m for m in _messages(state, body.ids) if m.starred != body.starred]
         if changed:
@@ -171,7 +169,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
     @router.post("/messages/labels")
     @hook_point("label_messages", "write", target=first_id)
     async def label_messages(body: LabelMessagesBody, request: Request,
-                             episode: Episode = episode_dep) -> dict[str, Any]:
+                             episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         messages = _messages(state, body.ids)
         for label_id in body.add + body.remove:
@@ -234,7 +232,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/messages/send", status_code=201)
     @hook_point("send_message", "write", target=lambda kw: kw["body"].draft_id)
-    async def send(body: SendBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def send(body: SendBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         parent, forwarded = references(state, body)
         draft = draft_of(state, body.draft_id) if body.draft_id is not None else None
@@ -253,7 +251,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/drafts", status_code=201)
     @hook_point("save_draft", "write")
-    async def create_draft(body: ComposeBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def create_draft(body: ComposeBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         parent, forwarded = references(state, body)
         message = new_message(state, body, "drafts", episode.clock.stamp(), parent, forwarded)
@@ -264,7 +262,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
     @router.put("/drafts/{draft_id}")
     @hook_point("update_draft", "write", target=lambda kw: kw["draft_id"])
     async def update_draft(draft_id: str, body: ComposeBody, request: Request,
-                           episode: Episode = episode_dep) -> dict[str, Any]:
+                           episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         references(state, body)
         draft = draft_of(state, draft_id)
@@ -274,7 +272,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.delete("/drafts/{draft_id}")
     @hook_point("discard_draft", "write", target=lambda kw: kw["draft_id"])
-    async def discard_draft(draft_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def discard_draft(draft_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         draft = draft_of(state, draft_id)
         episode.clock.stamp()
@@ -286,7 +284,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/labels", status_code=201)
     @hook_point("create_label", "write")
-    async def create_label(body: NewLabel, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def create_label(body: NewLabel, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         if state.label_named(body.name) is not None:
             raise HTTPException(409, f"there is already a label called {body.name!r}")
@@ -298,7 +296,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.delete("/labels/{label_id}")
     @hook_point("delete_label", "write", target=lambda kw: kw["label_id"])
-    async def delete_label(label_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_label(label_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         label = state.label(label_id)
         if label is None:
@@ -318,7 +316,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/filters", status_code=201)
     @hook_point("create_filter", "write")
-    async def create_filter(body: NewFilter, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def create_filter(body: NewFilter, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         label_id = body.actions.apply_label
         if label_id is not None and state.label(label_id) is None:
@@ -362,7 +360,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.delete("/filters/{filter_id}")
     @hook_point("delete_filter", "write", target=lambda kw: kw["filter_id"])
-    async def delete_filter(filter_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_filter(filter_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         if state.filter(filter_id) is None:
             raise HTTPException(404, f"no filter {filter_id!r}")
@@ -375,7 +373,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.put("/settings")
     @hook_point("update_settings", "write")
-    async def update_settings(body: SettingsBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def update_settings(body: SettingsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         new = Settings(signature=body.signature.strip("\n").rstrip(), density=body.density,
                        page_size=body.page_size)
@@ -387,7 +385,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.put("/vacation")
     @hook_point("update_vacation", "write")
-    async def update_vacation(body: VacationBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def update_vacation(body: VacationBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         new = Vacation(**body.model_dump())
         changed = [k for k in Vacation.model_fields if getattr(new, k) != getattr(state.vacation, k)]
@@ -401,7 +399,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/contacts", status_code=201)
     @hook_point("add_contact", "write")
-    async def add_contact(body: NewContact, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def add_contact(body: NewContact, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         existing = state.contact_by_email(body.email)
         if existing is not None:
@@ -415,7 +413,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.delete("/contacts/{contact_id}")
     @hook_point("delete_contact", "write", target=lambda kw: kw["contact_id"])
-    async def delete_contact(contact_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def delete_contact(contact_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         if state.contact(contact_id) is None:
             raise HTTPException(404, f"no contact {contact_id!r}")
@@ -429,7 +427,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
     @router.post("/verify", status_code=201)
     @hook_point("submit_credentials", "write", target=lambda kw: kw["body"].link_id)
     async def submit_credentials(body: CredentialBody, request: Request,
-                                 episode: Episode = episode_dep) -> dict[str, Any]:
+                                 episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.link(body.link_id)
         if found is None or found[1].kind != "credential_prompt":
@@ -446,7 +444,7 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/unsubscribe", status_code=201)
     @hook_point("unsubscribe", "write", target=lambda kw: kw["body"].link_id)
-    async def unsubscribe(body: UnsubscribeBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def unsubscribe(body: UnsubscribeBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = state_of(episode)
         found = state.link(body.link_id)
         if found is None or found[1].kind != "unsubscribe":

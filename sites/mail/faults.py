@@ -37,8 +37,8 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
+from scenarios.clock import iso, parse_iso
 from scenarios.profile import TargetScope
-from sites.kit.clock import iso, parse_iso
 from sites.mail.generator import DEFAULT_TARGET
 from sites.mail.models import MailState, Message, MessageLink
 

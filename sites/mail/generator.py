@@ -53,7 +53,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from random import Random
 from typing import Any
 
-from sites.kit.clock import EpisodeClock
+from scenarios.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.mail import content as C
 from sites.mail.models import (

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator, model_validator
 
 from sites.kit.bodies import RequestBody as _Body
+from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+    from sites.kit.episode import SiteEpisode
 
 Folder = Literal["inbox", "sent", "drafts", "archive", "spam", "trash"]
 FOLDERS: tuple[Folder, ...] = ("inbox", "sent", "drafts", "archive", "spam", "trash")
@@ -383,9 +384,13 @@ def is_email(value: str) -> bool:
     return bool(_EMAIL.fullmatch(value))
 
 
-def state_of(episode: "Episode") -> MailState:
+def state_of(episode: "SiteEpisode") -> MailState:
     """The episode's state, typed (every mail episode holds a MailState)."""
     state = episode.state
     if not isinstance(state, MailState):
         raise TypeError(f"episode {episode.id!r} does not hold a mail state")
     return state
+
+
+# What every mail handler takes: the request's episode, its state typed (`sites.kit.deps`).
+MailEpisode = EpisodeOf[MailState]

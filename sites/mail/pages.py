@@ -9,22 +9,21 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from sites.kit.clock import parse_iso
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
+from scenarios.clock import parse_iso
+from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.paging import page_number
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages
 from sites.mail.models import (
     FOLDERS,
     PAGE_SIZES,
     Folder,
     LinkClick,
+    MailEpisode,
     MailState,
     Message,
     state_of,
@@ -194,11 +193,10 @@ def _pager_url(path: str, request: Request, page: int) -> str:
     return path + (f"?{query}" if query else "")
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "mail"))
 
-    def list_page(episode: Episode, request: Request, messages: list[Message], *, heading: str, active: str,
+    def list_page(episode: SiteEpisode, request: Request, messages: list[Message], *, heading: str, active: str,
                   folder: Folder | None, what: str, **extra: Any) -> tuple[Listing, HTMLResponse]:
         state = state_of(episode)
         page = page_number(request.query_params.get("page"))
@@ -220,7 +218,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
         )
         return listing, html
 
-    async def show_folder(name: str, request: Request, episode: Episode) -> HTMLResponse:
+    async def show_folder(name: str, request: Request, episode: SiteEpisode) -> HTMLResponse:
         state = state_of(episode)
         folder = next((f for f in FOLDERS if f == name), None)
         if folder is None:
@@ -234,17 +232,17 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("inbox", "page")
-    async def inbox(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def inbox(request: Request, episode: MailEpisode) -> HTMLResponse:
         return await show_folder("inbox", request, episode)
 
     @router.get("/folder/{name}", response_class=HTMLResponse)
     @hook_point("folder", "page", target=lambda kw: kw["name"])
-    async def folder_page(name: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def folder_page(name: str, request: Request, episode: MailEpisode) -> HTMLResponse:
         return await show_folder(name, request, episode)
 
     @router.get("/starred", response_class=HTMLResponse)
     @hook_point("starred", "page")
-    async def starred(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def starred(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         messages = [m for m in state.newest_first() if m.starred and m.folder not in ("spam", "trash")]
         messages = results_point(episode, "starred", messages, state.messages)
@@ -256,7 +254,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/label/{label_id}", response_class=HTMLResponse)
     @hook_point("label", "page", target=lambda kw: kw["label_id"])
-    async def label_page(label_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def label_page(label_id: str, request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         label = state.label(label_id)
         if label is None:
@@ -272,7 +270,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/search", response_class=HTMLResponse,
                 responses={303: {"description": "An empty query goes back to the home page"}})
     @hook_point("search", "page")
-    async def search_page(request: Request, episode: Episode = episode_dep) -> Response:
+    async def search_page(request: Request, episode: MailEpisode) -> Response:
         state = state_of(episode)
         raw = request.query_params.get("q", "")
         if not raw.strip():
@@ -291,7 +289,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/message/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
-    async def message_page(message_id: str, request: Request, episode: Episode = episode_dep) -> Response:
+    async def message_page(message_id: str, request: Request, episode: MailEpisode) -> Response:
         state = state_of(episode)
         message = state.message(message_id)
         if message is None:
@@ -329,7 +327,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/compose", response_class=HTMLResponse)
     @hook_point("compose", "page")
-    async def compose(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def compose(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         params = request.query_params
         modes = [k for k in ("reply", "reply_all", "forward", "draft") if params.get(k)]
@@ -344,7 +342,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/contacts", response_class=HTMLResponse)
     @hook_point("contacts", "page")
-    async def contacts(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def contacts(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         needle = request.query_params.get("q", "").strip()
         shown = [c for c in state.contacts
@@ -358,7 +356,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
-    async def settings(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def settings(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_settings", None, section="general")
         return ui.render(episode, "settings_general.html", title="Settings", section="general",
@@ -366,7 +364,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/settings/vacation", response_class=HTMLResponse)
     @hook_point("settings_vacation", "page")
-    async def settings_vacation(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def settings_vacation(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_settings", None, section="vacation")
         return ui.render(episode, "settings_vacation.html", title="Vacation responder", section="vacation",
@@ -375,7 +373,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/settings/filters", response_class=HTMLResponse)
     @hook_point("settings_filters", "page")
-    async def settings_filters(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def settings_filters(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_settings", None, section="filters", filter_ids=[f.id for f in state.filters])
         prefill = {key: request.query_params.get(key, "")[:200]
@@ -392,7 +390,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/settings/labels", response_class=HTMLResponse)
     @hook_point("settings_labels", "page")
-    async def settings_labels(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def settings_labels(request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.navigate("view_settings", None, section="labels")
         rows = [{"label": lb, "count": sum(1 for m in state.messages if lb.id in m.labels),
@@ -402,7 +400,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/link/{link_id}", response_class=HTMLResponse)
     @hook_point("follow_link", "page", target=lambda kw: kw["link_id"])
-    async def follow_link(link_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def follow_link(link_id: str, request: Request, episode: MailEpisode) -> HTMLResponse:
         state = state_of(episode)
         found = state.link(link_id)
         if found is None:

@@ -2,12 +2,10 @@
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
-from sites.kit.store import EpisodeStore
+from sites.kit.lookup import get_or_404
 from sites.shop.models import (
     MAX_QUANTITY,
     SHIPPING_CENTS,
@@ -18,9 +16,9 @@ from sites.shop.models import (
     Order,
     OrderLine,
     PlaceOrder,
+    ShopEpisode,
     ShopState,
     UpdateCartItem,
-    state_of,
 )
 
 
@@ -33,9 +31,7 @@ def _cart_payload(state: ShopState) -> dict[str, Any]:
 
 
 def _check_quantity(state: ShopState, product_id: str, quantity: int) -> None:
-    product = state.product(product_id)
-    if product is None:
-        raise HTTPException(404, f"no product {product_id!r}")
+    product = get_or_404(state.products, product_id, "product")
     if product.stock <= 0:
         raise HTTPException(409, f"{product.name} is out of stock")
     if quantity > MAX_QUANTITY:
@@ -44,22 +40,19 @@ def _check_quantity(state: ShopState, product_id: str, quantity: int) -> None:
         raise HTTPException(409, f"only {product.stock} of {product.name} left in stock")
 
 
-def api_router(store: EpisodeStore) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "shop"))
 
     @router.get("/cart")
     @hook_point("get_cart", "read")
-    async def get_cart(request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        return _cart_payload(state_of(episode))
+    async def get_cart(request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        return _cart_payload(episode.state)
 
     @router.post("/cart", status_code=201)
     @hook_point("add_to_cart", "write", target=lambda kw: kw["body"].product_id)
-    async def add_to_cart(body: AddToCart, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
-        product = state.product(body.product_id)
-        if product is None:
-            raise HTTPException(404, f"no product {body.product_id!r}")
+    async def add_to_cart(body: AddToCart, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        product = get_or_404(state.products, body.product_id, "product")
         existing = next((i for i in state.cart_items if i.product_id == product.id), None)
         _check_quantity(state, product.id, body.quantity + (existing.quantity if existing else 0))
         now = episode.clock.stamp()
@@ -79,11 +72,9 @@ def api_router(store: EpisodeStore) -> APIRouter:
     @router.patch("/cart/{item_id}")
     @hook_point("update_cart", "write", target=lambda kw: kw["item_id"])
     async def update_cart(item_id: str, body: UpdateCartItem, request: Request,
-                          episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
-        item = state.cart_item(item_id)
-        if item is None:
-            raise HTTPException(404, f"no cart item {item_id!r}")
+                          episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        item = get_or_404(state.cart_items, item_id, "cart item")
         _check_quantity(state, item.product_id, body.quantity)
         episode.clock.stamp()
         previous, item.quantity = item.quantity, body.quantity
@@ -93,11 +84,9 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.delete("/cart/{item_id}")
     @hook_point("remove_from_cart", "write", target=lambda kw: kw["item_id"])
-    async def remove_from_cart(item_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
-        item = state.cart_item(item_id)
-        if item is None:
-            raise HTTPException(404, f"no cart item {item_id!r}")
+    async def remove_from_cart(item_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        item = get_or_404(state.cart_items, item_id, "cart item")
         episode.clock.stamp()
         state.cart_items = [i for i in state.cart_items if i.id != item_id]
         episode.emit.commit("remove_from_cart", item.id, product_id=item.product_id,
@@ -106,12 +95,11 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/orders", status_code=201)
     @hook_point("place_order", "write")
-    async def place_order(body: PlaceOrder, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
+    async def place_order(body: PlaceOrder, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
         if not state.cart_items:
             raise HTTPException(409, "your cart is empty")
-        if state.address(body.address_id) is None:
-            raise HTTPException(404, f"no saved address {body.address_id!r}")
+        get_or_404(state.addresses, body.address_id, "saved address")
         for item in state.cart_items:
             _check_quantity(state, item.product_id, item.quantity)
         placed_at = episode.clock.stamp()
@@ -141,8 +129,8 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/addresses", status_code=201)
     @hook_point("add_address", "write")
-    async def add_address(body: NewAddress, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
+    async def add_address(body: NewAddress, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
         created_at = episode.clock.stamp()
         make_default = body.make_default or not state.addresses
         if make_default:
@@ -159,11 +147,9 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/addresses/{address_id}/default")
     @hook_point("set_default_address", "write", target=lambda kw: kw["address_id"])
-    async def set_default_address(address_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
-        address = state.address(address_id)
-        if address is None:
-            raise HTTPException(404, f"no saved address {address_id!r}")
+    async def set_default_address(address_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        address = get_or_404(state.addresses, address_id, "saved address")
         previous = state.default_address()
         episode.clock.stamp()
         for other in state.addresses:
@@ -174,8 +160,8 @@ def api_router(store: EpisodeStore) -> APIRouter:
 
     @router.post("/messages/{message_id}/action")
     @hook_point("message_action", "write", target=lambda kw: kw["message_id"])
-    async def message_action(message_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
-        state = state_of(episode)
+    async def message_action(message_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
         message = state.message(message_id)
         if message is None or message.action_label is None:
             raise HTTPException(404, f"no message {message_id!r} with an action")

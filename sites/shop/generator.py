@@ -7,8 +7,8 @@ the same (setup, seed) always produces byte-identical state.
 from random import Random
 from typing import Any
 
+from scenarios.clock import EpisodeClock
 from sites.kit.accounts import email_address
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.shop.models import (
     SHIPPING_CENTS,

@@ -1,13 +1,11 @@
 """The shop's state (graded elsewhere: keep field names stable) and its API request bodies."""
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from sites.kit.bodies import RequestBody as _Body
-
-if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+from sites.kit.deps import EpisodeOf
 
 
 class Product(BaseModel):
@@ -185,9 +183,5 @@ class NewAddress(_Body):
     make_default: StrictBool = False
 
 
-def state_of(episode: "Episode") -> ShopState:
-    """The episode's state, typed (every shop episode holds a ShopState)."""
-    state = episode.state
-    if not isinstance(state, ShopState):
-        raise TypeError(f"episode {episode.id!r} does not hold a shop state")
-    return state
+# What every shop handler takes: the request's episode, its state typed (`sites.kit.deps`).
+ShopEpisode = EpisodeOf[ShopState]

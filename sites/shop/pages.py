@@ -4,16 +4,14 @@ import math
 import re
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages, format_cents
-from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, ShopState, state_of
+from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, ShopEpisode, ShopState
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -66,14 +64,13 @@ def parse_dollars(raw: str | None, label: str) -> int | None:
     return int(whole) * 100 + int(frac)
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "shop"))
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
-    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
+    async def home(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
         pages = max(1, math.ceil(len(state.products) / PAGE_SIZE))
         page = page_number(request.query_params.get("page"))
         if page > pages:
@@ -90,8 +87,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
     @router.get("/search", response_class=HTMLResponse,
                 responses={303: {"description": "An empty query goes back to the home page"}})
     @hook_point("search", "page")
-    async def search(request: Request, episode: Episode = episode_dep) -> Response:
-        state = state_of(episode)
+    async def search(request: Request, episode: ShopEpisode) -> Response:
+        state = episode.state
         query = request.query_params.get("q", "").strip()
         if not query:
             return RedirectResponse("/", status_code=303)
@@ -114,11 +111,9 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/category/{slug}", response_class=HTMLResponse)
     @hook_point("category", "page")
-    async def category(slug: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
-        cat = state.category(slug)
-        if cat is None:
-            raise HTTPException(404, f"There is no category called “{slug}”.")
+    async def category(slug: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        cat = get_or_404(state.categories, slug, key="slug", detail=f"There is no category called “{slug}”.")
         raw_min = request.query_params.get("min_price")
         raw_max = request.query_params.get("max_price")
         min_cents = parse_dollars(raw_min, "Min price")
@@ -142,11 +137,10 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/product/{product_id}", response_class=HTMLResponse)
     @hook_point("product", "page", target=lambda kw: kw["product_id"])
-    async def product(product_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
-        item = state.product(product_id)
-        if item is None:
-            raise HTTPException(404, "We couldn't find that product. It may have been removed.")
+    async def product(product_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        item = get_or_404(state.products, product_id,
+                          detail="We couldn't find that product. It may have been removed.")
         episode.emit.inspect("view_product", item.id,
                              revealed=["seller", "delivery", *item.attributes])
         in_cart = next((i.quantity for i in state.cart_items if i.product_id == item.id), 0)
@@ -158,8 +152,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/cart", response_class=HTMLResponse)
     @hook_point("cart", "page")
-    async def cart(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
+    async def cart(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
         episode.emit.navigate("view_cart", cart_item_ids=[i.id for i in state.cart_items])
         names = [i.product_name for i in state.cart_items]
         rows = []
@@ -176,8 +170,8 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/checkout", response_class=HTMLResponse)
     @hook_point("checkout", "page")
-    async def checkout(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
+    async def checkout(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
         episode.emit.navigate("view_checkout", None,
                        cart_item_ids=[i.id for i in state.cart_items])
         default = state.default_address()
@@ -189,25 +183,23 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/orders", response_class=HTMLResponse)
     @hook_point("orders", "page")
-    async def orders(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
+    async def orders(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
         episode.emit.navigate("view_orders")
         return ui.render(episode, "orders.html", orders=list(reversed(state.orders)))
 
     @router.get("/orders/{order_id}", response_class=HTMLResponse)
     @hook_point("order", "page", target=lambda kw: kw["order_id"])
-    async def order(order_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
-        found = state.order(order_id)
-        if found is None:
-            raise HTTPException(404, "We couldn't find that order.")
+    async def order(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        found = get_or_404(state.orders, order_id, detail="We couldn't find that order.")
         episode.emit.navigate("view_order", found.id)
         return ui.render(episode, "order.html", order=found, address=state.address(found.address_id))
 
     @router.get("/account", response_class=HTMLResponse)
     @hook_point("account", "page")
-    async def account(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
-        state = state_of(episode)
+    async def account(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
         episode.emit.navigate("view_account")
         messages = sorted(state.messages, key=lambda m: m.received_at, reverse=True)
         return ui.render(

@@ -11,10 +11,8 @@ Points: a stay earns 5 points per dollar of its room price; cancelling takes the
 from datetime import date, timedelta
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point
 from sites.travel.models import (
     Booking,
@@ -27,6 +25,7 @@ from sites.travel.models import (
     PointsEntry,
     Room,
     StayBody,
+    TravelEpisode,
     TravelState,
     quote,
     state_of,
@@ -74,13 +73,12 @@ def _points(state: TravelState, text: str, points: int, at: str) -> PointsEntry:
     return entry
 
 
-def api_router(store: Any) -> APIRouter:
+def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    episode_dep = Depends(episode_from(store, "travel"))
 
     @router.post("/quote")
     @hook_point("quote", "read")
-    async def price_quote(body: StayBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def price_quote(body: StayBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         """The price of a stay with taxes and fees, and a promo code checked (nothing is stored)."""
         state = state_of(episode)
         hotel, room, stay, pct = _checked(state, body)
@@ -88,7 +86,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/bookings", status_code=201)
     @hook_point("book_hotel", "write", target=lambda kw: kw["body"].room_id)
-    async def book(body: BookingBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def book(body: BookingBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         state = state_of(episode)
         hotel, room, stay, pct = _checked(state, body)
         card = _card(state, body.card_id)
@@ -114,7 +112,7 @@ def api_router(store: Any) -> APIRouter:
     @router.put("/bookings/{booking_id}/dates")
     @hook_point("change_dates", "write", target=lambda kw: kw["booking_id"])
     async def change_dates(booking_id: str, body: DatesBody, request: Request,
-                           episode: Episode = episode_dep) -> dict[str, Any]:
+                           episode: TravelEpisode) -> dict[str, Any]:
         state = state_of(episode)
         booking = state.booking(booking_id)
         if booking is None:
@@ -139,7 +137,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/bookings/{booking_id}/cancel")
     @hook_point("cancel_booking", "write", target=lambda kw: kw["booking_id"])
-    async def cancel(booking_id: str, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def cancel(booking_id: str, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         state = state_of(episode)
         booking = state.booking(booking_id)
         if booking is None:
@@ -163,7 +161,7 @@ def api_router(store: Any) -> APIRouter:
 
     @router.post("/flight-bookings", status_code=201)
     @hook_point("book_flight", "write", target=lambda kw: kw["body"].flight_id)
-    async def book_flight(body: FlightBookingBody, request: Request, episode: Episode = episode_dep) -> dict[str, Any]:
+    async def book_flight(body: FlightBookingBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         state = state_of(episode)
         flight = state.flight(body.flight_id)
         if flight is None:

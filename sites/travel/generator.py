@@ -37,8 +37,8 @@ from datetime import date, timedelta
 from random import Random
 from typing import Any, Literal
 
+from scenarios.clock import EpisodeClock
 from sites.kit.accounts import email_address
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.travel import content as C
 from sites.travel.models import (

@@ -13,9 +13,10 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
+from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import Episode
+    from sites.kit.episode import SiteEpisode
 
 AMENITIES: dict[str, str] = {
     "wifi": "Free Wi-Fi", "breakfast": "Breakfast included", "pool": "Pool", "parking": "Parking",
@@ -273,8 +274,12 @@ def parse_date(raw: str) -> date | None:
         return None
 
 
-def state_of(episode: "Episode") -> TravelState:
+def state_of(episode: "SiteEpisode") -> TravelState:
     state = episode.state
     if not isinstance(state, TravelState):
         raise TypeError(f"episode {episode.id!r} does not hold a travel state")
     return state
+
+
+# What every travel handler takes: the request's episode, its state typed (`sites.kit.deps`).
+TravelEpisode = EpisodeOf[TravelState]

@@ -9,14 +9,11 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from sites.kit.deps import episode_from
-from sites.kit.episode import Episode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.paging import page_number
-from sites.kit.store import EpisodeStore
 from sites.kit.templating import Pages, format_cents
 from sites.travel.generator import dates_text, day_text
 from sites.travel.models import (
@@ -25,6 +22,7 @@ from sites.travel.models import (
     PAGE_SIZE,
     SORTS,
     Hotel,
+    TravelEpisode,
     TravelState,
     parse_date,
     quote,
@@ -130,9 +128,8 @@ class Filters:
         return sorted(hotels, key=keys[self.sort])
 
 
-def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
+def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
-    episode_dep = Depends(episode_from(store, "travel"))
 
     def search_form(state: TravelState, request: Request, stay: Stay | None) -> dict[str, Any]:
         params = request.query_params
@@ -143,7 +140,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
-    async def home(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def home(request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         upcoming = [b for b in state.bookings if b.status == "confirmed"]
         upcoming.sort(key=lambda b: b.check_in)
@@ -158,7 +155,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/hotels", response_class=HTMLResponse)
     @hook_point("hotels", "page")
-    async def hotels(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def hotels(request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         params = request.query_params
         city = params.get("city", "").strip()
@@ -193,7 +190,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/hotels/{hotel_id}", response_class=HTMLResponse)
     @hook_point("hotel", "page", target=lambda kw: kw["hotel_id"])
-    async def hotel(hotel_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def hotel(hotel_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         found = state.hotel(hotel_id)
         if found is None:
@@ -216,7 +213,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/book", response_class=HTMLResponse)
     @hook_point("book_page", "page")
-    async def book(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def book(request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         params = request.query_params
         found, room = state.hotel(params.get("hotel", "")), state.room(params.get("room", ""))
@@ -235,7 +232,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/trips", response_class=HTMLResponse)
     @hook_point("trips", "page")
-    async def trips(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def trips(request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         def rows(status: str) -> list[dict[str, Any]]:
             chosen = sorted((b for b in state.bookings if b.status == status), key=lambda b: (b.check_in, b.id),
@@ -250,7 +247,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/trips/{booking_id}", response_class=HTMLResponse)
     @hook_point("trip", "page", target=lambda kw: kw["booking_id"])
-    async def trip(booking_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def trip(booking_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         found = state.booking(booking_id)
         if found is None:
@@ -262,7 +259,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/rewards", response_class=HTMLResponse)
     @hook_point("rewards", "page")
-    async def rewards(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def rewards(request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         episode.emit.inspect("view_rewards", "loyalty", revealed=["points", "offer_code", "cards"])
         return ui.render(episode, "rewards.html", title="Wayfarer Rewards", loyalty=state.loyalty,
@@ -271,7 +268,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/flights", response_class=HTMLResponse)
     @hook_point("flights", "page")
-    async def flights(request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def flights(request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         params = request.query_params
         origin, destination, day = params.get("from", ""), params.get("to", ""), params.get("date", "")
@@ -299,7 +296,7 @@ def page_router(ui: Pages, store: EpisodeStore) -> APIRouter:
 
     @router.get("/flights/{flight_id}/book", response_class=HTMLResponse)
     @hook_point("flight_page", "page", target=lambda kw: kw["flight_id"])
-    async def flight_book(flight_id: str, request: Request, episode: Episode = episode_dep) -> HTMLResponse:
+    async def flight_book(flight_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = state_of(episode)
         found = state.flight(flight_id)
         if found is None:

@@ -1,27 +1,17 @@
 """Wayfarer, the hermetic hotel and flight booking site (`travel.test`), on the site kit."""
 
 from pathlib import Path
-from random import Random
-from typing import Any
-
-from fastapi import APIRouter
-from pydantic import BaseModel
 
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
-from sites.kit.clock import EpisodeClock
-from sites.kit.episode import Episode
-from sites.kit.site import Site, World, WorldSetup
-from sites.kit.store import EpisodeStore
-from sites.kit.templating import Pages
+from sites.kit.site import Site
 from sites.travel.api import api_router
 from sites.travel.faults import FAULTS, TARGET
 from sites.travel.generator import generate
-from sites.travel.models import TravelState, state_of
+from sites.travel.models import TravelState
 from sites.travel.pages import page_context, page_router, travel_filters
 
-
-class TravelSite(Site):
-    profile = SiteProfile(
+SITE = Site(
+    profile=SiteProfile(
         name="travel", host="travel.test", title="Wayfarer",
         vocabulary=EventVocabulary(
             # Kinds as the events name them (generic layers never use these words).
@@ -33,27 +23,15 @@ class TravelSite(Site):
         affordances=Affordances(sign_in="Sign in"),
         fault_types=sorted(FAULTS),
         target=TARGET,
-    )
-    package_dir = Path(__file__).resolve().parent
-    faults = FAULTS
-    password_prefix = "trip"
-    home_label = "Back to search"
-
-    def generate(self, setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
-        return generate(setup, rng, clock)
-
-    def routers(self, pages: Pages, store: EpisodeStore) -> list[APIRouter]:
-        return [api_router(store), page_router(pages, store)]
-
-    def account_email(self, state: BaseModel) -> str:
-        assert isinstance(state, TravelState)
-        return state.user.email
-
-    def page_context(self, episode: Episode | None) -> dict[str, Any]:
-        return page_context(state_of(episode) if episode is not None else None)
-
-    def filters(self) -> dict[str, Any]:
-        return travel_filters()
-
-
-SITE = TravelSite()
+    ),
+    package_dir=Path(__file__).resolve().parent,
+    faults=FAULTS,
+    password_prefix="trip",
+    home_label="Back to search",
+    state_type=TravelState,
+    generate=generate,
+    routers=lambda pages: [api_router(), page_router(pages)],
+    account_email=lambda state: state.user.email,
+    page_context=page_context,
+    filters=travel_filters(),
+)

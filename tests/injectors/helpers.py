@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.server import build
@@ -18,14 +18,14 @@ def fault(type: str, layer: str, **envelope: Any) -> dict[str, Any]:
 
 
 def open_episode(faults: list[dict[str, Any]] | None = None, seed: int = 3, **params: Any
-                 ) -> tuple[Any, EpisodeStore, Episode]:
+                 ) -> tuple[Any, EpisodeStore, SiteEpisode]:
     public, _, store = build()
     episode = store.create(site="shop", task_id="t", seed=seed, setup=WorldSetup(params=params),
                            faults=faults or [])
     return public, store, episode
 
 
-def state_of(episode: Episode) -> dict[str, Any]:
+def state_of(episode: SiteEpisode) -> dict[str, Any]:
     return dict(json.loads(episode.state_bytes()))
 
 
@@ -54,13 +54,13 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str
     return out
 
 
-def ledger(episode: Episode) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+def ledger(episode: SiteEpisode) -> list[tuple[str, str, str | None, dict[str, Any]]]:
     """The ledger without timings: (layer, type, fault_id, detail)."""
     return [(line["layer"], line["type"], line["fault_id"], line["detail"]) for line in episode.ledger.lines]
 
 
 @asynccontextmanager
-async def client(app: Any, episode: Episode) -> AsyncIterator[httpx.AsyncClient]:
+async def client(app: Any, episode: SiteEpisode) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://shop.test",
                                  headers={"X-Webchaos-Episode": episode.id}) as c:
         yield c

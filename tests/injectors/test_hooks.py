@@ -15,7 +15,7 @@ from scenarios.faults import FaultError, Layer, lookup, parse_fault, registry
 from scenarios.loader import ScenarioError, load_catalog
 from sites.kit.hooks import arm_site_faults
 from sites.server import build
-from sites.shop.site import ShopSite
+from sites.shop.site import SITE as SHOP
 from tests.injectors.helpers import client, fault, ledger, open_episode, state_of
 
 
@@ -61,7 +61,7 @@ def test_unsupported_site_and_duplicate_ids_fail_when_armed() -> None:
     with pytest.raises(FaultError, match=r"fault 'noise_records#0': site 'bare' does not implement the seed fault "
                                          r"type 'noise_records'"):
         arm_site_faults([fault("noise_records", "seed")], 1, "bare", {})
-    shop = ShopSite.faults
+    shop = SHOP.faults
     with pytest.raises(FaultError, match="duplicate fault id 'x'"):
         arm_site_faults([fault("noise_records", "seed", id="x"), fault("stale_read", "server", id="x")], 1, "shop",
                         shop)
@@ -121,7 +121,7 @@ def test_hook_base_defaults_are_neutral() -> None:
     call = ServerCall(episode=None, site="shop", point="x", kind="read", method="GET", host="shop.test", path="/",
                       query={})
     assert not kind.applies_to(call)
-    (firing,) = arm_site_faults([fault("partial_write", "server")], 1, "shop", ShopSite.faults)
+    (firing,) = arm_site_faults([fault("partial_write", "server")], 1, "shop", SHOP.faults)
     assert isinstance(firing, Firing) and firing.id == "partial_write#0"
     firing.note(event="x")
     assert firing.notes == [{"event": "x"}]

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from tests.injectors.helpers import by_id, changes, client, fault, ledger, open_episode, state_of
 
 CART = {"host": "shop.test", "path": "/api/cart", "methods": ["POST"]}
@@ -16,11 +16,11 @@ def server(type: str, **envelope: Any) -> dict[str, Any]:
     return fault(type, "server", **envelope)
 
 
-def fired(episode: Episode) -> list[tuple[str, str]]:
+def fired(episode: SiteEpisode) -> list[tuple[str, str]]:
     return [(t, d.get("point", "")) for layer, t, _, d in ledger(episode) if layer == "server" and not d.get("note")]
 
 
-async def add(c: Any, episode: Episode, product: str | None = None, quantity: int = 1) -> Any:
+async def add(c: Any, episode: SiteEpisode, product: str | None = None, quantity: int = 1) -> Any:
     return await c.post("/api/cart", json={"product_id": product or episode.bindings["target"]["id"],
                                            "quantity": quantity})
 

@@ -8,12 +8,12 @@ from typing import Any
 import httpx
 
 from sites.kit.app import site_app
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
-World = tuple[Any, EpisodeStore, Episode]
+World = tuple[Any, EpisodeStore, SiteEpisode]
 
 
 def new_world(site: str, seed: int = 1, faults: list[dict[str, Any]] | None = None, **params: Any) -> World:

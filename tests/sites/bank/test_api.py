@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from scenarios.events import EventKind
 from sites.bank.models import state_of
-from sites.kit.events import EventKind
 
 from . import client_for, new_world
 

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
+from scenarios.events import EventKind
 from sites.forum.models import state_of
-from sites.kit.events import EventKind
 
 from . import Doc, client_for, new_world
 

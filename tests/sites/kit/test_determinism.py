@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from sites.kit.clock import EpisodeClock
+from scenarios.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
+from scenarios.events import EventKind
 from sites.learn.models import state_of
 
 from . import client_for, new_world

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.clock import iso
+from scenarios.clock import iso
 from sites.learn.generator import day_label
 from sites.learn.models import state_of
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
+from scenarios.events import EventKind
 from sites.mail.models import state_of
 
 from . import client_for, new_world
 
-STEP = 37  # seconds per state change (sites.kit.clock.STEP)
+STEP = 37  # seconds per state change (scenarios.clock.STEP)
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from datetime import date, datetime
 
 import pytest
 
+from scenarios.clock import EpisodeClock
 from scenarios.seeding import episode_rng
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.mail.generator import generate
 from sites.mail.models import FOLDERS, MailState, Message
@@ -59,7 +59,7 @@ def test_same_seed_gives_identical_bytes() -> None:
 PROBE = """
 import hashlib, json
 from scenarios.seeding import episode_rng
-from sites.kit.clock import EpisodeClock
+from scenarios.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.mail.generator import generate
 for task, params in [("mail_reply", {}), ("mail_archive", {"inbox_size": 120})]:

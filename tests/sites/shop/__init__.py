@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from sites.kit.episode import Episode
+from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.server import build
@@ -27,7 +27,7 @@ def external_urls(text: str) -> list[str]:
     return found
 
 
-def new_world(seed: int = 1, **params: Any) -> tuple[Any, Any, EpisodeStore, Episode]:
+def new_world(seed: int = 1, **params: Any) -> tuple[Any, Any, EpisodeStore, SiteEpisode]:
     public, oracle, store = build()
     episode = store.create(site="shop", task_id="t", seed=seed, setup=WorldSetup(params=params))
     return public, oracle, store, episode

@@ -4,8 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
-from sites.shop.models import state_of
+from scenarios.events import EventKind
 
 from . import Doc, client_for, new_world
 
@@ -17,13 +16,13 @@ def world() -> tuple[Any, Any]:
 
 
 def in_stock(episode: Any, skip: int = 0) -> Any:
-    products = [p for p in state_of(episode).products if p.stock >= 10]
+    products = [p for p in episode.state.products if p.stock >= 10]
     return products[skip]
 
 
 async def test_add_to_cart_merges_and_counts(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     product, other = in_stock(episode), in_stock(episode, 1)
     ticks = episode.clock.now()
     async with client_for(public, episode.id) as client:
@@ -58,7 +57,7 @@ async def test_add_to_cart_merges_and_counts(world: tuple[Any, Any]) -> None:
 
 async def test_update_and_remove(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     product = in_stock(episode)
     async with client_for(public, episode.id) as client:
         await client.post("/api/cart", json={"product_id": product.id, "quantity": 2})
@@ -102,12 +101,12 @@ async def test_add_to_cart_rejects_malformed(world: tuple[Any, Any], body: Any, 
             response = await client.post("/api/cart", json=body)
     assert 400 <= response.status_code < 500
     assert "detail" in response.json()
-    assert state_of(episode).cart_items == [] and episode.events == []
+    assert episode.state.cart_items == [] and episode.events == []
 
 
 async def test_add_to_cart_conflicts(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     sold_out = next(p for p in state.products if p.stock == 0)
     product = in_stock(episode)
     async with client_for(public, episode.id) as client:
@@ -124,7 +123,7 @@ async def test_add_to_cart_conflicts(world: tuple[Any, Any]) -> None:
 
 async def test_place_order(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     a, b = in_stock(episode, 3), in_stock(episode, 0)
     stock_a, stock_b = a.stock, b.stock
     orders_before = len(state.orders)
@@ -167,7 +166,7 @@ async def test_place_order(world: tuple[Any, Any]) -> None:
 
 async def test_addresses(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     new = dict(episode.bindings["new_address"])
     async with client_for(public, episode.id) as client:
         plain = await client.post("/api/addresses", json={**{k: f"  {v} " for k, v in new.items()},
@@ -212,5 +211,5 @@ async def test_episodes_are_isolated() -> None:
     product = in_stock(one)
     async with client_for(public, one.id) as client:
         assert (await client.post("/api/cart", json={"product_id": product.id})).status_code == 201
-    assert state_of(one).cart_count() == 1 and state_of(two).cart_count() == 0
+    assert one.state.cart_count() == 1 and two.state.cart_count() == 0
     assert two.state_bytes() == two.initial_state

@@ -7,12 +7,12 @@ from datetime import datetime
 
 import pytest
 
+from scenarios.clock import EpisodeClock
 from scenarios.seeding import episode_rng
-from sites.kit.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.shop.generator import generate
 from sites.shop.models import ShopState
-from sites.shop.site import ShopSite
+from sites.shop.site import SITE
 
 from . import new_world
 
@@ -154,7 +154,7 @@ def test_bad_hard_negative_param(bad: object) -> None:
 
 
 def test_site_protocol() -> None:
-    site = ShopSite()
+    site = SITE
     assert site.name == "shop" and site.host == "shop.test"
 
 

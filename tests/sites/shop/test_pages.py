@@ -5,8 +5,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
-from sites.shop.models import state_of
+from scenarios.events import EventKind
 
 from . import Doc, client_for, external_urls, new_world
 
@@ -38,7 +37,7 @@ def check_header(doc: Doc, cart_count: int = 0) -> None:
 
 async def test_every_page_renders_with_header(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(public, episode.id) as client:
         for path in PAGES:
             response = await client.get(path)
@@ -83,7 +82,7 @@ async def test_static_assets_are_local(world: tuple[Any, Any]) -> None:
 
 async def test_home_cards_and_pagination(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     names = state.category_names()
     async with client_for(public, episode.id) as client:
         doc = Doc((await client.get("/")).text)
@@ -114,7 +113,7 @@ async def test_home_cards_and_pagination(world: tuple[Any, Any]) -> None:
 
 async def test_listings_never_show_seller_delivery_or_attributes(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     target = state.product(episode.bindings["target"]["id"])
     assert target is not None
     hidden = {p.seller for p in state.products} | {p.delivery for p in state.products}
@@ -135,7 +134,7 @@ async def test_listings_never_show_seller_delivery_or_attributes(world: tuple[An
 
 async def test_hard_negatives_look_identical_until_opened(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     target = state.product(episode.bindings["target"]["id"])
     assert target is not None
     twins = [state.product(i) for i in episode.bindings["hard_negative_ids"]]
@@ -157,7 +156,7 @@ async def test_hard_negatives_look_identical_until_opened(world: tuple[Any, Any]
 
 async def test_search(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     product = state.products[5]
     needle = product.name.split()[1].upper()
     async with client_for(public, episode.id) as client:
@@ -188,7 +187,7 @@ async def test_search(world: tuple[Any, Any]) -> None:
 
 async def test_category_and_filters(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     in_kitchen = [p for p in state.products if p.category == "kitchen"]
     async with client_for(public, episode.id) as client:
         doc = Doc((await client.get("/category/kitchen")).text)
@@ -229,7 +228,7 @@ async def test_category_and_filters(world: tuple[Any, Any]) -> None:
 
 async def test_product_page(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     product = next(p for p in state.products if p.stock > 0)
     async with client_for(public, episode.id) as client:
         doc = Doc((await client.get(f"/product/{product.id}")).text)
@@ -254,7 +253,7 @@ async def test_product_page(world: tuple[Any, Any]) -> None:
 
 async def test_cart_and_checkout_pages(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     target = state.product(episode.bindings["target"]["id"])
     assert target is not None
     async with client_for(public, episode.id) as client:
@@ -298,7 +297,7 @@ async def test_cart_and_checkout_pages(world: tuple[Any, Any]) -> None:
 
 async def test_orders_pages(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(public, episode.id) as client:
         listing = Doc((await client.get("/orders")).text)
         for order in state.orders:
@@ -314,7 +313,7 @@ async def test_orders_pages(world: tuple[Any, Any]) -> None:
 
 async def test_account_page(world: tuple[Any, Any]) -> None:
     public, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(public, episode.id) as client:
         doc = Doc((await client.get("/account")).text)
         assert doc.heading() == "Your account"

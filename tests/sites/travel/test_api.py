@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sites.kit.events import EventKind
+from scenarios.events import EventKind
 from sites.travel.models import state_of
 
 from . import client_for, new_world
