@@ -1,8 +1,9 @@
 """Evaluate one-key predicates ({eq: 1}, {set_eq: [...]}, {expr: "..."}, …) against a value.
 
-The grammar (which keys exist, what their arguments look like) is checked when the
-catalog loads (`scenarios.schema.check_predicate`); here a predicate is assumed
-well-formed. A missing field satisfies only `{exists: false}`, `{any: ...}`, and
+The grammar (which keys exist, what their arguments look like) is `scenarios.predicates.PREDICATES`,
+checked when the catalog loads; here a predicate is assumed well-formed. `EVALUATORS` is bound to that
+table key for key when this module is imported (a predicate without an evaluator, or an evaluator
+without a predicate, fails the import naming it). A missing field satisfies only `{exists: false}`, `{any: ...}`, and
 `not`/`any_of` combinations that make that true.
 """
 
@@ -15,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from scenarios.expr import ExprRuntimeError, evaluate_expr
+from scenarios.predicates import bind_evaluators
 
 NUMBER_TOLERANCE = 1e-6
 APPROX_REL_DEFAULT = 0.01
@@ -171,63 +173,70 @@ def _fields(value: Any, arg: dict[str, Any], ctx: Context) -> bool:
     return all(evaluate(pred, value.get(name, MISSING), ctx) for name, pred in arg.items())
 
 
-# Keys whose argument is evaluated against a present value (missing → False).
-_SIMPLE: dict[str, Callable[[Any, Any], bool]] = {
-    "eq": equal,
-    "ne": lambda v, a: not equal(v, a),
-    "gt": lambda v, a: _compare("gt", v, a),
-    "gte": lambda v, a: _compare("gte", v, a),
-    "lt": lambda v, a: _compare("lt", v, a),
-    "lte": lambda v, a: _compare("lte", v, a),
-    "between": _between,
-    "approx": _approx,
-    "in": lambda v, a: _member(v, _as_list(a)),
-    "not_in": lambda v, a: not _member(v, _as_list(a)),
-    "set_eq": lambda v, a: isinstance(v, list) and sorted(map(str, v)) == sorted(map(str, _as_list(a))),
-    "subset": lambda v, a: isinstance(v, list) and all(_member(i, _as_list(a)) for i in v),
-    "superset": lambda v, a: isinstance(v, list) and all(_member(i, v) for i in _as_list(a)),
-    "contains": _contains,
-    "not_contains": lambda v, a: not _contains(v, a),
-    "substring": lambda v, a: str(a) in str(v),
-    "substring_all": lambda v, a: all(str(s) in str(v) for s in _as_list(a)),
-    "substring_any": lambda v, a: any(str(s) in str(v) for s in _as_list(a)),
-    "icontains": lambda v, a: str(a).casefold() in str(v).casefold(),
-    "startswith": lambda v, a: str(v).startswith(str(a)),
-    "endswith": lambda v, a: str(v).endswith(str(a)),
-    "regex": lambda v, a: _regex(str(a)).search(str(v)) is not None,
-    "matches_semantic": _semantic,
-}
+Evaluator = Callable[[Any, Any, Context], bool]
+"""(value, argument, context) -> whether the value satisfies the predicate."""
+
+
+def _present(holds_for: Evaluator) -> Evaluator:
+    """An evaluator of a present value: a missing field fails it."""
+    return lambda value, arg, ctx: value is not MISSING and holds_for(value, arg, ctx)
+
+
+def _value_test(test: Callable[[Any, Any], bool]) -> Evaluator:
+    """A test of a present value against the argument alone (no context)."""
+    return lambda value, arg, _ctx: value is not MISSING and test(value, arg)
+
+
+EVALUATORS = bind_evaluators({
+    # comparisons
+    "eq": _value_test(equal),
+    "ne": _value_test(lambda v, a: not equal(v, a)),
+    "gt": _value_test(lambda v, a: _compare("gt", v, a)),
+    "gte": _value_test(lambda v, a: _compare("gte", v, a)),
+    "lt": _value_test(lambda v, a: _compare("lt", v, a)),
+    "lte": _value_test(lambda v, a: _compare("lte", v, a)),
+    "between": _value_test(_between),
+    "approx": _value_test(_approx),
+    # membership
+    "in": _value_test(lambda v, a: _member(v, _as_list(a))),
+    "not_in": _value_test(lambda v, a: not _member(v, _as_list(a))),
+    "set_eq": _value_test(lambda v, a: isinstance(v, list) and sorted(map(str, v)) == sorted(map(str, _as_list(a)))),
+    "subset": _value_test(lambda v, a: isinstance(v, list) and all(_member(i, _as_list(a)) for i in v)),
+    "superset": _value_test(lambda v, a: isinstance(v, list) and all(_member(i, v) for i in _as_list(a))),
+    "contains": _value_test(_contains),
+    "not_contains": _value_test(lambda v, a: not _contains(v, a)),
+    # text
+    "substring": _value_test(lambda v, a: str(a) in str(v)),
+    "substring_all": _value_test(lambda v, a: all(str(s) in str(v) for s in _as_list(a))),
+    "substring_any": _value_test(lambda v, a: any(str(s) in str(v) for s in _as_list(a))),
+    "icontains": _value_test(lambda v, a: str(a).casefold() in str(v).casefold()),
+    "startswith": _value_test(lambda v, a: str(v).startswith(str(a))),
+    "endswith": _value_test(lambda v, a: str(v).endswith(str(a))),
+    "regex": _value_test(lambda v, a: _regex(str(a)).search(str(v)) is not None),
+    "matches_semantic": _value_test(_semantic),
+    # structure
+    "length": _present(lambda v, a, ctx: hasattr(v, "__len__") and evaluate(a, len(v), ctx)),
+    "fields": _present(_fields),
+    "each": _present(lambda v, a, ctx: isinstance(v, list) and all(evaluate(a, item, ctx) for item in v)),
+    "some": _present(lambda v, a, ctx: isinstance(v, list) and any(evaluate(a, item, ctx) for item in v)),
+    "exists": lambda v, a, _ctx: (v is not MISSING and v is not None) == bool(a),
+    "any": lambda _v, _a, _ctx: True,
+    # logic: a missing value passes through, so {not: {exists: true}} holds of it
+    "not": lambda v, a, ctx: not evaluate(a, v, ctx),
+    "all_of": lambda v, a, ctx: all(evaluate(p, v, ctx) for p in a),
+    "any_of": lambda v, a, ctx: any(evaluate(p, v, ctx) for p in a),
+    # an expression sees a missing value as None
+    "expr": _expr,
+}, owner="grader/predicates.py")
 
 
 def evaluate(predicate: dict[str, Any], value: Any = MISSING, ctx: Context = EMPTY_CONTEXT) -> bool:
     """True when `value` satisfies `predicate`."""
     ((key, arg),) = predicate.items()
-    simple = _SIMPLE.get(key)
-    if simple is not None:
-        return value is not MISSING and simple(value, arg)
-    if key == "exists":
-        return (value is not MISSING and value is not None) == bool(arg)
-    if key == "any":
-        return True
-    if key == "not":
-        return not evaluate(arg, value, ctx)
-    if key == "all_of":
-        return all(evaluate(p, value, ctx) for p in arg)
-    if key == "any_of":
-        return any(evaluate(p, value, ctx) for p in arg)
-    if key == "expr":
-        return _expr(value, arg, ctx)
-    if value is MISSING:
-        return False
-    if key == "length":
-        return hasattr(value, "__len__") and evaluate(arg, len(value), ctx)
-    if key == "fields":
-        return _fields(value, arg, ctx)
-    if key == "each":
-        return isinstance(value, list) and all(evaluate(arg, item, ctx) for item in value)
-    if key == "some":
-        return isinstance(value, list) and any(evaluate(arg, item, ctx) for item in value)
-    raise ValueError(f"unknown predicate {key!r}")
+    evaluator = EVALUATORS.get(key)
+    if evaluator is None:
+        raise ValueError(f"unknown predicate {key!r}")
+    return evaluator(value, arg, ctx)
 
 
 def holds(predicates: dict[str, dict[str, Any]], entity: dict[str, Any], ctx: Context = EMPTY_CONTEXT) -> list[str]:

@@ -1,123 +1,16 @@
-"""The catalog's data model: tasks, variants, plans and the canonical_diff grammar."""
+"""The catalog's data model: tasks, variants, plans and the canonical_diff grammar (its predicates:
+scenarios/predicates.py)."""
 
 import re
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from scenarios.expr import ExprError, compile_expr
 from scenarios.faults import Primitive
+from scenarios.predicates import Predicates, check_expr, check_predicate, check_predicates
 from scenarios.strict import Strict
 
-# Predicate keys the grader understands; each predicate is a one-key mapping, e.g. {eq: 1}.
-PREDICATE_KEYS = frozenset({
-    # comparisons
-    "eq", "ne", "gt", "gte", "lt", "lte", "between", "approx",
-    # membership
-    "in", "not_in", "set_eq", "subset", "superset", "contains", "not_contains",
-    # text
-    "substring", "substring_all", "substring_any", "icontains", "startswith", "endswith", "regex",
-    "matches_semantic",
-    # structure
-    "length", "fields", "each", "some", "exists", "any",
-    # logic
-    "not", "all_of", "any_of",
-    # a small expression over x, target, initial, final (grader/expr.py)
-    "expr",
-})
-
 Severity = Literal["critical", "high", "medium", "low"]
-_LIST_ARGS = ("in", "not_in", "set_eq", "subset", "superset", "substring_all", "substring_any")
-_NESTED_ARGS = ("not", "length", "each", "some")
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _number_or_placeholder(value: Any) -> bool:
-    return _is_number(value) or (isinstance(value, str) and bool(_PLACEHOLDER.search(value)))
-
-
-def check_expr(source: Any, where: str) -> None:
-    """Raise ValueError naming `where` if `source` is not an expression the safe evaluator accepts."""
-    if not isinstance(source, str) or not source.strip():
-        raise ValueError(f"{where}: expected an expression string, got {source!r}")
-    try:
-        compile_expr(source)
-    except ExprError as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
-def check_predicate(predicate: Any, where: str) -> None:
-    """Raise ValueError naming `where` if `predicate` is not a well-formed predicate."""
-    if not isinstance(predicate, dict) or len(predicate) != 1:
-        raise ValueError(f"{where}: a predicate is a mapping with exactly one key, got {predicate!r}")
-    ((key, arg),) = predicate.items()
-    here = f"{where}.{key}"
-    if key not in PREDICATE_KEYS:
-        raise ValueError(f"{where}: unknown predicate {key!r}; allowed: {', '.join(sorted(PREDICATE_KEYS))}")
-    if key in _NESTED_ARGS:
-        check_predicate(arg, here)
-    elif key in ("all_of", "any_of"):
-        if not isinstance(arg, list) or not arg:
-            raise ValueError(f"{here}: expected a non-empty list of predicates")
-        for i, sub in enumerate(arg):
-            check_predicate(sub, f"{here}[{i}]")
-    elif key == "fields":
-        if not isinstance(arg, dict) or not arg:
-            raise ValueError(f"{here}: expected a mapping of field name to predicate")
-        for name, sub in arg.items():
-            check_predicate(sub, f"{here}.{name}")
-    elif key in _LIST_ARGS and not isinstance(arg, list | str):
-        raise ValueError(f"{here}: expected a list, got {type(arg).__name__}")
-    elif key in ("exists", "any") and not isinstance(arg, bool):
-        raise ValueError(f"{here}: expected true or false")
-    elif key == "between":
-        bounds = [arg.get("min"), arg.get("max")] if isinstance(arg, dict) else arg
-        if isinstance(arg, dict) and set(arg) - {"min", "max"}:
-            raise ValueError(f"{here}: allowed keys are min and max")
-        if not isinstance(bounds, list) or len(bounds) != 2 or not all(
-            b is None or _number_or_placeholder(b) for b in bounds
-        ):
-            raise ValueError(f"{here}: expected [low, high] or {{min: low, max: high}} (numbers)")
-    elif key == "approx":
-        if isinstance(arg, dict):
-            if "value" not in arg or set(arg) - {"value", "abs", "rel"}:
-                raise ValueError(f"{here}: expected {{value: n, abs: tolerance}} or {{value: n, rel: fraction}}")
-            if not all(_number_or_placeholder(arg[k]) for k in arg):
-                raise ValueError(f"{here}: value, abs and rel must be numbers")
-            if any(_is_number(arg.get(k)) and not arg[k] >= 0 for k in ("abs", "rel")):
-                raise ValueError(f"{here}: abs and rel are tolerances: at least 0")
-        elif not _number_or_placeholder(arg):
-            raise ValueError(f"{here}: expected a number or {{value, abs|rel}}")
-    elif key == "matches_semantic":
-        text, threshold = (arg.get("text"), arg.get("threshold", 0.8)) if isinstance(arg, dict) else (arg, 0.8)
-        if isinstance(arg, dict) and set(arg) - {"text", "threshold"}:
-            raise ValueError(f"{here}: allowed keys are text and threshold")
-        if not isinstance(text, str) or not _is_number(threshold) or not 0 <= threshold <= 1:
-            raise ValueError(f"{here}: expected a text or {{text: ..., threshold: 0..1}}")
-    elif key == "regex":
-        if not isinstance(arg, str):
-            raise ValueError(f"{here}: expected a regular expression string")
-        try:
-            re.compile(arg)
-        except (re.error, RecursionError, OverflowError) as exc:  # too deep / too large a repeat: not re.error
-            if not _PLACEHOLDER.search(arg):
-                raise ValueError(f"{here}: not a valid regular expression: {exc}") from None
-    elif key == "expr":
-        check_expr(arg, here)
-    elif key in ("substring", "icontains", "startswith", "endswith") and isinstance(arg, dict | list):
-        raise ValueError(f"{here}: expected a text, got {type(arg).__name__}")
-
-
-Predicates = dict[str, dict[str, Any]]
-
-
-def _check_predicates(preds: Predicates | None, where: str) -> None:
-    for field, pred in (preds or {}).items():
-        check_predicate(pred, f"{where}.{field}")
 
 
 class EntityExpectation(Strict):
@@ -131,8 +24,8 @@ class EntityExpectation(Strict):
 
     @model_validator(mode="after")
     def _predicates(self) -> "EntityExpectation":
-        _check_predicates(self.where, "where")
-        _check_predicates(self.properties, "properties")
+        check_predicates(self.where, "where")
+        check_predicates(self.properties, "properties")
         return self
 
 
@@ -155,7 +48,7 @@ class Invariant(Strict):
         if isinstance(self.filter, str):
             check_expr(self.filter, "filter")
         else:
-            _check_predicates(self.filter, "filter")
+            check_predicates(self.filter, "filter")
         return self
 
 
@@ -183,7 +76,7 @@ class Constraint(Strict):
             if self.collection is None or self.count is None:
                 raise ValueError("collection and count go together")
             check_predicate(self.count, "count")
-            _check_predicates(self.where, "where")
+            check_predicates(self.where, "where")
         if forms[2]:
             if self.path is None or self.value is None:
                 raise ValueError("path and value go together")

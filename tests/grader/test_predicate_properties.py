@@ -24,7 +24,8 @@ from grader.bindings import BindingError
 from grader.predicates import MISSING, Context, evaluate
 from grader.verdict import grade
 from scenarios.loader import load_catalog
-from scenarios.schema import PREDICATE_KEYS, CanonicalDiff, check_predicate
+from scenarios.predicates import PREDICATE_KEYS, check_predicate
+from scenarios.schema import CanonicalDiff
 from tests.grader.conftest import BINDINGS, SHOP_TASKS, bought, cart_item, shop_state
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,12 +1,14 @@
 """Every predicate key, table-driven; the safe expression evaluator's refusals."""
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
-from grader.predicates import MISSING, Context, evaluate, holds, similarity
+from grader.predicates import EVALUATORS, MISSING, Context, evaluate, holds, similarity
 from scenarios.expr import ExprError, compile_expr, evaluate_expr
-from scenarios.schema import PREDICATE_KEYS
+from scenarios.predicates import PREDICATE_KEYS, PREDICATES
 
 CASES: list[tuple[dict[str, Any], Any, bool]] = [
     ({"eq": 1}, 1, True),
@@ -166,3 +168,22 @@ def test_expr_evaluates_comprehensions_and_whitelisted_calls() -> None:
     assert evaluate_expr("sum(i['q'] for i in final['cart_items'])", names) == 3
     assert evaluate_expr("sorted([3, 1])[0]", names) == 1
     assert evaluate_expr("{'a': 1}.get('a')", names) == 1
+
+
+def test_the_evaluators_are_the_grammar_key_for_key() -> None:
+    assert list(EVALUATORS) == list(PREDICATES)
+
+
+IMPORT_WITH_A_NEW_PREDICATE = """
+from types import MappingProxyType
+import scenarios.predicates as grammar
+grammar.PREDICATES = MappingProxyType({**grammar.PREDICATES, "near": grammar.PREDICATES["approx"]})
+import grader.predicates
+"""
+
+
+def test_a_predicate_the_grader_cannot_evaluate_fails_its_import() -> None:
+    out = subprocess.run([sys.executable, "-c", IMPORT_WITH_A_NEW_PREDICATE], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert ("PredicateTableError: grader/predicates.py: no evaluator for predicate(s) near "
+            "(defined in scenarios/predicates.py)") in out.stderr
