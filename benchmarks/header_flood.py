@@ -35,8 +35,9 @@ from mitmproxy.test import taddons, tflow
 from proxy_addons.client import ClientInject
 from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import Guard
+from proxy_addons.har import make_har
 from proxy_addons.network import NetworkFaults
-from proxy_addons.recorder import Recorder, make_har
+from proxy_addons.recorder import Recorder
 from proxy_addons.router import ClientView, Router
 
 BASELINE_HEADERS = 20

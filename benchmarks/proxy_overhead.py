@@ -5,9 +5,10 @@ mode, no addons) and the full stack twice: as the documented mitmdump command
 (proxy_addons/stack.py) and as the process the harness starts (proxy_addons/main.py:
 the same chain on a lean master), each with one episode and no faults; then sends a bounded number
 of GET requests at concurrency 1 and 16 through each and prints requests/s and
-p50/p99 latency, with ratios against direct measured in the same run.
+p50/p99 latency, with ratios against direct and bare mitmdump measured in the same run. The requests go
+in rounds, the configurations taking turns, so that other processes' load falls on all of them alike.
 
-    .venv/bin/python benchmarks/proxy_overhead.py [--requests 500]
+    .venv/bin/python benchmarks/proxy_overhead.py [--requests 500] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ def control(method: str, url: str, body: dict | None = None) -> dict:
 
 
 async def load(url: str, proxy: str | None, total: int, concurrency: int) -> tuple[float, list[float]]:
+    """Sends `total` timed requests (after a warm-up) `concurrency` at a time; returns the seconds they took
+    and each one's latency in ms."""
     connector = aiohttp.TCPConnector(limit=concurrency)
     latencies: list[float] = []
     async with aiohttp.ClientSession(connector=connector) as session:
@@ -126,7 +129,7 @@ async def load(url: str, proxy: str | None, total: int, concurrency: int) -> tup
         start = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         elapsed = time.perf_counter() - start
-    return total / elapsed, latencies
+    return elapsed, latencies
 
 
 def stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -147,6 +150,9 @@ def pct(values: list[float], q: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=500, help="timed requests per configuration")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="the requests are sent in this many rounds, the configurations taking turns in each, so "
+                             "a change in the machine's load (other processes) falls on all of them alike")
     args = parser.parse_args()
 
     up_port, bare_port = free_port(), free_port()
@@ -176,11 +182,19 @@ def main() -> None:
             configs.append((f"stack {name}", "http://shop.test/api/products", episode["proxy_url"]))
 
         rows = []
+        per_round = [args.requests // args.rounds + (i < args.requests % args.rounds) for i in range(args.rounds)]
         for concurrency in (1, 16):
             direct: tuple[float, float, float] | None = None
             bare: tuple[float, float, float] | None = None
-            for name, url, proxy in configs:
-                rps, lat = asyncio.run(load(url, proxy, args.requests, concurrency))
+            elapsed = {name: 0.0 for name, _, _ in configs}
+            latencies: dict[str, list[float]] = {name: [] for name, _, _ in configs}
+            for count in per_round:
+                for name, url, proxy in configs:
+                    seconds, lat = asyncio.run(load(url, proxy, count, concurrency))
+                    elapsed[name] += seconds
+                    latencies[name] += lat
+            for name, _, _ in configs:
+                rps, lat = args.requests / elapsed[name], latencies[name]
                 row = (rps, pct(lat, 50), pct(lat, 99))
                 direct = direct or row
                 if name == "bare mitmdump":
@@ -194,7 +208,8 @@ def main() -> None:
         stop_all(procs)
 
     kept = ", ".join(f"{name} {c['flows']}" for name, c in closed.items())
-    print(f"\n{args.requests} timed GET requests per row, loopback, keep-alive; each stack: 1 episode, no faults"
+    print(f"\n{args.requests} timed GET requests per row in {args.rounds} rounds (the rows taking turns), loopback,"
+          f" keep-alive; each stack: 1 episode, no faults"
           f" (flows kept in the episode HAR: {kept})\n")
     print(f"{'conc':>4}  {'config':<14} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'req/s vs direct':>16}"
           f" {'p50 added ms':>13} {'p99 added ms':>13} {'req/s vs bare':>14} {'p99 vs bare':>12}")

@@ -29,7 +29,7 @@ on any path (site paths and the recorder's endpoints alike). Browsers never comp
 request bodies and the sites do not decode them; decoding one with a cap is not an
 option either, since the `br` decoder mitmproxy ships (Brotli 1.1) cannot bound its
 output and 405 bytes of it decode to 256 MiB. So no request body is ever decoded: it
-is refused here, and the HAR keeps such a body out (see recorder.py).
+is refused here, and the HAR keeps such a body out (see har.py).
 
 Refused with a 413: a request body larger than `webchaos_max_request_body`, judged by
 its Content-Length in `requestheaders` when it has one, else in `request` once it has

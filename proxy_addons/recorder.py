@@ -1,22 +1,12 @@
-"""Keep each episode's flows for its HAR, and answer the client report endpoint.
+"""The recorder addon: keeps each episode's flows for its HAR, and answers the recording endpoints.
 
 Flows are kept per episode from their first hook on (so a HAR taken mid-episode
-also lists requests still in flight) and turned into HAR entries with mitmproxy's own
-savehar `flow_entry`; every entry whose flow has webchaos marks (fault firings, refusals,
-injections, hook errors) gets a custom `_webchaos` list of
-`{fault_id, layer, type, detail}`. A flow is kept whole only while it is in flight: once
-it is answered or has failed (`RecorderTail`, last in the chain, after every addon that
-changes it), its HAR entry, with bounded bodies (below), is made and kept instead, and
-the flow is let go, so an episode's memory grows by at most `MAX_HAR_BODY_BYTES` per body
-however large the bodies it moved. Closing an episode exports and then forgets its entries.
-
-Bodies in the HAR are bounded, and never decoded: `make_har` reads a copy of a message
-whose body is longer than `MAX_HAR_BODY_BYTES` (cut to it) or in a `Content-Encoding`
-(left out: a few hundred bytes of `br` can decode to hundreds of MiB, and mitmproxy's
-`br` decoder cannot stop early). The entry's `postData` (the `request` when it has none)
-or `response.content` then says so: `"_webchaos_truncated": true` and a `comment`;
-`bodySize` and `content.size` stay the real sizes as sent. The guard refuses encoded
-request bodies anyway; the kept flows are never changed.
+also lists requests still in flight) and turned into HAR entries (har.py). A flow is kept
+whole only while it is in flight: once it is answered or has failed (the recorder's tail,
+recorder_tail.py, last in the chain, after every addon that changes it), its HAR entry, with
+bounded bodies, is made and kept instead, and the flow is let go, so an episode's memory grows
+by at most `MAX_HAR_BODY_BYTES` per body however large the bodies it moved. Closing an episode
+exports and then forgets its entries.
 
 `POST /__webchaos/report` on any site host of an episode listener is answered
 here (204) and never forwarded: the injected browser script reports each client
@@ -28,122 +18,35 @@ never decoded.
 
 `POST /__webchaos/actions` (same rules: answered here, never forwarded, 204) takes a
 batch `{"actions": [...]}` of GUI actions from the injected recorder script and
-appends them to `<out_dir>/actions.jsonl`, one JSON object per line::
-
-    {"seq": 3, "t_ms": 812.4, "kind": "click", "page": "/items/42",
-     "target": {"role": "button", "name": "Save", "selector": "form > button", "tag": "button"},
-     "x": 640, "y": 412, "button": 0}
-
-`kind` is one of click, input, key, scroll, navigation, tab_open (see `ActionIn`);
-`t_ms` is counted from the episode's opening, like the ledger's (the browser stamps
-each action with its own clock, so batching does not blur the times). When the
-episode closes the file is rewritten in time order with `seq` 1..n; an episode that
-records actions always gets the file, empty if nothing was done. These flows are not
-kept for the HAR: they are the recorder's traffic, not the agent's.
+appends them to the episode's action log (actions.py). An episode that records actions
+always gets the file, empty if nothing was done. These flows are not kept for the HAR:
+they are the recorder's traffic, not the agent's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import gc
 import json
-import logging
-import time
-from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, Literal, TypeVar
+from typing import Any
 
 from mitmproxy import http
-from mitmproxy.addons.savehar import SaveHar
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
+from proxy_addons.actions import ACTIONS_FILE, MAX_ACTIONS_BYTES, ActionBatch, ActionLog
 from proxy_addons.arming import observe_actions
 from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import ACTIONS_PATH, RECORDING_PATHS, REPORT_PATH, content_encoding, normalized_path
+from proxy_addons.har import HAR_FILE, har_entry, make_har
 from proxy_addons.ledger import marks
+from proxy_addons.recorder_tail import RecorderTail
 from scenarios.faults import Layer
-from scenarios.secret import SECRET_HEADER
 
-logger = logging.getLogger(__name__)
-
-HAR_FILE = "trace.har"
 REPORT_EVENTS = ("fired", "dismissed", "restored", "hit", "target_missing")
 MAX_REPORT_BYTES = 8192
-ACTIONS_FILE = "actions.jsonl"
-MAX_ACTIONS_BYTES = 256 * 1024
-MAX_HAR_BODY_BYTES = 256 * 1024
 RECLAIM_BYTES = 16 * 1024 * 1024
 _TEXT = {"content-type": "text/plain; charset=utf-8"}
-M = TypeVar("M", bound=http.Message)
-
-
-def _bounded(message: M) -> tuple[M, str | None]:
-    """The message as the HAR may read it, and why its body is not all there (None: it is all there)."""
-    raw = message.raw_content
-    encoding = content_encoding(message)
-    if raw is None or (encoding is None and len(raw) <= MAX_HAR_BODY_BYTES):
-        return message, None
-    view = copy.copy(message)
-    view.data = copy.copy(message.data)
-    view.data.headers = message.headers.copy()
-    if encoding is not None:
-        del view.data.headers["content-encoding"]
-        view.data.content = b""
-        return view, f"body not decoded (Content-Encoding: {encoding}): {len(raw)} bytes left out"
-    view.data.content = raw[:MAX_HAR_BODY_BYTES]
-    return view, f"body truncated to its first {MAX_HAR_BODY_BYTES} of {len(raw)} bytes"
-
-
-def _har_view(flow: http.HTTPFlow) -> tuple[http.HTTPFlow, str | None, str | None]:
-    """The flow, or a shallow copy with bounded bodies, and why each body (request, response) was bounded."""
-    request, request_note = _bounded(flow.request)
-    response, response_note = _bounded(flow.response) if flow.response is not None else (None, None)
-    if request_note is None and response_note is None:
-        return flow, None, None
-    view = copy.copy(flow)
-    view.request, view.response = request, response
-    return view, request_note, response_note
-
-
-def _mark_bounded(entry: dict[str, Any], flow: http.HTTPFlow, request_note: str | None,
-                  response_note: str | None) -> None:
-    if request_note is not None:
-        request = entry["request"]
-        request["headers"] = SaveHar().format_multidict(flow.request.headers)
-        request["bodySize"] = len(flow.request.raw_content or b"")
-        target = request.get("postData", request)
-        target["_webchaos_truncated"] = True
-        target["comment"] = request_note
-    if response_note is not None and flow.response is not None:
-        response = entry["response"]
-        response["headers"] = SaveHar().format_multidict(flow.response.headers)
-        size = len(flow.response.raw_content or b"")
-        response["bodySize"] = size
-        response["content"].update(size=size, compression=0, _webchaos_truncated=True, comment=response_note)
-
-
-def har_entry(flow: http.HTTPFlow, servers_seen: set[Any]) -> dict[str, Any]:
-    """The flow's HAR entry: bounded bodies, no secret, its webchaos marks."""
-    view, request_note, response_note = _har_view(flow)
-    entry: dict[str, Any] = SaveHar().flow_entry(view, servers_seen)
-    _mark_bounded(entry, flow, request_note, response_note)
-    # A flow still in flight has the stack's secret on it (router.py): never into a HAR.
-    entry["request"]["headers"] = [h for h in entry["request"]["headers"]
-                                   if str(h.get("name", "")).lower() != SECRET_HEADER]
-    recorded = flow.metadata.get("webchaos", {}).get("faults")
-    if recorded:
-        entry["_webchaos"] = list(recorded)
-    return entry
-
-
-def make_har(items: Iterable[http.HTTPFlow | dict[str, Any]], servers_seen: set[Any] | None = None
-             ) -> dict[str, Any]:
-    """A HAR of flows and already made entries, in the order given."""
-    seen = set(servers_seen or ())
-    har = SaveHar().make_har([])
-    har["log"]["entries"] = [item if isinstance(item, dict) else har_entry(item, seen) for item in items]
-    return har
 
 
 def _short(value: Any, limit: int = 200) -> Any:
@@ -166,92 +69,13 @@ def _info(value: Any) -> dict[str, Any] | None:
     return {str(k)[:40]: _short(v) for k, v in list(value.items())[:12]}
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Target(_Action):
-    role: str | None = Field(default=None, max_length=40)
-    name: str | None = Field(default=None, max_length=300)
-    selector: str | None = Field(default=None, max_length=1000)
-    tag: str | None = Field(default=None, max_length=40)
-    fault_id: str | None = Field(default=None, max_length=200)
-
-
-class ActionIn(_Action):
-    """One GUI action as the injected recorder sends it (`t`: ms since the epoch)."""
-
-    kind: Literal["click", "input", "key", "scroll", "navigation", "tab_open"]
-    t: float = Field(gt=0)
-    page: str = Field(max_length=2000)
-    target: Target | None = None
-    x: int | None = None
-    y: int | None = None
-    button: int | None = None
-    input_type: str | None = Field(default=None, max_length=40)
-    value_length: int | None = Field(default=None, ge=0)
-    value: str | None = Field(default=None, max_length=2000)
-    key: str | None = Field(default=None, max_length=40)
-    modifiers: list[str] | None = Field(default=None, max_length=4)
-    dx: int | None = None
-    dy: int | None = None
-    url: str | None = Field(default=None, max_length=4000)
-    nav_type: str | None = Field(default=None, max_length=40)
-    referrer: str | None = Field(default=None, max_length=4000)
-    frame: bool | None = None
-    opener: bool | None = None
-
-
-class ActionBatch(_Action):
-    actions: list[ActionIn] = Field(max_length=1000)
-
-
-class ActionLog:
-    """`actions.jsonl` of one episode: appended as batches arrive, sorted by time on close."""
-
-    def __init__(self, path: Path, opened_at_monotonic: float) -> None:
-        self.path = path
-        # The episode's opening on the wall clock, which the browser's stamps use too.
-        self.opened_epoch_ms = (time.time() - (time.monotonic() - opened_at_monotonic)) * 1000
-        self.lines: list[dict[str, Any]] = []
-        self._file: IO[str] | None = path.open("w", encoding="utf-8", buffering=1)
-
-    def add(self, actions: list[ActionIn]) -> list[dict[str, Any]]:
-        """Append a batch; returns its lines."""
-        first = len(self.lines)
-        for action in actions:
-            line: dict[str, Any] = {"seq": len(self.lines) + 1,
-                                    "t_ms": round(action.t - self.opened_epoch_ms, 1)}
-            line.update(action.model_dump(exclude={"t", "target"}, exclude_none=True))
-            if action.kind in ("click", "input", "key", "scroll"):
-                target = action.target.model_dump() if action.target is not None else None
-                if target is not None and target["fault_id"] is None:
-                    del target["fault_id"]
-                line["target"] = target
-            self.lines.append(line)
-            if self._file is not None:
-                self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
-        return self.lines[first:]
-
-    def close(self) -> None:
-        if self._file is None:
-            return
-        self._file.close()
-        self._file = None
-        ordered = sorted(self.lines, key=lambda line: line["t_ms"])  # stable: arrival order on ties
-        for seq, line in enumerate(ordered, 1):
-            line["seq"] = seq
-        self.path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in ordered),
-                             encoding="utf-8")
-
-
 class Recorder:
     def __init__(self, episodes: Episodes) -> None:
         self.episodes = episodes
         self.action_logs: dict[str, ActionLog] = {}
         self.servers_seen: dict[str, set[Any]] = {}  # per episode, for HAR connect timings
         self.unreclaimed = 0  # body bytes of finished flows since the last collection
-        self.tail = RecorderTail(self)
+        self.tail = RecorderTail(self.finish)
 
     def action_log(self, episode: ProxyEpisode) -> ActionLog:
         log = self.action_logs.get(episode.id)
@@ -434,16 +258,3 @@ class Recorder:
         rest = referer.split("://", 1)[1]
         path = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
         return path.split("?", 1)[0].split("#", 1)[0]
-
-
-class RecorderTail:
-    """Last in the chain: a flow that is answered or has failed is done changing; keep its entry only."""
-
-    def __init__(self, recorder: Recorder) -> None:
-        self.recorder = recorder
-
-    def response(self, flow: http.HTTPFlow) -> None:
-        self.recorder.finish(flow)
-
-    def error(self, flow: http.HTTPFlow) -> None:
-        self.recorder.finish(flow)

@@ -18,6 +18,12 @@ off the recorded flow by the router's ClientView) that names its deadline and it
 gate only serves those: a connection whose request has no token it issued is closed unread, so a
 process beside the agent cannot use it to reach anything (and the site would refuse it anyway: the
 stack secret is added by the router, not the gate).
+
+The gate follows where each response ends (network/framing.py) because mitmproxy may be writing the
+next request at the very moment a site closes an idle keep-alive connection (uvicorn: after 5 s): such
+a close is not passed on (the next request connects again), and a request the gate wrote as the close
+crossed it, unanswered, goes once more on a new connection. A close that ends or cuts a response is
+passed on.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from dataclasses import dataclass
 from mitmproxy import http
 
 from proxy_addons.ledger import marks
+from proxy_addons.network.framing import ResponseFraming, SentRequest
 from proxy_addons.network.release import release_clock
 
 logger = logging.getLogger(__name__)
@@ -184,6 +191,8 @@ class _GateConnection(asyncio.Protocol):
             await release_clock().hold(passage.deadline)
             # The site may have closed it during the hold: connected again meanwhile (upstream_ended), or now.
             (await self._upstream_to(passage.upstream)).write(request)
+            assert self.upstream_protocol is not None
+            self.upstream_protocol.framing.sent(request)
             marks(passage.flow)["forwarded"] = True
         except OSError as exc:
             logger.warning(f"webchaos gate: upstream {passage.upstream} failed ({exc})")
@@ -197,7 +206,8 @@ class _GateConnection(asyncio.Protocol):
     async def _upstream_to(self, address: tuple[str, int]) -> asyncio.Transport:
         if self.reconnecting is not None:
             await self.reconnecting
-        if self.upstream is None or self.upstream.is_closing() or self.upstream_address != address:
+        if (self.upstream is None or self.upstream.is_closing() or self.upstream_protocol is None
+                or self.upstream_protocol.closed or self.upstream_address != address):
             await self._connect(address)
         assert self.upstream is not None
         return self.upstream
@@ -212,22 +222,42 @@ class _GateConnection(asyncio.Protocol):
 
     def upstream_ended(self, upstream: _Upstream) -> None:
         """The site closed the connection and everything it said has been passed on."""
-        if upstream.detached:
+        if upstream.detached or self.transport is None or self.transport.is_closing():
             return
-        if self.busy or self.buffer:
-            # mitmproxy sends a request only once the last response is complete (no pipelining), so this is
-            # the site ending an idle keep-alive connection (uvicorn: after 5 s) while a request is held or
-            # still arriving. Passing the close on would fail that request; connect again for it instead.
-            if self.reconnecting is None and self.upstream_address is not None:
-                self.reconnecting = asyncio.ensure_future(self._reconnect(self.upstream_address))
-            return
-        self.close()  # the close may end the response: so does the gate, after what the site said
+        framing = upstream.framing
+        unanswered = framing.unanswered
+        if unanswered and not any(request.resent for request in unanswered):
+            # Written as the site closed its idle connection (uvicorn: after 5 s), so it never read them: a
+            # site that reads a request answers it. Sent once more on a new connection, as browsers do on a
+            # reused connection; a second close without an answer is the site's and is passed on.
+            self._reconnect_soon(unanswered)
+        elif framing.in_progress:
+            # A response ended by the close (no length given) or cut short by it: mitmproxy must see the close.
+            self.close()
+        elif self.busy or self.buffer:
+            # An idle connection's end while a request is held or arriving: connect again for it now, so its
+            # release at the deadline has only the write left.
+            self._reconnect_soon([])
+        # else: an idle connection's end and nothing here to send. Not passed on: mitmproxy may be writing a
+        # request at this very moment (it sends one only once the last response has ended, which framing
+        # shows it has); that request connects again when it comes.
 
-    async def _reconnect(self, address: tuple[str, int]) -> None:
+    def _reconnect_soon(self, resend: list[SentRequest]) -> None:
+        if self.reconnecting is None and self.upstream_address is not None:
+            self.reconnecting = asyncio.ensure_future(self._reconnect(self.upstream_address, resend))
+
+    async def _reconnect(self, address: tuple[str, int], resend: list[SentRequest]) -> None:
         try:
             await self._connect(address)
-        except OSError:
-            pass  # the held request tries once more at its deadline, and reports it if that fails too
+            assert self.upstream is not None and self.upstream_protocol is not None
+            for request in resend:
+                self.upstream.write(request.raw)
+                self.upstream_protocol.framing.sent(request.raw, resent=True)
+        except OSError as exc:
+            if resend:  # mitmproxy waits for their answers: tell it there will be none
+                logger.warning(f"webchaos gate: upstream {address} failed on a resend ({exc})")
+                self.close()
+            # else: the held request tries once more at its deadline, and reports it if that fails too
         finally:
             self.reconnecting = None
 
@@ -240,6 +270,7 @@ class _Upstream(asyncio.Protocol):
 
     def __init__(self, client: _GateConnection) -> None:
         self.client = client
+        self.framing = ResponseFraming()
         self.pending = bytearray()
         self.closed = False
         self.detached = False  # replaced by a connection to another upstream: its end ends nothing
@@ -248,6 +279,7 @@ class _Upstream(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.detached:
             return
+        self.framing.feed(data)
         self.pending += data
         if self.flushing is None:
             self.flushing = asyncio.ensure_future(self._flush())

@@ -22,8 +22,8 @@ from mitmproxy.test import taddons
 
 from proxy_addons.episodes import Episodes, ProxyEpisode
 from proxy_addons.guard import MAX_REQUEST_BODY, Guard
+from proxy_addons.har import MAX_HAR_BODY_BYTES, make_har
 from proxy_addons.ledger import marks
-from proxy_addons.recorder import MAX_HAR_BODY_BYTES, make_har
 from tests.proxy_addons.conftest import SITES, Chain, ledger
 
 DECODED = 64 << 20

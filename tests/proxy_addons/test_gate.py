@@ -245,3 +245,82 @@ async def test_requests_for_two_upstreams_on_one_connection_each_reach_their_own
     assert b"/one" in upstream.received() and b"/two" in b"".join(d for _, d in other.reads)
     writer.close()
     server.close()
+
+
+# The site closing an idle keep-alive connection (uvicorn: after 5 s) in the same instant mitmproxy sends its
+# next request on it. mitmproxy sends a request only once the last response has ended, so the gate must not
+# pass such a close on, and a request it wrote as the close crossed it must still be answered.
+
+RACE_ROUNDS = 5
+
+
+async def test_a_request_written_as_the_site_closes_its_idle_connection_is_sent_again() -> None:
+    # Each connection answers one request, then closes the instant the next one arrives, unread: the site's
+    # idle close crossing the gate's write. Driven by the bytes, not by time.
+    connections: list[list[bytes]] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        heads: list[bytes] = []
+        connections.append(heads)
+        heads.append(await reader.readuntil(b"\r\n\r\n"))
+        writer.write(ANSWER)
+        await reader.read(1)  # the next request's first byte: closed without an answer
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    site = Upstream(port=server.sockets[0].getsockname()[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", (await GATE.start()))
+    loop = asyncio.get_running_loop()
+    for round_ in range(RACE_ROUNDS):
+        f = routed(site, path=f"/round-{round_}")
+        await GATE.route(f, loop.time())
+        writer.write(assemble_request(f.request))
+        assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
+    answered = [head.split(b" ")[1] for heads in connections for head in heads]
+    assert answered == [f"/round-{n}".encode() for n in range(RACE_ROUNDS)]  # each answered once, in order
+    assert len(connections) == RACE_ROUNDS  # every round after the first went again on a new connection
+    writer.close()
+    await GATE.stop()
+    server.close()
+
+
+async def test_a_site_closing_an_idle_connection_as_the_next_request_is_sent_fails_nothing(upstream: Upstream) -> None:
+    # The request and the site's close set off in one step: whichever the gate sees first, the answer comes.
+    loop = asyncio.get_running_loop()
+    reader, writer = await asyncio.open_connection("127.0.0.1", (await GATE.start()))
+    for round_ in range(RACE_ROUNDS):
+        f = routed(upstream, path=f"/round-{round_}")
+        await GATE.route(f, loop.time())
+        writer.write(assemble_request(f.request))
+        if round_:
+            upstream.hang_up.set()
+        assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
+    assert all(upstream.received().count(f"/round-{n} ".encode()) == 1 for n in range(RACE_ROUNDS))
+    writer.close()
+
+
+async def test_a_chunked_answer_ends_where_its_last_chunk_does_and_the_idle_close_after_it_is_kept() -> None:
+    answer = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+    closed = asyncio.Event()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(answer)
+        await writer.drain()
+        writer.close()  # ended: from here the connection is idle, and the site is done with it
+        closed.set()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    site = Upstream(port=server.sockets[0].getsockname()[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", (await GATE.start()))
+    loop = asyncio.get_running_loop()
+    for path in ("/first", "/second"):
+        f = routed(site, path=path)
+        await GATE.route(f, loop.time())
+        writer.write(assemble_request(f.request))
+        assert await asyncio.wait_for(reader.readexactly(len(answer)), 5) == answer
+        await closed.wait()
+        closed.clear()
+    writer.close()
+    await GATE.stop()
+    server.close()

@@ -6,10 +6,10 @@ from typing import Any, ClassVar
 import pytest
 from mitmproxy import http
 
+from proxy_addons.har import make_har
 from proxy_addons.ledger import marks
 from proxy_addons.network import FaultContext, NetworkFault
 from proxy_addons.network.gate import GATE, GATE_HEADER
-from proxy_addons.recorder import make_har
 from scenarios import faults
 from scenarios.faults import ArmedFault, FaultError, Primitive, parse_fault, register, registry
 from tests.proxy_addons.conftest import SITES, Chain, ledger

@@ -7,7 +7,8 @@ import tracemalloc
 
 from mitmproxy import http
 
-from proxy_addons.recorder import MAX_HAR_BODY_BYTES, RECLAIM_BYTES, make_har
+from proxy_addons.har import MAX_HAR_BODY_BYTES, make_har
+from proxy_addons.recorder import RECLAIM_BYTES
 from tests.proxy_addons.conftest import Chain
 
 MIB = 1 << 20
