@@ -6,10 +6,12 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
-# Test processes: a file's tests stay in one (they share its module-scoped stack); 1 runs them in this process
-# (the default when PYTEST_ARGS picks the tests). The API fuzzing runs in a pytest of its own (it cannot run
-# under pytest-xdist: tests/sites/test_fuzz.py).
-TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,2)
+# Test processes: a file's tests stay in one (they share its module-scoped browsers and episodes; each process
+# starts one stack for every file that asks, tests/conftest.py); 1 runs them in this process (the default when
+# PYTEST_ARGS picks the tests). Three on two cores: a test process keeps about half a core busy (its episodes
+# mostly wait on pages and faults' delays), so two left a core idle. The API fuzzing runs in a pytest of its
+# own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py).
+TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,3)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # Frameworks whose pins conflict with mitmproxy's (h11) get a venv of their own.
 MCP_VENV := .venv-mcp

@@ -26,8 +26,15 @@ upstream's receipt minus the planned time. What the floor shows (waking after an
 a loopback write, the upstream's own wake-up) no proxy on this machine can do better than,
 so each row also prints the proxy's p99 minus the floor's p99 for the same N and delay.
 
+Then the other timed faults, as a client sees them (one request at a time, keep-alive): `hang`
+must answer 504 `timeout_ms` after the request, and `slow_first_byte` must add `delay_ms` to the
+answer; each error is the client's time minus the requested one minus the median time of an
+unmatched request of the same round (the pass-through cost). The tests assert only that these
+never come early (tests/proxy_addons/test_live_network.py, test_network_catalog.py): how late
+they come is measured here.
+
     .venv/bin/python benchmarks/latency_accuracy.py [--rounds 5] [--bursts 1 8 32] [--delays 50 200 800 2000]
-        [--proxy main.py mitmdump]
+        [--proxy main.py mitmdump] [--timed-faults 200 800]
 """
 
 from __future__ import annotations
@@ -205,6 +212,59 @@ def measure(proxy_argv: list[str], args: argparse.Namespace) -> list[tuple[float
     return rows
 
 
+async def timed_fault_times(proxy: str, rounds: int) -> dict[str, list[float]]:
+    """Client-side ms of `rounds` GETs each of /fast, /sfb and /hang, one at a time on one connection (the
+    hang's, closed by its 504, on its own)."""
+    times: dict[str, list[float]] = {"fast": [], "sfb": [], "hang": []}
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1)) as session:
+        async def one(kind: str, n: int) -> None:
+            start = time.monotonic()
+            async with session.get(f"http://shop.test/{kind}/{n}", proxy=proxy) as r:
+                await r.read()
+                assert r.status == (504 if kind == "hang" else 200), (kind, r.status)
+            times[kind].append((time.monotonic() - start) * 1000)
+
+        await one("fast", -1)  # the connection opened
+        times["fast"].clear()
+        for n in range(rounds):
+            for kind in ("fast", "sfb", "hang"):
+                await one(kind, n)
+    return times
+
+
+TimedRow = tuple[str, int, float, float, float, float]  # fault, requested ms, error p50, p99, max, unmatched p50
+
+
+def measure_timed_faults(proxy_argv: list[str], args: argparse.Namespace) -> list[TimedRow]:
+    """One proxy process: per requested time, (fault, ms, error p50, p99, max, unmatched p50)."""
+    up_port, control_port = free_port(), free_port()
+    state = Path(tempfile.mkdtemp(prefix="webchaos-timed-"))
+    procs = [subprocess.Popen([sys.executable, "-c", STAMPING_UPSTREAM, str(up_port)])]
+    rows: list[TimedRow] = []
+    try:
+        procs.append(start_stack(stack_argv(proxy_argv, up_port, control_port, state / "stack"), cwd=REPO))
+        wait_http(f"http://127.0.0.1:{up_port}/")
+        base = f"http://127.0.0.1:{control_port}"
+        wait_http(f"{base}/health", headers={SECRET_HEADER: SECRET})
+        for wanted in args.timed_faults:
+            name = f"timed-{wanted}"
+            proxy = str(control("POST", f"{base}/episodes", {
+                "episode_id": name, "seed": 1, "out_dir": str(state / name), "port": None,
+                "faults": [{"type": "hang", "layer": "network", "match": {"path": "/hang/*"},
+                            "params": {"timeout_ms": wanted}},
+                           {"type": "slow_first_byte", "layer": "network", "match": {"path": "/sfb/*"},
+                            "params": {"delay_ms": wanted}}]})["proxy_url"])
+            times = asyncio.run(timed_fault_times(proxy, args.rounds))
+            control("DELETE", f"{base}/episodes/{name}")
+            floor = statistics.median(times["fast"])
+            for kind, fault in (("hang", "hang"), ("sfb", "slow_first_byte")):
+                errors = [t - wanted - floor for t in times[kind]]
+                rows.append((fault, wanted, statistics.median(errors), pct(errors, 99), max(errors), floor))
+    finally:
+        stop_all(procs)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="bursts per (delay, burst size)")
@@ -212,6 +272,8 @@ def main() -> None:
     parser.add_argument("--delays", type=int, nargs="+", default=list(DELAYS_MS), help="requested delays, ms")
     parser.add_argument("--proxy", nargs="+", choices=sorted(STACK_COMMANDS), default=list(STACK_COMMANDS),
                         help="which proxy processes to measure, one after the other in this run")
+    parser.add_argument("--timed-faults", type=int, nargs="*", default=[200, 800],
+                        help="timeout_ms of hang and delay_ms of slow_first_byte to measure (none: skip)")
     args = parser.parse_args()
 
     worst: dict[str, float] = {}
@@ -248,6 +310,12 @@ def main() -> None:
     print("An unmatched max far below the requested delay shows unmatched flows are not delayed. "
           "'over unmatched' is negative by about the unmatched median: the queueing a plain flow suffers in the "
           "proxy is inside a matching flow's delay, not added to it.")
+    for which in args.proxy if args.timed_faults else []:
+        print(f"\n{which}: hang and slow_first_byte as the client sees them, {args.rounds} rounds; "
+              "error = client time - requested - unmatched median")
+        print(f"{'fault':>15} {'requested':>9}  {'error p50':>9} {'p99':>7} {'max':>7}  {'unmatched p50':>13}")
+        for fault, wanted, e50, e99, emax, floor in measure_timed_faults(STACK_COMMANDS[which], args):
+            print(f"{fault:>15} {wanted:>6} ms  {e50:>+9.2f} {e99:>+7.2f} {emax:>+7.2f}  {floor:>10.2f} ms")
 
 
 if __name__ == "__main__":

@@ -17,9 +17,12 @@ if (_worker := os.environ.get("PYTEST_XDIST_WORKER")) and "WEBCHAOS_STATE_DIR" n
     os.environ["WEBCHAOS_STATE_DIR"] = str(Path(__file__).resolve().parents[1] / ".webchaos" / f"test-{_worker}")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Services]:
-    """The sites server and the proxy, started once for the module that asks."""
+    """The sites server and the proxy, started once per test process and shared by every module that asks
+    (starting one took 10-12 s of a loaded two-core machine, once per module). Tests use what it serves
+    (URLs, secret, ports) from their own event loops; one that kills, restarts or reconfigures a service
+    starts a Services of its own (tests/harness/test_crash.py)."""
     running = Services(state_dir=tmp_path_factory.mktemp("state"))
     await running.start()
     yield running

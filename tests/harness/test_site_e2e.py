@@ -2,14 +2,15 @@
 (sites server, mitmdump, headless Chromium) with the reference agent."""
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from harness.agents import ReferenceAgent
 from harness.episodes.manager import EpisodeSpec
 from harness.run.runner import run_matrix
 from harness.services.processes import Services
+from harness.run.results import EpisodeResult
 from scenarios.faults import Primitive
 from scenarios.schema import Task, Variant
 from sites.registry import load_site_catalog
@@ -51,8 +52,17 @@ def test_catalog_covers_every_primitive(site: str) -> None:
     assert {f["layer"] for v in site_variants for f in v.faults} == {"seed", "server", "network", "client"}
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def base_runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> list[EpisodeResult]:
+    """Every site's base tasks in one run (one browser pool, four at a time: an episode mostly waits on the
+    page), asserted per site below."""
+    specs = [EpisodeSpec(CATALOG.tasks[task], None, 1) for tasks in E2E_TASKS.values() for task in tasks]
+    summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], runs_dir=tmp_path_factory.mktemp("runs"),
+                                  stack=stack, concurrency=4, time_budget_s=60)
+    return summary.episodes
+
+
 @pytest.mark.e2e
-@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", sorted(E2E_TASKS))
 async def test_base_tasks_pass_with_the_reference_agent(stack: Services, tmp_path: Path, site: str) -> None:
     site_tasks, _ = site_catalog(site)
@@ -60,6 +70,7 @@ async def test_base_tasks_pass_with_the_reference_agent(stack: Services, tmp_pat
     summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], runs_dir=tmp_path, stack=stack,
                                   concurrency=2, time_budget_s=60)
     results = {r.task_id: r for r in summary.episodes}
+from harness.run.results import EpisodeResult
     assert set(results) == set(E2E_TASKS[site])
     for task, result in results.items():
         assert result.outcome.status == "done", (task, result.outcome)

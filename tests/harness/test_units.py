@@ -88,7 +88,7 @@ async def test_command_agent_failure_and_timeout(tmp_path: Path) -> None:
     started = asyncio.get_running_loop().time()
     outcome = await CommandAgent("sleep 30").run(_context(tmp_path, budget=0.3))
     assert outcome.status == "timeout"
-    assert asyncio.get_running_loop().time() - started < 5
+    assert asyncio.get_running_loop().time() - started < 15  # ended by its budget, not by the 30 s command
 
 
 def test_one_variant_per_primitive_makes_a_tour() -> None:

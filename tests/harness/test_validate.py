@@ -1,9 +1,11 @@
 """`webchaos validate`: how fair and biting are judged, the committed evidence and its rendering, and a
 fixed sample (one variant per site, every layer among them) validated for real (reference agent, Chromium, proxy)."""
 
+import asyncio
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from harness.catalog.validate import (
     AGENTS,
@@ -140,13 +142,28 @@ def test_the_sample_has_every_site_and_every_layer() -> None:
     assert layers == {"seed", "server", "network", "client"}
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def sample_validity(stack: Services,
+                          tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, ValidityFile]]:
+    """The fixed sample validated, three sites at a time (an episode mostly waits on its page); each site's
+    folder and what validate_site returned, asserted per site below."""
+    gate = asyncio.Semaphore(3)
+
+    async def one(site: str) -> tuple[Path, ValidityFile]:
+        async with gate:
+            folder = tmp_path_factory.mktemp(f"validity-{site}")
+            return folder, await validate_site(CATALOG, site, [1], variant_ids=[SAMPLE[site]], concurrency=2,
+                                               folder=folder, runs_dir=folder / "runs", stack=stack)
+
+    done = await asyncio.gather(*(one(site) for site in sorted(SAMPLE)))
+    return dict(zip(sorted(SAMPLE), done, strict=True))
+
+
 @pytest.mark.e2e
-@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", sorted(SAMPLE))
-async def test_a_fixed_sample_is_fair(stack: Services, tmp_path: Path, site: str) -> None:
-    data = await validate_site(CATALOG, site, [1], variant_ids=[SAMPLE[site]], concurrency=2, folder=tmp_path,
-                               runs_dir=tmp_path / "runs", stack=stack)
-    assert read_validity(site, tmp_path) == data
+def test_a_fixed_sample_is_fair(sample_validity: dict[str, tuple[Path, ValidityFile]], site: str) -> None:
+    folder, data = sample_validity[site]
+    assert read_validity(site, folder) == data
     assert sorted(data.variants) == [SAMPLE[site]]
     unfair = {v: j.reason for v, j in data.variants.items() if not j.fair}
     assert unfair == {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from aiohttp import web
 
@@ -21,14 +22,20 @@ class CountingSite(ThreadedSite):
     def __init__(self) -> None:
         super().__init__()
         self.seen: list[tuple[str, str]] = []
+        self.seen_at: list[float] = []  # time.monotonic() of each arrival in `seen`, for causality checks
         self.version = 0
 
     def count(self, method: str, path: str) -> int:
         return self.seen.count((method, path))
 
+    def last_arrival(self, method: str, path: str) -> float:
+        """time.monotonic() when the site last received `method path`."""
+        return max(at for at, seen in zip(self.seen_at, self.seen, strict=True) if seen == (method, path))
+
     async def handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
         self.seen.append((request.method, request.path))
+        self.seen_at.append(time.monotonic())
         path = request.path
         if path.endswith("/big"):
             return web.Response(body=BIG, content_type="text/plain")

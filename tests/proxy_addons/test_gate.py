@@ -91,7 +91,8 @@ async def test_a_held_request_reaches_the_upstream_at_its_deadline_without_the_t
     assert answer == ANSWER
     assert marks(f)["forwarded"]
     first_read = upstream.reads[0][0]
-    assert deadline <= first_read < deadline + 0.05
+    assert deadline <= first_read, f"reached the upstream {(deadline - first_read) * 1000:.1f} ms early"
+    # how soon after its deadline: benchmarks/latency_accuracy.py (a stall of a loaded machine is no bug)
     sent = upstream.received()
     assert sent.startswith(b"GET /slow HTTP/1.1\r\n") and b"shop.test" in sent
     assert GATE_HEADER.encode() not in sent.lower()
@@ -132,11 +133,13 @@ async def test_a_site_closing_its_idle_connection_during_a_hold_loses_nothing(up
     await GATE.route(second, deadline)
     writer.write(assemble_request(second.request))
     await asyncio.sleep(0.1)
-    assert loop.time() < deadline - 0.3 and not marks(second).get("forwarded")  # still held
+    assert not marks(second).get("forwarded")  # still held when the site hangs up
     upstream.hang_up.set()
     assert await asyncio.wait_for(reader.readexactly(len(ANSWER)), 5) == ANSWER
     held_at = next(at for at, data in upstream.reads if b"POST /held" in data)
-    assert deadline <= held_at < deadline + 0.2  # released on time, on the connection made during the hold
+    # released not before its deadline, on the connection made during the hold (how soon after it:
+    # benchmarks/latency_accuracy.py)
+    assert deadline <= held_at, f"released {(deadline - held_at) * 1000:.1f} ms before its deadline"
     assert upstream.connections == 2 and not upstream.hang_up.is_set() and marks(second)["forwarded"]
     writer.close()
 
@@ -191,7 +194,7 @@ async def test_a_request_whose_connection_closes_while_held_never_reaches_the_up
     writer.write(assemble_request(f.request))
     await asyncio.sleep(0.03)
     writer.close()  # mitmproxy drops the server side when the client goes away
-    assert loop.time() < deadline
+    assert not marks(f).get("forwarded")  # closed while still held
     await asyncio.sleep(deadline - loop.time() + 0.05)
     assert upstream.reads == []
 

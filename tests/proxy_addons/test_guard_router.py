@@ -137,21 +137,31 @@ async def test_request_headers_over_the_byte_cap_get_a_431(chain: Chain) -> None
 
 
 async def test_a_header_flood_is_handled_in_linear_time(chain: Chain) -> None:
-    """10,000 headers took the guard ~9 s (headers.keys() is quadratic); every hook stalls the whole proxy."""
+    """10,000 headers took the guard ~9 s (headers.keys() is quadratic); every hook stalls the whole proxy.
+    Measured against a linear pass over the same headers in the same run (copying them into new Headers),
+    each the best of three interleaved runs, so that neither the machine's speed nor a stall decides it
+    (the time per flood on its own: benchmarks/header_flood.py)."""
     ep = chain.open()
-    for count, lifted in [(10_000, False), (10_000, True)]:
+    for lifted in (False, True):
         if lifted:
             ctx.options.update(webchaos_max_request_headers=100_000, webchaos_max_request_header_bytes=10**8)
-        f = _flood(chain, ep, count)
-        f.request.headers["X-Webchaos-Episode"] = "someone-else"
-        started = time.perf_counter()
-        await chain.hook("requestheaders", f)
-        elapsed = time.perf_counter() - started
-        assert elapsed < 0.5, f"{count} headers took {elapsed:.2f}s"
-        assert (f.response is None) == lifted
-        if lifted:
-            assert f.request.headers.get_all("x-webchaos-episode") == ["ep1"]
-            assert len(f.request.headers.fields) == count + 1  # the spoofed one out, the router's in
+        hook_s = copy_s = float("inf")
+        for _ in range(3):
+            f = _flood(chain, ep, 10_000)
+            f.request.headers["X-Webchaos-Episode"] = "someone-else"
+            started = time.perf_counter()
+            http.Headers(f.request.headers.fields)
+            copy_s = min(copy_s, time.perf_counter() - started)
+            started = time.perf_counter()
+            await chain.hook("requestheaders", f)
+            hook_s = min(hook_s, time.perf_counter() - started)
+            assert (f.response is None) == lifted
+            if lifted:
+                assert f.request.headers.get_all("x-webchaos-episode") == ["ep1"]
+                assert len(f.request.headers.fields) == 10_000 + 1  # the spoofed one out, the router's in
+        print(f"caps {'lifted' if lifted else 'on'}: hook {hook_s * 1000:.1f} ms, copy {copy_s * 1000:.2f} ms")
+        assert hook_s / copy_s < 1000, f"caps {'lifted' if lifted else 'on'}: the hook took {hook_s / copy_s:.0f}x " \
+                                       f"as long as copying the headers ({hook_s:.3f} s)"
 
 
 def test_header_cap_options_are_validated() -> None:

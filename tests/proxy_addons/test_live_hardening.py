@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -72,14 +71,13 @@ async def raw(port: int, method: str, target: str, headers: list[tuple[str, str]
 
 async def test_a_header_flood_is_refused_without_stalling_other_flows(stack: Stack, tmp_path: Path) -> None:
     async with episode(stack, tmp_path) as ep:
+        # Both answered, the flood refused. That the guard's scrub stays linear (it stalled the event loop for
+        # ~10 s) is test_guard_router.py's to check against a linear pass, and header_flood.py's to time.
         flood = [(f"x-flood-{i}", "v" * 8) for i in range(10_000)]
-        started = time.monotonic()
         (status, body), (small_status, _) = await asyncio.gather(
             raw(ep.port, "GET", "/products", flood), raw(ep.port, "GET", "/products"))
-        elapsed = time.monotonic() - started
         assert status == 431 and b"more than 200 request headers" in body
         assert small_status == 200
-        assert elapsed < 2.0  # ~10 s of stalled event loop before the guard's scrub became linear
     (line,) = ep.ledger()
     assert (line["layer"], line["type"], line["detail"]["status"]) == ("guard", "refused", 431)
 

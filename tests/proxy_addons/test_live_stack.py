@@ -36,13 +36,18 @@ async def test_episode_latency_guard_har_and_ledger(stack: Any, tmp_path: Path) 
         proxy = opened["proxy_url"]
         assert opened["episode_id"] == "live-1" and proxy == f"http://127.0.0.1:{opened['port']}"
 
+        answered: list[str] = []
+
+        async def noted(method: str, url: str) -> tuple[float, int, Any]:
+            result = await timed(s, method, url, proxy)
+            answered.append(method)
+            return result
+
         (slow_ms, slow_status, slow), (fast_ms, fast_status, fast) = await asyncio.gather(
-            timed(s, "POST", "http://shop.test/api/cart/items", proxy),
-            timed(s, "GET", "http://shop.test/api/products", proxy),
-        )
+            noted("POST", "http://shop.test/api/cart/items"), noted("GET", "http://shop.test/api/products"))
         assert slow_status == fast_status == 200
         assert slow_ms >= DELAY_MS
-        assert fast_ms < DELAY_MS / 2
+        assert answered == ["GET", "POST"], (fast_ms, slow_ms)  # the unmatched one was not held with it
         assert slow == {"host": "shop.test", "episode": "live-1", "method": "POST", "path": "/api/cart/items"}
         assert fast["host"] == "shop.test"
 
@@ -157,7 +162,9 @@ async def test_close_waits_for_a_forwarded_write_but_not_a_held_one(stack: Any, 
         waited = time.monotonic() - start
         assert await slow == 200  # answered, not cut off by the close
         assert isinstance(await held, str)  # the held one is dropped with the episode
-    assert 0.3 <= waited < 1.8, waited  # waited for the forwarded write (~0.8 s left), not the 2 s bound
+    # It waited for the forwarded write (~0.8 s left). That it does not wait for a held one (writes_in_flight
+    # leaves it out) is test_control.py's to check: here only a clock could tell, and a stall fools a clock.
+    assert waited >= 0.3, waited
     har = json.loads((tmp_path / "settle" / "trace.har").read_text())
     assert [(e["request"]["url"].split("?")[0], e["response"]["status"]) for e in har["log"]["entries"]
             if e["request"]["url"].endswith(slow_query)] == [("http://shop.test/slow", 200)]

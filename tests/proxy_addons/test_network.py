@@ -10,6 +10,7 @@ from proxy_addons.har import make_har
 from proxy_addons.ledger import marks
 from proxy_addons.network import FaultContext, NetworkFault
 from proxy_addons.network.gate import GATE, GATE_HEADER
+from proxy_addons.network.release import release_clock
 from scenarios import faults
 from scenarios.faults import ArmedFault, FaultError, Primitive, parse_fault, register, registry
 from tests.proxy_addons.conftest import SITES, Chain, ledger
@@ -58,8 +59,9 @@ async def test_latency_fires_only_on_match_and_respects_first_n(chain: Chain) ->
         f = await chain.send(chain.flow(ep, method, url))
         took.append((time.monotonic() - start) * 1000)
         assert f.response is not None and f.response.status_code == 200
-    # the delay counts from the flow's arrival stamp, a moment before `start`: a held one takes ~40 ms
-    assert [t >= 30 for t in took] == [False, False, False, True, True, False]
+    # the delay counts from the flow's arrival stamp, a moment before `start`: a held one takes ~40 ms. Which
+    # ones were held is the ledger's to say (an unheld one can take as long as a stall of the machine).
+    assert took[3] >= 30 and took[4] >= 30, took
     lines = ledger(ep)
     assert [(x["layer"], x["type"], x["fault_id"], x["detail"]) for x in lines] == [
         ("network", "latency", "latency#0", {"delay_ms": 40})] * 2
@@ -71,17 +73,32 @@ async def test_latency_fires_only_on_match_and_respects_first_n(chain: Chain) ->
 async def test_a_delay_counts_from_when_the_proxy_received_the_request(chain: Chain) -> None:
     # Time the proxy spent on a request before the hook (queueing behind other flows) is part of the
     # delay, not added to it; a request that already waited longer than the delay is not held at all.
+    # Asserted by order, not by a stopwatch (how exactly: benchmarks/latency_accuracy.py): the deadlines the
+    # gate gets follow the arrival stamps; one already past is let through at once.
+    loop = asyncio.get_running_loop()
     ep = chain.open([latency(120, match={"path": "/slow*"})])
-    took = {}
-    for waited_ms in (0, 50, 200):
+    took: dict[int, float] = {}
+    deadlines: dict[int, float] = {}
+    routed_at: dict[int, float] = {}
+    finished: list[int] = []
+
+    async def send(waited_ms: int) -> None:
         f = chain.flow(ep, "GET", f"http://shop.test/slow/{waited_ms}")
         f.request.timestamp_start = f.request.timestamp_end = time.time() - waited_ms / 1000
         start = time.monotonic()
-        await chain.send(f)
+        await chain.hook("requestheaders", f)
+        await chain.hook("request", f)
+        routed_at[waited_ms] = loop.time()
+        deadlines[waited_ms] = GATE.expected.pop(f.request.headers[GATE_HEADER]).deadline
+        await release_clock().hold(deadlines[waited_ms])
         took[waited_ms] = (time.monotonic() - start) * 1000
-    assert took[0] >= 120
-    assert 70 - 1 <= took[50] < 120 - 20
-    assert took[200] < 60  # not held: far below the 120 ms
+        finished.append(waited_ms)
+
+    await asyncio.gather(*(send(waited_ms) for waited_ms in (0, 50, 200)))
+    assert deadlines[200] < deadlines[50] < deadlines[0], deadlines
+    assert deadlines[200] <= routed_at[200], (deadlines, routed_at)  # waited longer than the delay: not held
+    assert finished == [200, 50, 0], (finished, took)
+    assert took[0] >= 120 and took[50] >= 70 - 1, took  # the rest of the delay, never less
     assert ep.firings == 3  # it still fired: the ledger says what was asked
 
 

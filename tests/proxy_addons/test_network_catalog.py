@@ -3,6 +3,7 @@ respects its schedule, repeats its seeded sequence, and does what it says to the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ import pytest
 from mitmproxy import http
 
 from proxy_addons.network import lies
+from proxy_addons.network.gate import GATE, GATE_HEADER
 from proxy_addons.network.relay import RELAY, RELAY_HEADER, shutdown
 from scenarios.faults import FaultError, registry
 from tests.proxy_addons.conftest import Chain, ledger
@@ -218,10 +220,10 @@ async def test_progressive_latency_grows_to_its_cap(chain: Chain) -> None:
 
 async def test_write_only_slow_leaves_reads_alone(chain: Chain) -> None:
     ep = chain.open([fault("write_only_slow", {"delay_ms": 60})])
-    assert await timed(chain, ep, "GET") < 50
+    await timed(chain, ep, "GET")
     assert await timed(chain, ep, "POST") >= 60
-    assert await timed(chain, ep, "HEAD") < 50
-    assert [x["request"]["method"] for x in ledger(ep)] == ["POST"]
+    await timed(chain, ep, "HEAD")
+    assert [x["request"]["method"] for x in ledger(ep)] == ["POST"]  # the reads were not held
 
 
 async def test_write_only_slow_phase_picks_the_hook(chain: Chain) -> None:
@@ -234,13 +236,16 @@ async def test_slow_first_byte_waits_after_the_upstream_answered(chain: Chain) -
     ep = chain.open([fault("slow_first_byte", {"delay_ms": 60})])
     f = chain.flow(ep, "GET", "http://shop.test/x")
     await chain.hook("requestheaders", f)
-    start = time.monotonic()
     await chain.hook("request", f)
-    assert (time.monotonic() - start) * 1000 < 50  # the site is reached at once
+    # the site is reached at once: nothing fired on the request, and if it goes through the gate it is due now
+    assert ledger(ep) == [] and RELAY_HEADER not in f.request.headers
+    token = f.request.headers.get(GATE_HEADER)
+    assert token is None or GATE.expected[token].deadline <= asyncio.get_running_loop().time()
     f.response = upstream()
     start = time.monotonic()
     await chain.hook("response", f)
     assert (time.monotonic() - start) * 1000 >= 60
+    assert [x["detail"] for x in ledger(ep)] == [{"delay_ms": 60}]
 
 
 async def test_bandwidth_reroutes_the_flow_through_the_pacing_relay(chain: Chain) -> None:
@@ -264,7 +269,8 @@ async def test_hang_ends_at_its_timeout_with_504_or_reset(chain: Chain) -> None:
                      fault("hang", {"timeout_ms": 80, "then": "reset"}, match={"path": "/b"})])
     start = time.monotonic()
     a = await send(chain, ep, "GET", "/a", headers={"accept": "text/html"})
-    assert 80 <= (time.monotonic() - start) * 1000 < 400
+    waited_ms = (time.monotonic() - start) * 1000
+    assert waited_ms >= 80, waited_ms  # not before its timeout (how close to it: benchmarks/latency_accuracy.py)
     assert a.response is not None and a.response.status_code == 504 and b"Gateway Timeout" in a.response.content
     b = await send(chain, ep, "GET", "/b")
     assert b.response is None and b.error is not None and b.error.msg == "Connection killed."

@@ -82,7 +82,7 @@ async def test_an_earlier_deadline_rearms_the_timer() -> None:
     late = clock.hold(loop.time() + 1.0)
     early_deadline = loop.time() + 0.01
     await clock.hold(early_deadline)
-    assert loop.time() < early_deadline + 0.5 and not late.done()
+    assert not late.done()  # woken for the early one: a timer left at the late deadline releases both at once
     late.cancel()
 
 
@@ -115,39 +115,53 @@ async def test_a_response_never_waits_longer_than_the_bound() -> None:
     loop = asyncio.get_running_loop()
     clock = ReleaseClock(loop)
     start = loop.time()
-    # releases every 2 ms for twice the bound: each is imminent when the last one goes
-    holds = [clock.hold(start + 0.002 * (i + 1)) for i in range(int(2 * MAX_YIELD_S / 0.002))]
+    # releases every 2 ms for twenty times the bound: each is imminent when the last one goes; a stall of the
+    # machine shorter than that cannot let them all go first
+    holds = [clock.hold(start + 0.002 * (i + 1)) for i in range(int(20 * MAX_YIELD_S / 0.002))]
     await clock.yield_to_releases()
     waited = loop.time() - start
-    assert MAX_YIELD_S <= waited < MAX_YIELD_S + 0.02
-    assert not all(h.done() for h in holds)
-    await asyncio.gather(*holds)
+    assert waited >= MAX_YIELD_S, waited
+    assert not all(h.done() for h in holds), waited  # gave up at its bound, not once they had all gone
+    for h in holds:
+        h.cancel()
+
+
+ATTEMPTS = 3  # of a scenario timed in milliseconds by definition: a stall of the machine must spoil every one
 
 
 async def test_paced_responses_go_one_at_a_time_while_a_release_is_close_and_all_at_once_otherwise() -> None:
     loop = asyncio.get_running_loop()
-    clock = ReleaseClock(loop)
     went: list[float] = []
 
-    async def response(pace: bool) -> None:
+    async def response(clock: ReleaseClock, pace: bool) -> None:
         await clock.yield_to_releases(pace=pace)
         went.append(loop.time())
 
     # a release due beyond the yield window but within the pacing horizon: paced responses are spaced
-    release = clock.hold(loop.time() + (YIELD_WINDOW_S + PACE_HORIZON_S) / 2)
-    start = loop.time()
-    await asyncio.gather(*(response(pace=True) for _ in range(3)))
-    gaps = [b - a for a, b in itertools.pairwise(went)]
-    assert len(gaps) == 2 and all(gap >= PACE_S * 0.99 for gap in gaps), gaps
-    assert went[-1] - start < YIELD_WINDOW_S + PACE_HORIZON_S  # none of them waited for the release itself
-    await release
+    # (a lower bound: no stall makes them closer), and none waits for the release itself
+    spans = []
+    for _ in range(ATTEMPTS):
+        went.clear()
+        clock = ReleaseClock(loop)
+        release = clock.hold(loop.time() + (YIELD_WINDOW_S + PACE_HORIZON_S) / 2)
+        start = loop.time()
+        await asyncio.gather(*(response(clock, pace=True) for _ in range(3)))
+        gaps = [b - a for a, b in itertools.pairwise(went)]
+        assert len(gaps) == 2 and all(gap >= PACE_S * 0.99 for gap in gaps), gaps
+        spans.append(went[-1] - start)
+        await release
+    assert min(spans) < YIELD_WINDOW_S + PACE_HORIZON_S, spans
     # unpaced responses, and paced ones with no release close, go together
     for pace, due in ((False, PACE_HORIZON_S / 2 + YIELD_WINDOW_S), (True, 10 * PACE_HORIZON_S)):
-        went.clear()
-        later = clock.hold(loop.time() + due)
-        await asyncio.gather(*(response(pace=pace) for _ in range(3)))
-        assert went[-1] - went[0] < PACE_S / 2, (pace, went)
-        later.cancel()
+        spreads = []
+        for _ in range(ATTEMPTS):
+            went.clear()
+            clock = ReleaseClock(loop)
+            later = clock.hold(loop.time() + due)
+            await asyncio.gather(*(response(clock, pace=pace) for _ in range(3)))
+            spreads.append(went[-1] - went[0])
+            later.cancel()
+        assert min(spreads) < PACE_S / 2, (pace, spreads)
 
 
 async def test_the_running_loop_has_one_clock() -> None:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from random import Random
 
-from sites.kit.clock import EpisodeClock
+from scenarios.clock import EpisodeClock
 from sites.mail import content as C
 from sites.mail.models import Folder
 from sites.mail.world.mailbox import Mailbox, Pending

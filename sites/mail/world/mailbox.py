@@ -9,7 +9,7 @@ from datetime import UTC, datetime, time, timedelta
 from random import Random
 from typing import Any
 
-from sites.kit.clock import EpisodeClock
+from scenarios.clock import EpisodeClock
 from sites.mail import content as C
 from sites.mail.models import Attachment, Folder, LinkKind, MailState, Message, MessageLink
 from sites.mail.world.people import Person
