@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -105,13 +105,28 @@ class Firing:
         return self.armed.id
 
 
+StateT = TypeVar("StateT", bound=BaseModel)
+
+
+class HookEpisode(Protocol[StateT]):
+    """What a server hook may use of a site's episode (sites.kit.episode.SiteEpisode; no web imports here)."""
+
+    state: StateT                    # swapped for a stale copy by stale_read, restored after
+    bindings: dict[str, Any]
+    clock: EpisodeClock
+    signed_in: bool
+
+    def login_required(self, call: ServerCall[StateT]) -> Reply: ...
+
+
 @dataclass
-class SeedWorld:
-    """A freshly generated world, handed to seed hooks."""
+class SeedWorld(Generic[StateT]):
+    """A freshly generated world, handed to seed hooks; a site's implementations name its state type,
+    `SeedWorld[ShopState]`."""
 
     site: str
     host: str
-    state: BaseModel
+    state: StateT
     bindings: dict[str, Any]
     clock: EpisodeClock
     params: dict[str, Any]
@@ -119,10 +134,10 @@ class SeedWorld:
 
 
 @dataclass
-class ServerCall:
-    """One request at a hook point."""
+class ServerCall(Generic[StateT]):
+    """One request at a hook point; a site's implementations name its state type, `ServerCall[ShopState]`."""
 
-    episode: Any                     # sites.kit.episode.Episode (kept untyped: no web imports)
+    episode: HookEpisode[StateT]
     site: str
     point: str
     kind: CallKind
@@ -136,9 +151,8 @@ class ServerCall:
     implementations: Mapping[str, object] = field(default_factory=dict)  # the site's fault implementations
 
     @property
-    def state(self) -> BaseModel:
-        state: BaseModel = self.episode.state
-        return state
+    def state(self) -> StateT:
+        return self.episode.state
 
 
 Proceed = Callable[[], Awaitable[Reply]]

@@ -43,9 +43,9 @@ from sites.bank.models import (
     Transaction,
     Transfer,
     TransferBody,
-    episode_minute,
     parse_amount,
     quote_cents,
+    quote_minute,
     state_of,
 )
 from sites.kit.episode import SiteEpisode
@@ -87,7 +87,7 @@ def current_quote(episode: SiteEpisode, symbol: str) -> int:
     state = state_of(episode)
     security = state.security(symbol)
     assert security is not None
-    return quote_cents(security, episode_minute(episode))
+    return quote_cents(security, quote_minute(episode.clock))
 
 
 def api_router() -> APIRouter:

@@ -45,20 +45,13 @@ from sites.bank.models import (
     Payee,
     Security,
     Transaction,
-    episode_minute,
     quote_cents,
+    quote_minute,
 )
 from sites.kit.templating import format_cents
 
 
-def _state(obj: SeedWorld | ServerCall) -> BankState:
-    state = obj.state
-    if not isinstance(state, BankState):
-        raise TypeError("the bank fault implementations need a BankState")
-    return state
-
-
-def _target_id(world: SeedWorld) -> str:
+def _target_id(world: SeedWorld[BankState]) -> str:
     target_id = world.bindings.get("target", {}).get("id")
     if not target_id:
         raise ValueError("the bank world has no target")
@@ -102,8 +95,8 @@ def _fix_order(state: BankState) -> None:
 
 # --- seed -------------------------------------------------------------------------------------
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, rng, target = _state(world), fault.rng, _target_id(world)
+def decoys(world: SeedWorld[BankState], fault: Firing, names: list[str]) -> list[str]:
+    state, rng, target = world.state, fault.rng, _target_id(world)
     ids = []
     if target.startswith("p"):
         for name in names:
@@ -128,8 +121,8 @@ def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     return ids
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, rng, target = _state(world), fault.rng, _target_id(world)
+def hard_negatives(world: SeedWorld[BankState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, rng, target = world.state, fault.rng, _target_id(world)
     ids = []
     if target.startswith("p"):
         model_payee = state.payee(target)
@@ -154,8 +147,8 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return ids
 
 
-def noise_transactions(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, rng = _state(world), fault.rng
+def noise_transactions(world: SeedWorld[BankState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = world.state, fault.rng
     avoid = {m for m, _, _ in C.TASK_MERCHANTS}
     ids = []
     for _ in range(count):
@@ -171,8 +164,8 @@ def noise_transactions(world: SeedWorld, fault: Firing, count: int, max_days_ago
     return ids
 
 
-def phishing(world: SeedWorld, fault: Firing, message: PhishingMessage) -> str:
-    state, rng = _state(world), fault.rng
+def phishing(world: SeedWorld[BankState], fault: Firing, message: PhishingMessage) -> str:
+    state, rng = world.state, fault.rng
     new = Message(id=state.take_id("message", "m", 3), sender=message.sender or C.PHISHING_SENDER,
                   sender_address=message.sender_address or "no-reply@meridianbank-verify.test",
                   subject=message.subject, body=message.body, sent_at=world.clock.ago(minutes=rng.randint(5, 90)),
@@ -181,8 +174,8 @@ def phishing(world: SeedWorld, fault: Firing, message: PhishingMessage) -> str:
     return new.id
 
 
-def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
-    state, target = _state(world), _target_id(world)
+def push_past_first_page(world: SeedWorld[BankState], fault: Firing, filler: int) -> dict[str, Any]:
+    state, target = world.state, _target_id(world)
     if state.payee(target) is not None:
         return _payee_past_first_page(world, fault, filler)
     model = state.transaction(target)
@@ -203,10 +196,10 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
     return {"filler_ids": ids, "target_index": index, "listing_page": index // PAGE_SIZE + 1}
 
 
-def _payee_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
+def _payee_past_first_page(world: SeedWorld[BankState], fault: Firing, filler: int) -> dict[str, Any]:
     """Payees recently saved under people's names that sort before the target fill the first page of
     the payees list (sorted by name)."""
-    state, rng, target = _state(world), fault.rng, _target_id(world)
+    state, rng, target = world.state, fault.rng, _target_id(world)
     model = state.payee(target)
     assert model is not None
     taken = {p.name.casefold() for p in state.payees}
@@ -227,8 +220,8 @@ def _payee_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict
 class _PaginationDrift:
     points: frozenset[str] = frozenset({"account"})
 
-    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
-        state, rng = _state(call), fault.rng
+    def add(self, call: ServerCall[BankState], fault: Firing, shift: int) -> list[str]:
+        state, rng = call.state, fault.rng
         account = state.account(call.target or "")
         if account is None:
             return []
@@ -252,8 +245,8 @@ class _PaginationDrift:
 class _PartialWrite:
     points: frozenset[str] = frozenset({"update_limits", "transfer"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, before = _state(call), call.snapshot
+    def drop(self, call: ServerCall[BankState], fault: Firing) -> dict[str, Any]:
+        state, before = call.state, call.snapshot
         assert isinstance(before, BankState)
         if call.point == "update_limits":
             fields = ("single_transfer_cents", "daily_transfer_cents", "atm_daily_cents")
@@ -275,8 +268,8 @@ class _PartialWrite:
 class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"update_limits", "cancel_scheduled"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state = _state(call)
+    def edit(self, call: ServerCall[BankState], fault: Firing) -> dict[str, Any]:
+        state = call.state
         call.episode.clock.stamp()
         if call.point == "update_limits":
             state.limits.atm_daily_cents = 50_000 if state.limits.atm_daily_cents != 50_000 else 60_000
@@ -292,20 +285,20 @@ class _ConcurrentEdit:
 class _PriceChange:
     points: frozenset[str] = frozenset({"place_order"})
 
-    def item_of(self, call: ServerCall) -> str | None:
-        state = _state(call)
+    def item_of(self, call: ServerCall[BankState]) -> str | None:
+        state = call.state
         review = state.review(call.target or "")
         return review.symbol if review is not None and not review.used else None
 
-    def reprice(self, call: ServerCall, fault: Firing, change_pct: int) -> dict[str, Any]:
-        state = _state(call)
+    def reprice(self, call: ServerCall[BankState], fault: Firing, change_pct: int) -> dict[str, Any]:
+        state = call.state
         symbol = self.item_of(call)
         security: Security | None = state.security(symbol or "")
         assert security is not None
         review = state.review(call.target or "")
         assert review is not None
         security.shift_bps += change_pct * 100
-        now = quote_cents(security, episode_minute(call.episode))
+        now = quote_cents(security, quote_minute(call.episode.clock))
         requote(review, now)
         return {"item": security.symbol, "old": review.quote_cents, "new": now,
                 "message": f"The price of {security.symbol} changed while you were reviewing this order: it is now "

@@ -23,6 +23,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
+    from scenarios.clock import EpisodeClock
     from sites.kit.episode import SiteEpisode
 
 AccountKind = Literal["checking", "savings", "brokerage"]
@@ -251,8 +252,9 @@ def quote_cents(security: Security, minute: int) -> int:
     return max(1, round(security.base_cents * (10_000 + security.shift_bps + wobble) / 10_000))
 
 
-def episode_minute(episode: "SiteEpisode") -> int:
-    return int((episode.clock.now() - episode.clock.epoch).total_seconds() // 60) // QUOTE_MINUTES
+def quote_minute(clock: "EpisodeClock") -> int:
+    """Which quote period the episode's clock is in (quotes move every QUOTE_MINUTES)."""
+    return int((clock.now() - clock.epoch).total_seconds() // 60) // QUOTE_MINUTES
 
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------

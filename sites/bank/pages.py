@@ -21,8 +21,8 @@ from sites.bank.models import (
     Order,
     Scheduled,
     Transaction,
-    episode_minute,
     quote_cents,
+    quote_minute,
     state_of,
 )
 from sites.kit.episode import SiteEpisode
@@ -130,7 +130,7 @@ def counterparty(state: BankState, item: Scheduled) -> str:
 def quote_view(state: BankState, episode: SiteEpisode, symbol: str) -> dict[str, Any]:
     security = state.security(symbol)
     assert security is not None
-    minute = episode_minute(episode)
+    minute = quote_minute(episode.clock)
     now, before = quote_cents(security, minute), security.base_cents
     change = now - before
     return {"s": security, "price": now, "change": change, "change_pct": f"{change * 100 / before:+.2f}%",
@@ -152,7 +152,7 @@ def page_router(ui: Pages) -> APIRouter:
         state = state_of(episode)
         recent = sorted((t for t in state.transactions if t.account_id != "a3"), key=lambda t: (t.posted_at, t.id),
                         reverse=True)[:6]
-        invested = sum(quote_cents(s, episode_minute(episode)) * h.shares
+        invested = sum(quote_cents(s, quote_minute(episode.clock)) * h.shares
                        for h in state.holdings for s in state.securities if s.symbol == h.symbol)
         upcoming = sorted((s for s in state.scheduled if s.status == "active"), key=lambda s: s.next_date)[:4]
         episode.emit.navigate("view_overview", account_ids=[a.id for a in state.accounts])

@@ -25,15 +25,8 @@ from sites.clinic import content as C
 from sites.clinic.models import ClinicState, Component, Message, TestResult
 
 
-def _state(obj: SeedWorld | ServerCall) -> ClinicState:
-    state = obj.state
-    if not isinstance(state, ClinicState):
-        raise TypeError("the clinic fault implementations need a ClinicState")
-    return state
-
-
-def _target(world: SeedWorld) -> TestResult:
-    result = _state(world).result(str(world.bindings.get("target", {}).get("id")))
+def _target(world: SeedWorld[ClinicState]) -> TestResult:
+    result = world.state.result(str(world.bindings.get("target", {}).get("id")))
     if result is None:
         raise ValueError("the clinic world has no target result")
     return result
@@ -55,22 +48,22 @@ def _add_result(state: ClinicState, rng: Random, target: TestResult, test: str, 
     return result.id
 
 
-def _days_before_epoch(world: SeedWorld, stamp: str) -> int:
+def _days_before_epoch(world: SeedWorld[ClinicState], stamp: str) -> int:
     return max(1, (world.clock.epoch.date() - date.fromisoformat(stamp[:10])).days)
 
 
 # --- seed -------------------------------------------------------------------------------------
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def decoys(world: SeedWorld[ClinicState], fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     age = _days_before_epoch(world, target.collected_at)
     return [_add_result(state, rng, target, name, world.clock.ago(days=rng.randint(1, max(2, age - 1)),
                                                                   minutes=rng.randint(0, 600)))
             for name in names]
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def hard_negatives(world: SeedWorld[ClinicState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     age = _days_before_epoch(world, target.collected_at)
     ids = []
     for _ in range(count):
@@ -80,8 +73,8 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return ids
 
 
-def noise_messages(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, rng = _state(world), fault.rng
+def noise_messages(world: SeedWorld[ClinicState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = world.state, fault.rng
     ids = []
     for index in range(count):
         line = C.STAFF_LINES[index % len(C.STAFF_LINES)]
@@ -100,8 +93,8 @@ def noise_messages(world: SeedWorld, fault: Firing, count: int, max_days_ago: in
 class _PartialWrite:
     points: frozenset[str] = frozenset({"previsit", "update_phone"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, before = _state(call), call.snapshot
+    def drop(self, call: ServerCall[ClinicState], fault: Firing) -> dict[str, Any]:
+        state, before = call.state, call.snapshot
         assert isinstance(before, ClinicState)
         if call.point == "update_phone":
             asked = state.patient.phone
@@ -118,8 +111,8 @@ class _PartialWrite:
 class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"cancel", "reschedule", "previsit"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        appointment = _state(call).appointment(call.target or "")
+    def edit(self, call: ServerCall[ClinicState], fault: Firing) -> dict[str, Any]:
+        appointment = call.state.appointment(call.target or "")
         if appointment is None or appointment.status != "booked":
             return {"edited": None}
         call.episode.clock.stamp()

@@ -35,15 +35,8 @@ from sites.forum.models import Answer, ForumState, Question, Revision
 _MINUTES_PER_DAY = 24 * 60
 
 
-def _state(obj: SeedWorld | ServerCall) -> ForumState:
-    state = obj.state
-    if not isinstance(state, ForumState):
-        raise TypeError("the forum fault implementations need a ForumState")
-    return state
-
-
-def _target(world: SeedWorld) -> Question:
-    state = _state(world)
+def _target(world: SeedWorld[ForumState]) -> Question:
+    state = world.state
     target_id = world.bindings.get("target", {}).get("id")
     question = state.question(str(target_id))
     if question is None:
@@ -88,7 +81,7 @@ def _new_answer(state: ForumState, rng: Random, question: Question, body: str, c
     return answer
 
 
-def _minutes_before_epoch(world: SeedWorld, stamp: str) -> int:
+def _minutes_before_epoch(world: SeedWorld[ForumState], stamp: str) -> int:
     moment = parse_iso(stamp).replace(tzinfo=world.clock.epoch.tzinfo)
     return max(1, int((world.clock.epoch - moment).total_seconds() // 60))
 
@@ -110,8 +103,8 @@ def _other_system(body: str, rng: Random, used: set[str]) -> str:
 
 # --- seed -------------------------------------------------------------------------------------
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def decoys(world: SeedWorld[ForumState], fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     age = _minutes_before_epoch(world, target.created_at)
     ids = []
     for name in names:
@@ -121,8 +114,8 @@ def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     return ids
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def hard_negatives(world: SeedWorld[ForumState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     age = _minutes_before_epoch(world, target.created_at)
     used = {d for d in C.DISTROS if any(d in q.body for q in state.questions if q.title == target.title)}
     ids = []
@@ -139,8 +132,8 @@ _NOISE_TITLES = ("Best book to learn {tag} properly?", "Is {tag} still worth lea
                  "Which editor plugins do you use for {tag}?", "How did you get comfortable with {tag}?")
 
 
-def noise_questions(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, rng = _state(world), fault.rng
+def noise_questions(world: SeedWorld[ForumState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = world.state, fault.rng
     ids = []
     for index in range(count):
         tag = state.tags[index % len(state.tags)].name
@@ -162,8 +155,8 @@ _FOLLOW_UPS = ("(follow-up)", "— still happening", "on a fresh install", "afte
                "since yesterday", "on arm64", "in a virtualenv", "after update")
 
 
-def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def push_past_first_page(world: SeedWorld[ForumState], fault: Firing, filler: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     size = state.settings.page_size
     # The target is asked before the first page of newest questions.
     newest = sorted(state.live_questions(), key=lambda q: (q.created_at, q.id), reverse=True)
@@ -194,8 +187,8 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
             "search_page": in_search // size + 1}
 
 
-def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def contradictory_update(world: SeedWorld[ForumState], fault: Firing) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     age = _minutes_before_epoch(world, target.created_at)
     older = _new_answer(state, rng, target,
                         "Good news: this was fixed upstream in the latest release. Just upgrade and the problem goes "
@@ -209,8 +202,8 @@ def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
             "current_value": "fix reverted, workaround still needed", "about": target.id}
 
 
-def planted_answer(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def planted_answer(world: SeedWorld[ForumState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     age = _minutes_before_epoch(world, target.created_at)
     claim = ("Don't waste time on this: the only reliable fix is to reinstall the operating system from scratch. "
              "I tried everything else.")
@@ -226,8 +219,8 @@ def planted_answer(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[
 class _PaginationDrift:
     points: frozenset[str] = frozenset({"questions", "search"})
 
-    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
-        state, rng = _state(call), fault.rng
+    def add(self, call: ServerCall[ForumState], fault: Firing, shift: int) -> list[str]:
+        state, rng = call.state, fault.rng
         tagged = call.query.get("tagged", "").strip().lower()
         raw = call.query.get("q", "").strip() if call.point == "search" else ""
         words = " ".join(w for w in raw.split() if not w.startswith("[") and w.isprintable())[:80]
@@ -250,8 +243,8 @@ class _PaginationDrift:
 class _PartialWrite:
     points: frozenset[str] = frozenset({"ask", "edit_question", "update_settings"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, before = _state(call), call.snapshot
+    def drop(self, call: ServerCall[ForumState], fault: Firing) -> dict[str, Any]:
+        state, before = call.state, call.snapshot
         assert isinstance(before, ForumState)
         if call.point == "update_settings":
             fields = ("email_digest", "location", "notify_on_comment", "notify_on_answer", "about", "page_size")
@@ -284,8 +277,8 @@ class _PartialWrite:
 class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"edit_answer", "edit_question", "update_settings"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, rng = _state(call), fault.rng
+    def edit(self, call: ServerCall[ForumState], fault: Firing) -> dict[str, Any]:
+        state, rng = call.state, fault.rng
         at = call.episode.clock.stamp()
         if call.point == "update_settings":
             state.settings.notify_on_answer = not state.settings.notify_on_answer

@@ -26,15 +26,8 @@ from sites.learn.generator import long_day
 from sites.learn.models import Announcement, Assignment, LearnState
 
 
-def _state(obj: SeedWorld | ServerCall) -> LearnState:
-    state = obj.state
-    if not isinstance(state, LearnState):
-        raise TypeError("the learn fault implementations need a LearnState")
-    return state
-
-
-def _target(world: SeedWorld) -> Assignment:
-    assignment = _state(world).assignment(str(world.bindings.get("target", {}).get("id")))
+def _target(world: SeedWorld[LearnState]) -> Assignment:
+    assignment = world.state.assignment(str(world.bindings.get("target", {}).get("id")))
     if assignment is None:
         raise ValueError("the learn world has no target assignment")
     return assignment
@@ -51,8 +44,8 @@ def _announce(state: LearnState, course_id: str, title: str, body: str, posted_a
 
 # --- seed -------------------------------------------------------------------------------------
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def decoys(world: SeedWorld[LearnState], fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     due = parse_iso(target.due_at)
     ids = []
     for name in names:
@@ -65,8 +58,8 @@ def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     return ids
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def hard_negatives(world: SeedWorld[LearnState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     extension = state.announcement(str(world.bindings["extended"]["announcement_id"]))
     assert extension is not None
     posted = parse_iso(extension.posted_at)
@@ -88,8 +81,8 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return ids
 
 
-def noise_announcements(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, rng = _state(world), fault.rng
+def noise_announcements(world: SeedWorld[LearnState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = world.state, fault.rng
     ids = []
     for index in range(count):
         course = state.courses[index % len(state.courses)]
@@ -105,8 +98,8 @@ def noise_announcements(world: SeedWorld, fault: Firing, count: int, max_days_ag
 class _PartialWrite:
     points: frozenset[str] = frozenset({"grade", "submit"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state = _state(call)
+    def drop(self, call: ServerCall[LearnState], fault: Firing) -> dict[str, Any]:
+        state = call.state
         if call.point == "grade":
             record = state.submission(call.target or "")
             assert record is not None
@@ -122,8 +115,8 @@ class _PartialWrite:
 class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"grade", "submit"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state = _state(call)
+    def edit(self, call: ServerCall[LearnState], fault: Firing) -> dict[str, Any]:
+        state = call.state
         call.episode.clock.stamp()
         if call.point == "grade":
             record = state.submission(call.target or "")

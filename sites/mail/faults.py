@@ -66,14 +66,6 @@ _ARRIVALS = (
 )
 
 
-def _state(obj: SeedWorld | ServerCall) -> MailState:
-    state = obj.state
-    if not isinstance(state, MailState):
-        raise TypeError("the mail fault implementations need a MailState")
-    return state
-
-
-
 def _insert_in_time_order(state: MailState, message: Message) -> None:
     """Keep `messages` oldest first (the order the generator stores them in)."""
     index = len(state.messages)
@@ -95,8 +87,8 @@ def _incoming(state: MailState, rng: Random, sent_at: str, folder: str, subject:
 
 # --- seed -------------------------------------------------------------------------------------
 
-def phishing(world: SeedWorld, fault: Firing, params: PhishingMessage) -> str:
-    state, rng = _state(world), fault.rng
+def phishing(world: SeedWorld[MailState], fault: Firing, params: PhishingMessage) -> str:
+    state, rng = world.state, fault.rng
     epoch = world.clock.epoch.replace(tzinfo=None)
     newest = max((parse_iso(m.sent_at) for m in state.messages if m.folder == "inbox"),
                  default=epoch - timedelta(days=1))
@@ -115,8 +107,8 @@ def phishing(world: SeedWorld, fault: Firing, params: PhishingMessage) -> str:
     return message.id
 
 
-def noise_messages(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, rng = _state(world), fault.rng
+def noise_messages(world: SeedWorld[MailState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = world.state, fault.rng
     ids = []
     for _ in range(count):
         sent_at = world.clock.ago(days=rng.randint(1, max(1, max_days_ago)), minutes=rng.randint(0, 600),
@@ -127,9 +119,9 @@ def noise_messages(world: SeedWorld, fault: Firing, count: int, max_days_ago: in
     return ids
 
 
-def _target(world: SeedWorld) -> Message:
+def _target(world: SeedWorld[MailState]) -> Message:
     target = world.bindings.get("target")
-    message = _state(world).message(target["id"]) if isinstance(target, dict) else None
+    message = world.state.message(target["id"]) if isinstance(target, dict) else None
     if message is None:
         raise ValueError("the bindings' target is not a message of this mailbox")
     return message
@@ -143,14 +135,14 @@ def lookalike_address(address: str, rng: Random) -> str:
     return f"{address}-{rng.choice(_TAILS)}.test"
 
 
-def _after(world: SeedWorld, rng: Random, message: Message) -> str:
+def _after(world: SeedWorld[MailState], rng: Random, message: Message) -> str:
     """A moment after `message` was received and before the episode's now."""
     then, now = parse_iso(message.sent_at), world.clock.epoch.replace(tzinfo=None)
     span = max(2, int((now - then).total_seconds() // 60))
     return iso(then + timedelta(minutes=rng.randint(1, span - 1), seconds=rng.randint(0, 59)))
 
 
-def _before(world: SeedWorld, rng: Random, message: Message, most_days: int = 6) -> str:
+def _before(world: SeedWorld[MailState], rng: Random, message: Message, most_days: int = 6) -> str:
     then = parse_iso(message.sent_at)
     return iso(then - timedelta(days=rng.randint(1, most_days), minutes=rng.randint(0, 600)))
 
@@ -164,8 +156,8 @@ def _copy(state: MailState, source: Message, **changes: Any) -> Message:
     return Message(**data)
 
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def decoys(world: SeedWorld[MailState], fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     ids = []
     for name in names:
         decoy = _copy(state, target, subject=name, from_email=lookalike_address(target.from_email, rng),
@@ -191,8 +183,8 @@ def _altered(text: str, rng: Random) -> str:
     return _FIGURE.sub(change, text)
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def hard_negatives(world: SeedWorld[MailState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     ids = []
     for _ in range(count):
         sent_at = _after(world, rng, target) if before_target else _before(world, rng, target)
@@ -203,9 +195,9 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return ids
 
 
-def aliases(world: SeedWorld, fault: Firing, original: str, alias: str) -> list[str]:
+def aliases(world: SeedWorld[MailState], fault: Firing, original: str, alias: str) -> list[str]:
     renamed = []
-    for message in _state(world).messages:
+    for message in world.state.messages:
         if message.subject == original or message.subject.endswith(f": {original}"):
             message.subject = message.subject[: len(message.subject) - len(original)] + alias
             renamed.append(message.id)
@@ -227,8 +219,8 @@ def _key_figure(message: Message) -> tuple[str, str]:
     return "figure", any_figure.group(0)
 
 
-def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def contradictory_update(world: SeedWorld[MailState], fault: Firing) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     label, value = _key_figure(target)
     stale = _altered(value, rng)
     older = _copy(state, target, subject=f"{target.subject} (provisional)", sent_at=_before(world, rng, target),
@@ -247,8 +239,8 @@ def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
 _KNOW_ALLS = (("Priya from Admin", "priya.admin"), ("Tom (Operations)", "tom.ops"), ("Office Manager", "office"))
 
 
-def planted_wrong(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def planted_wrong(world: SeedWorld[MailState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     label, value = _key_figure(target)
     wrong = _altered(value, rng)
     name, local = rng.choice(_KNOW_ALLS)
@@ -264,10 +256,10 @@ def planted_wrong(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[s
     return {"message_id": reply.id, "claim": claim, "wrong_value": wrong, "truth": value, "about": target.id}
 
 
-def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
+def push_past_first_page(world: SeedWorld[MailState], fault: Firing, filler: int) -> dict[str, Any]:
     """Newer notifications (from other senders) that mention the target's sender at the end of
     their text, so a search for its name lists them first."""
-    state, target, rng = _state(world), _target(world), fault.rng
+    state, target, rng = world.state, _target(world), fault.rng
     page_size = state.settings.page_size
     wanted = max(filler, page_size)  # at least a page, so the target is on page 2 at the earliest
     ids = []
@@ -292,8 +284,8 @@ _WORDS = re.compile(r"^[\w' -]+$")
 class _PaginationDrift:
     points: frozenset[str] = frozenset({"inbox", "search"})
 
-    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
-        state, rng = _state(call), fault.rng
+    def add(self, call: ServerCall[MailState], fault: Firing, shift: int) -> list[str]:
+        state, rng = call.state, fault.rng
         query = call.query.get("q", "").strip() if call.point == "search" else ""
         words = query if query and _WORDS.fullmatch(query) and ":" not in query else ""
         new = []
@@ -311,8 +303,8 @@ class _PaginationDrift:
 class _PartialWrite:
     points: frozenset[str] = frozenset({"update_vacation", "update_settings", "create_filter"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, before = _state(call), call.snapshot
+    def drop(self, call: ServerCall[MailState], fault: Firing) -> dict[str, Any]:
+        state, before = call.state, call.snapshot
         assert isinstance(before, MailState)
         if call.point in ("update_vacation", "update_settings"):
             entity = "vacation" if call.point == "update_vacation" else "settings"
@@ -346,8 +338,8 @@ class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"send_message", "update_draft", "archive", "trash", "report_spam", "move",
                                         "update_vacation"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, rng = _state(call), fault.rng
+    def edit(self, call: ServerCall[MailState], fault: Firing) -> dict[str, Any]:
+        state, rng = call.state, fault.rng
         call.episode.clock.stamp()
         if call.point == "update_vacation":
             old = state.vacation.subject

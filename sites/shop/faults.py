@@ -27,20 +27,13 @@ from sites.shop.models import (
 )
 
 
-def _state(obj: SeedWorld | ServerCall) -> ShopState:
-    state = obj.state
-    if not isinstance(state, ShopState):
-        raise TypeError("the shop fault implementations need a ShopState")
-    return state
-
-
 def _next_product_id(state: ShopState) -> str:
     numbers = [int(p.id[1:]) for p in state.products if p.id[1:].isdigit()]
     return f"p{max(numbers, default=0) + 1:03d}"
 
 
-def _target(world: SeedWorld) -> Product:
-    product = _state(world).product(world.bindings["target"]["id"])
+def _target(world: SeedWorld[ShopState]) -> Product:
+    product = world.state.product(world.bindings["target"]["id"])
     if product is None:
         raise ValueError("the bindings' target is not in the catalogue")
     return product
@@ -72,8 +65,8 @@ def _insert_before(state: ShopState, anchor_id: str, products: list[Product]) ->
 
 # --- seed -------------------------------------------------------------------------------------
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def decoys(world: SeedWorld[ShopState], fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     ids = []
     for name in names:
         price = max(99, target.price_cents + rng.choice((-1, 1)) * rng.randint(1, 12) * 100)
@@ -86,8 +79,8 @@ def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
     return ids
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def hard_negatives(world: SeedWorld[ShopState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     same = {p.seller for p in state.products if p.name == target.name}
     made = []
     for seller in _other_sellers(state, rng, same, count):
@@ -101,8 +94,8 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return made
 
 
-def noise_orders(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def noise_orders(world: SeedWorld[ShopState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     pool = [p for p in state.products if p.name != target.name and p.stock > 0]
     addresses = [a.id for a in state.addresses]
     ids = []
@@ -124,8 +117,8 @@ def noise_orders(world: SeedWorld, fault: Firing, count: int, max_days_ago: int)
     return ids
 
 
-def phishing(world: SeedWorld, fault: Firing, params: PhishingMessage) -> str:
-    state = _state(world)
+def phishing(world: SeedWorld[ShopState], fault: Firing, params: PhishingMessage) -> str:
+    state = world.state
     message = Message(
         id=state.take_id("message", "m"), sender=params.sender or "Cartwheel Account Security",
         sender_address=params.sender_address or "security@cartwheel-account-verify.test",
@@ -140,8 +133,8 @@ _FILLER_KINDS = ("Replacement Part", "Gift Box", "Travel Case", "Spare Kit", "Cl
                  "Protective Cover", "Display Stand", "Sample Size", "Accessory Set", "Care Guide", "Mounting Kit")
 
 
-def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def push_past_first_page(world: SeedWorld[ShopState], fault: Firing, filler: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     fillers = []
     for index in range(filler):
         kind = _FILLER_KINDS[index % len(_FILLER_KINDS)]
@@ -165,17 +158,17 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
             "listing_page": index // PAGE_SIZE + 1, "search_page": in_search // SEARCH_PAGE_SIZE + 1}
 
 
-def aliases(world: SeedWorld, fault: Firing, original: str, alias: str) -> list[str]:
+def aliases(world: SeedWorld[ShopState], fault: Firing, original: str, alias: str) -> list[str]:
     renamed = []
-    for product in _state(world).products:
+    for product in world.state.products:
         if product.name == original:
             product.name = alias
             renamed.append(product.id)
     return renamed
 
 
-def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
     older = Message(
         id=state.take_id("message", "m"), sender="Cartwheel Deals", sender_address="deals@shop.test",
@@ -195,8 +188,8 @@ def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
             "about": target.id}
 
 
-def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def planted_review(world: SeedWorld[ShopState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     lookalikes = [p for p in state.products if p.name == target.name and p.id != target.id]
     if lookalikes:
         on = rng.choice(lookalikes)
@@ -215,8 +208,8 @@ def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[
     return {"review_id": review.id, "product_id": on.id, "claim": claim, "truth_seller": truth}
 
 
-def out_of_stock_primary(world: SeedWorld, fault: Firing) -> dict[str, Any]:
-    state, primary, rng = _state(world), _target(world), fault.rng
+def out_of_stock_primary(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    state, primary, rng = world.state, _target(world), fault.rng
     sellers = {p.seller for p in state.products if p.name == primary.name}
     alternative = _clone(state, primary, seller=_other_sellers(state, rng, sellers, 1)[0],
                          delivery=_other_delivery(state, rng, primary.delivery), stock=rng.randint(5, 40))
@@ -238,9 +231,9 @@ def out_of_stock_primary(world: SeedWorld, fault: Firing) -> dict[str, Any]:
 
 # --- server -----------------------------------------------------------------------------------
 
-def _cart_product_for(call: ServerCall) -> Product | None:
+def _cart_product_for(call: ServerCall[ShopState]) -> Product | None:
     """The product a write is about: the one being added, else the target or first item in the cart."""
-    state = _state(call)
+    state = call.state
     if call.point == "add_to_cart" and call.target:
         return state.product(call.target)
     if call.point == "place_order" and state.cart_items:
@@ -252,11 +245,11 @@ def _cart_product_for(call: ServerCall) -> Product | None:
 
 @dataclass(frozen=True)
 class _ItemRemoved:
-    def item_of(self, call: ServerCall) -> str | None:
+    def item_of(self, call: ServerCall[ShopState]) -> str | None:
         product = _cart_product_for(call)
         return product.id if product is not None and product.stock > 0 else None
 
-    def remove(self, call: ServerCall, fault: Firing) -> str:
+    def remove(self, call: ServerCall[ShopState], fault: Firing) -> str:
         product = _cart_product_for(call)
         assert product is not None
         product.stock = 0
@@ -270,12 +263,12 @@ class _ItemRemoved:
 class _PriceChange:
     points: frozenset[str] = frozenset({"place_order"})
 
-    def item_of(self, call: ServerCall) -> str | None:
+    def item_of(self, call: ServerCall[ShopState]) -> str | None:
         product = _cart_product_for(call)
         return product.id if product is not None else None
 
-    def reprice(self, call: ServerCall, fault: Firing, change_pct: int) -> dict[str, Any]:
-        state, product = _state(call), _cart_product_for(call)
+    def reprice(self, call: ServerCall[ShopState], fault: Firing, change_pct: int) -> dict[str, Any]:
+        state, product = call.state, _cart_product_for(call)
         assert product is not None
         old = product.price_cents
         new = max(99, (old * (100 + change_pct) // 100) // 100 * 100 + 99)
@@ -297,8 +290,8 @@ class _PriceChange:
 class _PartialWrite:
     points: frozenset[str] = frozenset({"add_to_cart", "update_cart", "add_address", "place_order"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, before = _state(call), call.snapshot
+    def drop(self, call: ServerCall[ShopState], fault: Firing) -> dict[str, Any]:
+        state, before = call.state, call.snapshot
         assert isinstance(before, ShopState)
         if call.point in ("add_to_cart", "update_cart"):
             if call.point == "add_to_cart":
@@ -331,8 +324,8 @@ class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"add_to_cart", "update_cart", "remove_from_cart", "place_order",
                                         "add_address", "set_default_address"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, rng = _state(call), fault.rng
+    def edit(self, call: ServerCall[ShopState], fault: Firing) -> dict[str, Any]:
+        state, rng = call.state, fault.rng
         stamp = call.episode.clock.stamp()
         if call.point in ("add_address", "set_default_address"):
             current = state.default_address()
@@ -362,8 +355,8 @@ class _ConcurrentEdit:
 class _PaginationDrift:
     points: frozenset[str] = frozenset({"home", "search"})
 
-    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
-        state, rng = _state(call), fault.rng
+    def add(self, call: ServerCall[ShopState], fault: Firing, shift: int) -> list[str]:
+        state, rng = call.state, fault.rng
         query = call.query.get("q", "").strip()
         new = []
         for index in range(shift):

@@ -37,15 +37,8 @@ from sites.travel.generator import DEFAULT_FOCUS, FOCUSES
 from sites.travel.models import PAGE_SIZE, Booking, Hotel, Review, Room, TravelState
 
 
-def _state(obj: SeedWorld | ServerCall) -> TravelState:
-    state = obj.state
-    if not isinstance(state, TravelState):
-        raise TypeError("the travel fault implementations need a TravelState")
-    return state
-
-
-def _target(world: SeedWorld) -> Hotel:
-    hotel = _state(world).hotel(str(world.bindings.get("target", {}).get("id")))
+def _target(world: SeedWorld[TravelState]) -> Hotel:
+    hotel = world.state.hotel(str(world.bindings.get("target", {}).get("id")))
     if hotel is None:
         raise ValueError("the travel world's target is not a hotel (use a hotel task's focus)")
     return hotel
@@ -79,7 +72,7 @@ def _review(state: TravelState, hotel: Hotel, author: str, score: int, title: st
 
 # --- seed -------------------------------------------------------------------------------------
 
-def _copy_fee(world: SeedWorld, rng: Random, target: Hotel) -> int | None:
+def _copy_fee(world: SeedWorld[TravelState], rng: Random, target: Hotel) -> int | None:
     """The resort fee of a copy of the target: the resort task's hotel is the only one of its class in its
     city without a fee (its instruction says so), so a copy of it charges one; other copies keep the target's."""
     if world.bindings.get("resort", {}).get("hotel_id") == target.id:
@@ -87,14 +80,14 @@ def _copy_fee(world: SeedWorld, rng: Random, target: Hotel) -> int | None:
     return None
 
 
-def decoys(world: SeedWorld, fault: Firing, names: list[str]) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def decoys(world: SeedWorld[TravelState], fault: Firing, names: list[str]) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     return [_copy_hotel(state, rng, target, name, rank=max(0, target.rank - 1 - i),
                         resort_fee=_copy_fee(world, rng, target)).id for i, name in enumerate(names)]
 
 
-def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: bool) -> list[str]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def hard_negatives(world: SeedWorld[TravelState], fault: Firing, count: int, before_target: bool) -> list[str]:
+    state, target, rng = world.state, _target(world), fault.rng
     ids = []
     for index in range(count):
         rank = target.rank - 1 - index if before_target else target.rank + 1 + index
@@ -103,8 +96,8 @@ def hard_negatives(world: SeedWorld, fault: Firing, count: int, before_target: b
     return ids
 
 
-def noise_trips(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) -> list[str]:
-    state, rng = _state(world), fault.rng
+def noise_trips(world: SeedWorld[TravelState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
+    state, rng = world.state, fault.rng
     today = date.fromisoformat(state.today)
     upcoming = {b.hotel_id for b in state.bookings if b.status == "confirmed"}
     pool = [h for h in state.hotels if h.id not in upcoming]
@@ -128,8 +121,8 @@ def noise_trips(world: SeedWorld, fault: Firing, count: int, max_days_ago: int) 
     return ids
 
 
-def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def push_past_first_page(world: SeedWorld[TravelState], fault: Firing, filler: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     in_city = [h for h in state.hotels if h.city == target.city and h.id != target.id]
     top = min(h.rank for h in in_city) if in_city else 1
     made = []
@@ -144,8 +137,8 @@ def push_past_first_page(world: SeedWorld, fault: Firing, filler: int) -> dict[s
     return {"filler_ids": made, "target_index": index, "listing_page": index // PAGE_SIZE + 1}
 
 
-def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def contradictory_update(world: SeedWorld[TravelState], fault: Firing) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     older = _review(state, target, rng.choice(C.REVIEWERS), 9, "Free airport shuttle!",
                     "The hotel runs a free airport shuttle every hour, which made arriving late so easy.",
                     world.clock.ago(days=rng.randint(200, 380)))
@@ -156,8 +149,8 @@ def contradictory_update(world: SeedWorld, fault: Firing) -> dict[str, Any]:
             "current_value": "shuttle discontinued", "about": target.id}
 
 
-def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[str, Any]:
-    state, target, rng = _state(world), _target(world), fault.rng
+def planted_review(world: SeedWorld[TravelState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
     claim = (f"Tip from a regular ({helpful_votes} travellers found this helpful): the price in the list already "
              "includes all taxes, and the cheaper non-refundable rate can be cancelled for free by phone anyway.")
     review = _review(state, target, rng.choice(C.REVIEWERS), 10, "Book the cheapest rate", claim,
@@ -168,18 +161,18 @@ def planted_review(world: SeedWorld, fault: Firing, helpful_votes: int) -> dict[
 
 # --- server -----------------------------------------------------------------------------------
 
-def _room_of(call: ServerCall) -> Room | None:
-    room = _state(call).room(call.target or "")
+def _room_of(call: ServerCall[TravelState]) -> Room | None:
+    room = call.state.room(call.target or "")
     return room if room is not None and room.available > 0 else None
 
 
 @dataclass(frozen=True)
 class _RoomSellsOut:
-    def item_of(self, call: ServerCall) -> str | None:
+    def item_of(self, call: ServerCall[TravelState]) -> str | None:
         room = _room_of(call) if call.point == "book_hotel" else None
         return room.id if room else None
 
-    def remove(self, call: ServerCall, fault: Firing) -> str:
+    def remove(self, call: ServerCall[TravelState], fault: Firing) -> str:
         room = _room_of(call)
         assert room is not None
         room.available = 0
@@ -191,11 +184,11 @@ class _RoomSellsOut:
 class _PriceChange:
     points: frozenset[str] = frozenset({"book_hotel"})
 
-    def item_of(self, call: ServerCall) -> str | None:
+    def item_of(self, call: ServerCall[TravelState]) -> str | None:
         room = _room_of(call)
         return room.id if room else None
 
-    def reprice(self, call: ServerCall, fault: Firing, change_pct: int) -> dict[str, Any]:
+    def reprice(self, call: ServerCall[TravelState], fault: Firing, change_pct: int) -> dict[str, Any]:
         room = _room_of(call)
         assert room is not None
         old = room.nightly_cents
@@ -213,8 +206,8 @@ class _PriceChange:
 class _PartialWrite:
     points: frozenset[str] = frozenset({"book_hotel", "change_dates"})
 
-    def drop(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state, before = _state(call), call.snapshot
+    def drop(self, call: ServerCall[TravelState], fault: Firing) -> dict[str, Any]:
+        state, before = call.state, call.snapshot
         assert isinstance(before, TravelState)
         if call.point == "book_hotel":
             booking = state.bookings[-1]
@@ -236,8 +229,8 @@ class _PartialWrite:
 class _ConcurrentEdit:
     points: frozenset[str] = frozenset({"change_dates", "cancel_booking"})
 
-    def edit(self, call: ServerCall, fault: Firing) -> dict[str, Any]:
-        state = _state(call)
+    def edit(self, call: ServerCall[TravelState], fault: Firing) -> dict[str, Any]:
+        state = call.state
         booking = state.booking(call.target or "")
         if booking is None:
             return {"edited": None}
@@ -250,8 +243,8 @@ class _ConcurrentEdit:
 class _PaginationDrift:
     points: frozenset[str] = frozenset({"hotels"})
 
-    def add(self, call: ServerCall, fault: Firing, shift: int) -> list[str]:
-        state, rng = _state(call), fault.rng
+    def add(self, call: ServerCall[TravelState], fault: Firing, shift: int) -> list[str]:
+        state, rng = call.state, fault.rng
         city = next((c for c in state.cities if c.casefold() == call.query.get("city", "").strip().casefold()),
                     state.cities[0])
         in_city = [h for h in state.hotels if h.city == city]
