@@ -46,7 +46,6 @@ from sites.bank.models import (
     parse_amount,
     quote_cents,
     quote_minute,
-    state_of,
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
@@ -84,7 +83,7 @@ def _ledger_line(state: BankState, account: Account, at: str, amount: int, descr
 
 
 def current_quote(episode: SiteEpisode, symbol: str) -> int:
-    state = state_of(episode)
+    state = episode.state
     security = state.security(symbol)
     assert security is not None
     return quote_cents(security, quote_minute(episode.clock))
@@ -98,7 +97,7 @@ def api_router() -> APIRouter:
     @router.post("/transfers", status_code=201)
     @hook_point("transfer", "write")
     async def transfer(body: TransferBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         source = _account(state, body.from_account_id)
         amount = parse_amount(body.amount)
         destination: Account | None = None
@@ -166,7 +165,7 @@ def api_router() -> APIRouter:
     @router.post("/scheduled/{scheduled_id}/cancel")
     @hook_point("cancel_scheduled", "write", target=lambda kw: kw["scheduled_id"])
     async def cancel_scheduled(scheduled_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         plan = next((s for s in state.scheduled if s.id == scheduled_id), None)
         if plan is None:
             raise HTTPException(404, f"no scheduled payment {scheduled_id!r}")
@@ -182,7 +181,7 @@ def api_router() -> APIRouter:
     @router.post("/payees", status_code=201)
     @hook_point("add_payee", "write")
     async def add_payee(body: PayeeBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         if any(p.account_number == body.account_number and p.routing_number == body.routing_number
                for p in state.payees):
             raise HTTPException(409, "You already have a payee with this account number.")
@@ -209,7 +208,7 @@ def api_router() -> APIRouter:
     @hook_point("confirm_payee", "write", target=lambda kw: kw["payee_id"])
     async def confirm_payee(payee_id: str, body: ConfirmBody, request: Request,
                             episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.payee(payee_id)
         if found is None:
             raise HTTPException(404, f"no payee {payee_id!r}")
@@ -228,7 +227,7 @@ def api_router() -> APIRouter:
     @router.put("/limits")
     @hook_point("update_limits", "write")
     async def update_limits(body: LimitsBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         daily, single = parse_amount(body.daily_transfer), parse_amount(body.single_transfer)
         atm = parse_amount(body.atm_daily)
         if single > daily:
@@ -243,7 +242,7 @@ def api_router() -> APIRouter:
     @hook_point("dispute", "write", target=lambda kw: kw["transaction_id"])
     async def dispute(transaction_id: str, body: DisputeBody, request: Request,
                       episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.transaction(transaction_id)
         if found is None:
             raise HTTPException(404, f"no transaction {transaction_id!r}")
@@ -262,7 +261,7 @@ def api_router() -> APIRouter:
     @hook_point("report_message", "write", target=lambda kw: kw["message_id"])
     async def report(message_id: str, body: ReportBody, request: Request,
                      episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.message(message_id)
         if found is None:
             raise HTTPException(404, f"no message {message_id!r}")
@@ -276,7 +275,7 @@ def api_router() -> APIRouter:
     @router.post("/messages/{message_id}/action")
     @hook_point("message_action", "write", target=lambda kw: kw["message_id"])
     async def message_action(message_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.message(message_id)
         if found is None:
             raise HTTPException(404, f"no message {message_id!r}")
@@ -294,7 +293,7 @@ def api_router() -> APIRouter:
     @router.post("/orders/review", status_code=201)
     @hook_point("review_order", "write")
     async def review_order(body: ReviewBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         security = state.security(body.symbol)
         if security is None:
             raise HTTPException(404, f"no security {body.symbol!r}")
@@ -322,7 +321,7 @@ def api_router() -> APIRouter:
     @router.post("/orders", status_code=201)
     @hook_point("place_order", "write", target=lambda kw: kw["body"].review_id)
     async def place_order(body: PlaceBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         review = state.review(body.review_id)
         if review is None:
             raise HTTPException(404, f"no order review {body.review_id!r}")
@@ -368,7 +367,7 @@ def api_router() -> APIRouter:
     @router.post("/orders/{order_id}/cancel")
     @hook_point("cancel_order", "write", target=lambda kw: kw["order_id"])
     async def cancel_order(order_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         order = state.order(order_id)
         if order is None:
             raise HTTPException(404, f"no order {order_id!r}")

@@ -24,7 +24,6 @@ from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
     from scenarios.clock import EpisodeClock
-    from sites.kit.episode import SiteEpisode
 
 AccountKind = Literal["checking", "savings", "brokerage"]
 Frequency = Literal["once", "weekly", "monthly"]
@@ -363,12 +362,6 @@ class ReportBody(_Body):
 DISPUTE_REASONS: dict[str, str] = {"duplicate": "I was charged twice", "not_recognised": "I don't recognise it",
                                    "wrong_amount": "The amount is wrong", "not_received": "I didn't receive it"}
 
-
-def state_of(episode: "SiteEpisode") -> BankState:
-    state = episode.state
-    if not isinstance(state, BankState):
-        raise TypeError(f"episode {episode.id!r} does not hold a bank state")
-    return state
 
 
 # What every bank handler takes: the request's episode, its state typed (`sites.kit.deps`).

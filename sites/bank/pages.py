@@ -23,7 +23,6 @@ from sites.bank.models import (
     Transaction,
     quote_cents,
     quote_minute,
-    state_of,
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
@@ -149,7 +148,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/", response_class=HTMLResponse)
     @hook_point("overview", "page")
     async def overview(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         recent = sorted((t for t in state.transactions if t.account_id != "a3"), key=lambda t: (t.posted_at, t.id),
                         reverse=True)[:6]
         invested = sum(quote_cents(s, quote_minute(episode.clock)) * h.shares
@@ -165,7 +164,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/accounts/{account_id}", response_class=HTMLResponse)
     @hook_point("account", "page", target=lambda kw: kw["account_id"])
     async def account_page(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         account = account_or_404(state, account_id)
         params = request.query_params
         query = params.get("q", "").strip()
@@ -214,7 +213,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/transactions/{transaction_id}", response_class=HTMLResponse)
     @hook_point("transaction", "page", target=lambda kw: kw["transaction_id"])
     async def transaction_page(transaction_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         line = state.transaction(transaction_id)
         if line is None:
             raise HTTPException(404, "There is no such transaction.")
@@ -229,7 +228,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/accounts/{account_id}/statements", response_class=HTMLResponse)
     @hook_point("statements", "page", target=lambda kw: kw["account_id"])
     async def statements(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         account = account_or_404(state, account_id)
         current = episode.clock.now().strftime("%Y-%m")
         months = [m for m in months_of(state, account) if m < current]
@@ -240,7 +239,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/accounts/{account_id}/statements/{month}", response_class=HTMLResponse)
     @hook_point("statement", "page", target=lambda kw: kw["account_id"])
     async def statement(account_id: str, month: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         account = account_or_404(state, account_id)
         current = episode.clock.now().strftime("%Y-%m")
         months = [m for m in months_of(state, account) if m < current]
@@ -263,7 +262,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/transfer", response_class=HTMLResponse)
     @hook_point("transfer_page", "page")
     async def transfer_page(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_transfer", payee_ids=[p.id for p in state.payees if p.status == "active"])
         return ui.render(episode, "transfer.html", title="Move money", accounts=state.accounts,
                          payees=[p for p in state.payees if p.status == "active"], frequencies=FREQUENCIES,
@@ -273,7 +272,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/payments", response_class=HTMLResponse)
     @hook_point("payments", "page")
     async def payments(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         items = sorted(state.scheduled, key=lambda s: (s.status != "active", s.next_date, s.id))
         episode.emit.navigate("view_payments", scheduled_ids=[s.id for s in items])
         return ui.render(episode, "payments.html", title="Scheduled payments", items=items,
@@ -284,7 +283,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/payees", response_class=HTMLResponse)
     @hook_point("payees", "page")
     async def payees(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         page = page_number(request.query_params.get("page"))
         pages = max(1, math.ceil(len(state.payees) / PAGE_SIZE))
         if page > pages:
@@ -300,7 +299,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/payees/{payee_id}/confirm", response_class=HTMLResponse)
     @hook_point("confirm_page", "page", target=lambda kw: kw["payee_id"])
     async def confirm_page(payee_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         payee = state.payee(payee_id)
         if payee is None:
             raise HTTPException(404, "There is no such payee.")
@@ -310,7 +309,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/messages", response_class=HTMLResponse)
     @hook_point("messages", "page")
     async def messages(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         items = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
         episode.emit.navigate("view_messages", message_ids=[m.id for m in items])
         return ui.render(episode, "messages.html", title="Security messages", items=items, notice=_notice(request),
@@ -319,7 +318,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
     async def message(message_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         found = state.message(message_id)
         if found is None:
             raise HTTPException(404, "There is no such message.")
@@ -331,7 +330,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/limits", response_class=HTMLResponse)
     @hook_point("limits_page", "page")
     async def limits(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_limits")
         return ui.render(episode, "limits.html", title="Limits", limits=state.limits, notice=_notice(request),
                          active="limits")
@@ -341,7 +340,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/invest", response_class=HTMLResponse)
     @hook_point("invest", "page")
     async def invest(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         quotes = {s.symbol: quote_view(state, episode, s.symbol) for s in state.securities}
         rows = []
         for holding in state.holdings:
@@ -358,7 +357,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/invest/quote/{symbol}", response_class=HTMLResponse)
     @hook_point("quote", "page", target=lambda kw: kw["symbol"])
     async def quote(symbol: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         security = state.security(symbol)
         if security is None:
             raise HTTPException(404, f"There is no security with the symbol {symbol[:10]}.")
@@ -375,7 +374,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/invest/review/{review_id}", response_class=HTMLResponse)
     @hook_point("review", "page", target=lambda kw: kw["review_id"])
     async def review(review_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         found = state.review(review_id)
         if found is None:
             raise HTTPException(404, "There is no such order to review.")
@@ -387,7 +386,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/invest/orders", response_class=HTMLResponse)
     @hook_point("orders", "page")
     async def orders(request: Request, episode: BankEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         items: list[Order] = sorted(state.orders, key=lambda o: (o.status != "open", o.placed_at, o.id), reverse=False)
         items = [o for o in items if o.status == "open"] + sorted(
             (o for o in items if o.status != "open"), key=lambda o: (o.placed_at, o.id), reverse=True)

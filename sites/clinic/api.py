@@ -30,7 +30,6 @@ from sites.clinic.models import (
     RefillRequest,
     RescheduleBody,
     Slot,
-    state_of,
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
@@ -73,7 +72,7 @@ def api_router() -> APIRouter:
     @router.post("/appointments", status_code=201)
     @hook_point("book", "write")
     async def book(body: BookBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         slot = _future_slot(state, episode, body.slot_id)
         provider = state.provider(slot.provider_id)
         assert provider is not None
@@ -93,7 +92,7 @@ def api_router() -> APIRouter:
     @hook_point("reschedule", "write", target=lambda kw: kw["appointment_id"])
     async def reschedule(appointment_id: str, body: RescheduleBody, request: Request,
                          episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         appointment = _upcoming(state, appointment_id)
         slot = _future_slot(state, episode, body.slot_id)
         if slot.provider_id != appointment.provider_id:
@@ -112,7 +111,7 @@ def api_router() -> APIRouter:
     @hook_point("cancel", "write", target=lambda kw: kw["appointment_id"])
     async def cancel(appointment_id: str, body: CancelBody, request: Request,
                      episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         appointment = _upcoming(state, appointment_id)
         if body.reason == "other" and not body.note:
             raise HTTPException(422, "note: tell us the reason in a few words")
@@ -130,7 +129,7 @@ def api_router() -> APIRouter:
     @hook_point("previsit", "write", target=lambda kw: kw["appointment_id"])
     async def previsit(appointment_id: str, body: PreVisitBody, request: Request,
                        episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         appointment = _upcoming(state, appointment_id)
         if state.form_for(appointment.id) is not None:
             raise HTTPException(409, "The pre-visit form for this appointment was already submitted.")
@@ -158,7 +157,7 @@ def api_router() -> APIRouter:
     @router.post("/messages", status_code=201)
     @hook_point("send_message", "write")
     async def send_message(body: MessageBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         provider = state.provider(body.provider_id)
         if provider is None:
             raise HTTPException(404, f"no provider {body.provider_id!r}")
@@ -177,7 +176,7 @@ def api_router() -> APIRouter:
     @hook_point("refill", "write", target=lambda kw: kw["medication_id"])
     async def refill(medication_id: str, body: RefillBody, request: Request,
                      episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         medication = state.medication(medication_id)
         if medication is None:
             raise HTTPException(404, f"no medication {medication_id!r}")
@@ -202,7 +201,7 @@ def api_router() -> APIRouter:
     @router.put("/profile/phone")
     @hook_point("update_phone", "write")
     async def update_phone(body: PhoneBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         if body.phone == state.patient.phone:
             raise HTTPException(409, "That is already your phone number.")
         episode.clock.stamp()
@@ -213,7 +212,7 @@ def api_router() -> APIRouter:
     @router.post("/profile/contacts", status_code=201)
     @hook_point("add_contact", "write")
     async def add_contact(body: ContactBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         if len(state.contacts) >= MAX_CONTACTS:
             raise HTTPException(409, f"You can keep at most {MAX_CONTACTS} emergency contacts.")
         if any(c.name.casefold() == body.name.casefold() for c in state.contacts):
@@ -228,7 +227,7 @@ def api_router() -> APIRouter:
     @router.delete("/profile/contacts/{contact_id}")
     @hook_point("remove_contact", "write", target=lambda kw: kw["contact_id"])
     async def remove_contact(contact_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         contact = next((c for c in state.contacts if c.id == contact_id), None)
         if contact is None:
             raise HTTPException(404, f"no emergency contact {contact_id!r}")
@@ -240,7 +239,7 @@ def api_router() -> APIRouter:
     @router.put("/profile/insurance/{card_id}/primary")
     @hook_point("make_primary", "write", target=lambda kw: kw["card_id"])
     async def make_primary(card_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         card = state.card(card_id)
         if card is None:
             raise HTTPException(404, f"no insurance card {card_id!r}")

@@ -20,7 +20,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import SiteEpisode
+    pass
 
 Status = Literal["booked", "cancelled", "completed"]
 CancelReason = Literal["feeling_better", "schedule_conflict", "seeing_another_provider", "other"]
@@ -294,13 +294,6 @@ class PreVisitBody(_Body):
             raise ValueError("true or false")
         return value
 
-
-def state_of(episode: "SiteEpisode") -> ClinicState:
-    """The episode's state, typed (every clinic episode holds a ClinicState)."""
-    state = episode.state
-    if not isinstance(state, ClinicState):
-        raise TypeError(f"episode {episode.id!r} does not hold a clinic state")
-    return state
 
 
 # What every clinic handler takes: the request's episode, its state typed (`sites.kit.deps`).

@@ -17,7 +17,6 @@ from sites.clinic.models import (
     ClinicState,
     Provider,
     TestResult,
-    state_of,
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
@@ -143,7 +142,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
     async def home(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         upcoming = sorted((a for a in state.appointments if a.status == "booked"), key=lambda a: a.start)
         recent = sorted(state.results, key=lambda r: r.collected_at, reverse=True)[:3]
         episode.emit.navigate("view_home", None, appointment_ids=[a.id for a in upcoming])
@@ -157,7 +156,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/providers", response_class=HTMLResponse)
     @hook_point("providers", "page")
     async def providers(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         specialties = sorted({p.specialty for p in state.providers})
         specialty = request.query_params.get("specialty", "")
         location = request.query_params.get("location", "")
@@ -180,7 +179,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/providers/{provider_id}", response_class=HTMLResponse)
     @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
     async def provider_page(provider_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         provider = _provider(state, provider_id)
         start, end = _range(request)
         today = episode.clock.now().date()
@@ -196,7 +195,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/book/{slot_id}", response_class=HTMLResponse)
     @hook_point("book_page", "page", target=lambda kw: kw["slot_id"])
     async def book_page(slot_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         slot = state.slot(slot_id)
         if slot is None:
             raise HTTPException(404, "We couldn't find that appointment time.")
@@ -212,7 +211,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/appointments", response_class=HTMLResponse)
     @hook_point("appointments", "page")
     async def appointments(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         upcoming = sorted((a for a in state.appointments if a.status == "booked"), key=lambda a: a.start)
         past = sorted((a for a in state.appointments if a.status != "booked"), key=lambda a: a.start, reverse=True)
         episode.emit.navigate("view_appointments", None, appointment_ids=[a.id for a in upcoming + past])
@@ -222,7 +221,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/appointments/{appointment_id}", response_class=HTMLResponse)
     @hook_point("appointment", "page", target=lambda kw: kw["appointment_id"])
     async def appointment_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         visit = _visit(state, _appointment(state, appointment_id))
         episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
         return render(episode, request, "appointment.html", title="Appointment details", active="appointments",
@@ -233,7 +232,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/appointments/{appointment_id}/reschedule", response_class=HTMLResponse)
     @hook_point("reschedule_page", "page", target=lambda kw: kw["appointment_id"])
     async def reschedule_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         appointment = _appointment(state, appointment_id)
         if appointment.status != "booked":
             raise HTTPException(409, f"This appointment is {appointment.status}; it can't be rescheduled.")
@@ -245,7 +244,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/appointments/{appointment_id}/cancel", response_class=HTMLResponse)
     @hook_point("cancel_page", "page", target=lambda kw: kw["appointment_id"])
     async def cancel_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         appointment = _appointment(state, appointment_id)
         if appointment.status != "booked":
             raise HTTPException(409, f"This appointment is {appointment.status}; it can't be cancelled.")
@@ -256,7 +255,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/appointments/{appointment_id}/previsit", response_class=HTMLResponse)
     @hook_point("previsit_page", "page", target=lambda kw: kw["appointment_id"])
     async def previsit_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         appointment = _appointment(state, appointment_id)
         if appointment.status != "booked":
             raise HTTPException(409, f"This appointment is {appointment.status}; there is no form to fill.")
@@ -273,7 +272,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/messages", response_class=HTMLResponse)
     @hook_point("messages", "page")
     async def messages(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         listed = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
         episode.emit.navigate("view_messages", None, message_ids=[m.id for m in listed])
         return render(episode, request, "messages.html", title="Messages", active="messages", listed=listed,
@@ -282,7 +281,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/messages/new", response_class=HTMLResponse)
     @hook_point("compose", "page")
     async def compose(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         result_id = request.query_params.get("result", "")
         result = _result(state, result_id) if result_id else None
         to = request.query_params.get("provider", "") or (result.ordered_by if result else "")
@@ -296,7 +295,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
     async def message_page(message_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         message = state.message(message_id)
         if message is None:
             raise HTTPException(404, "We couldn't find that message.")
@@ -310,7 +309,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/results", response_class=HTMLResponse)
     @hook_point("results", "page")
     async def results(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         start, end = _range(request)
         listed = [r for r in sorted(state.results, key=lambda r: (r.collected_at, r.id), reverse=True)
                   if (not start or r.collected_at[:10] >= start.isoformat())
@@ -326,7 +325,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/results/{result_id}", response_class=HTMLResponse)
     @hook_point("result", "page", target=lambda kw: kw["result_id"])
     async def result_page(result_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         result = _result(state, result_id)
         episode.emit.inspect("view_result", result.id, revealed=["components", "flags", "comment"])
         return render(episode, request, "result.html", title=result.test, active="results", r=result,
@@ -337,7 +336,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/medications", response_class=HTMLResponse)
     @hook_point("medications", "page")
     async def medications(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         requested = {r.medication_id: r for r in state.refill_requests}
         episode.emit.navigate("view_medications", None, medication_ids=[m.id for m in state.medications])
         return render(episode, request, "medications.html", title="Medications", active="medications",
@@ -347,7 +346,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/medications/{medication_id}/refill", response_class=HTMLResponse)
     @hook_point("refill_page", "page", target=lambda kw: kw["medication_id"])
     async def refill_page(medication_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         medication = state.medication(medication_id)
         if medication is None:
             raise HTTPException(404, "We couldn't find that medication.")
@@ -362,7 +361,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/profile", response_class=HTMLResponse)
     @hook_point("profile", "page")
     async def profile(request: Request, episode: ClinicEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         today = episode.clock.now().date().isoformat()
         episode.emit.navigate("view_profile", None)
         return render(episode, request, "profile.html", title="Profile", active="profile", p=state.patient,

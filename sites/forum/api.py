@@ -33,7 +33,6 @@ from sites.forum.models import (
     SettingsBody,
     Vote,
     VoteBody,
-    state_of,
 )
 from sites.kit.hooks import hook_point
 
@@ -103,7 +102,7 @@ def api_router() -> APIRouter:
     @router.post("/questions", status_code=201)
     @hook_point("ask", "write")
     async def ask(body: QuestionBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         _known_tags(state, body.tags)
         if any(q.title.casefold() == body.title.casefold() and q.author_id == state.me.id
                for q in state.live_questions()):
@@ -120,7 +119,7 @@ def api_router() -> APIRouter:
     @hook_point("edit_question", "write", target=lambda kw: kw["question_id"])
     async def edit_question(question_id: str, body: QuestionEdit, request: Request,
                             episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         question = _question(state, question_id)
         _own(state, question)
         _known_tags(state, body.tags)
@@ -136,7 +135,7 @@ def api_router() -> APIRouter:
     @router.delete("/questions/{question_id}")
     @hook_point("delete_question", "write", target=lambda kw: kw["question_id"])
     async def delete_question(question_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         question = _question(state, question_id)
         _own(state, question)
         if state.answers_to(question.id):
@@ -152,7 +151,7 @@ def api_router() -> APIRouter:
     @hook_point("answer", "write", target=lambda kw: kw["question_id"])
     async def answer(question_id: str, body: AnswerBody, request: Request,
                      episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         question = _question(state, question_id)
         if any(a.body == body.body and a.author_id == state.me.id for a in state.answers_to(question.id)):
             raise HTTPException(409, "You already posted this answer.")
@@ -169,7 +168,7 @@ def api_router() -> APIRouter:
     @hook_point("edit_answer", "write", target=lambda kw: kw["answer_id"])
     async def edit_answer(answer_id: str, body: AnswerEdit, request: Request,
                           episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = _answer(state, answer_id)
         _own(state, found)
         if found.body == body.body:
@@ -184,7 +183,7 @@ def api_router() -> APIRouter:
     @router.delete("/answers/{answer_id}")
     @hook_point("delete_answer", "write", target=lambda kw: kw["answer_id"])
     async def delete_answer(answer_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = _answer(state, answer_id)
         _own(state, found)
         question = state.question(found.question_id)
@@ -201,7 +200,7 @@ def api_router() -> APIRouter:
     @hook_point("comment", "write", target=lambda kw: kw["post_id"])
     async def comment(post_id: str, body: CommentBody, request: Request,
                       episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         post = _post(state, post_id)
         if any(c.body == body.body and c.author_id == state.me.id for c in state.comments_on(post.id)):
             raise HTTPException(409, "You already posted this comment.")
@@ -216,7 +215,7 @@ def api_router() -> APIRouter:
     @router.delete("/comments/{comment_id}")
     @hook_point("delete_comment", "write", target=lambda kw: kw["comment_id"])
     async def delete_comment(comment_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.comment(comment_id)
         if found is None:
             raise HTTPException(404, f"no comment {comment_id!r}")
@@ -231,7 +230,7 @@ def api_router() -> APIRouter:
     @router.post("/posts/{post_id}/vote")
     @hook_point("vote", "write", target=lambda kw: kw["post_id"])
     async def vote(post_id: str, body: VoteBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         post = _post(state, post_id)
         if post.author_id == state.me.id:
             raise HTTPException(409, "You can't vote on your own post.")
@@ -259,7 +258,7 @@ def api_router() -> APIRouter:
     @hook_point("accept", "write", target=lambda kw: kw["question_id"])
     async def accept(question_id: str, body: AcceptBody, request: Request,
                      episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         question = _question(state, question_id)
         _own(state, question)
         chosen = None
@@ -291,7 +290,7 @@ def api_router() -> APIRouter:
     @router.post("/posts/{post_id}/flags", status_code=201)
     @hook_point("flag", "write", target=lambda kw: kw["post_id"])
     async def flag(post_id: str, body: FlagBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         post = _post(state, post_id)
         if post.author_id == state.me.id:
             raise HTTPException(409, "You can't flag your own post: edit or delete it instead.")
@@ -311,7 +310,7 @@ def api_router() -> APIRouter:
     @hook_point("follow_tag", "write", target=lambda kw: kw["name"])
     async def follow_tag(name: str, body: FollowBody, request: Request,
                          episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.tag(name)
         if found is None:
             raise HTTPException(404, f"no tag {name[:40]!r}")
@@ -333,7 +332,7 @@ def api_router() -> APIRouter:
     @router.post("/notifications/read")
     @hook_point("read_notifications", "write")
     async def read_notifications(body: ReadBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         wanted = list(dict.fromkeys(body.ids))
         found = {n.id: n for n in state.notifications}
         missing = [i for i in wanted if i not in found]
@@ -350,7 +349,7 @@ def api_router() -> APIRouter:
     @router.put("/settings")
     @hook_point("update_settings", "write")
     async def update_settings(body: SettingsBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         episode.clock.stamp()
         for key, value in body.model_dump().items():
             setattr(state.settings, key, value)

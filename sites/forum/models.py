@@ -19,7 +19,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import SiteEpisode
+    pass
 
 Digest = Literal["off", "daily", "weekly"]
 FlagReason = Literal["spam", "rude", "needs_improvement", "duplicate", "other"]
@@ -303,13 +303,6 @@ class SettingsBody(_Body):
     notify_on_comment: StrictBool
     page_size: Literal[15, 30, 50]
 
-
-def state_of(episode: "SiteEpisode") -> ForumState:
-    """The episode's state, typed (every forum episode holds a ForumState)."""
-    state = episode.state
-    if not isinstance(state, ForumState):
-        raise TypeError(f"episode {episode.id!r} does not hold a forum state")
-    return state
 
 
 # What every forum handler takes: the request's episode, its state typed (`sites.kit.deps`).

@@ -24,7 +24,6 @@ from sites.forum.models import (
     Member,
     Question,
     Sort,
-    state_of,
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
@@ -218,7 +217,7 @@ def page_router(ui: Pages) -> APIRouter:
 
     def listing_page(episode: SiteEpisode, request: Request, found: list[Question], *, heading: str,
                      sort: Sort, tag: str | None, search: str | None) -> tuple[Listing, HTMLResponse]:
-        state = state_of(episode)
+        state = episode.state
         listing = Listing(found, page_number(request.query_params.get("page")), state.settings.page_size)
         now = episode.clock.now().replace(tzinfo=None)
         path = request.url.path
@@ -237,7 +236,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/", response_class=HTMLResponse)
     @hook_point("questions", "page")
     async def questions(request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         sort = _sort_of(request)
         tagged = request.query_params.get("tagged", "").strip().lower()
         if tagged and state.tag(tagged) is None:
@@ -260,7 +259,7 @@ def page_router(ui: Pages) -> APIRouter:
                 responses={303: {"description": "An empty query goes back to the questions list"}})
     @hook_point("search", "page")
     async def search(request: Request, episode: ForumEpisode) -> Response:
-        state = state_of(episode)
+        state = episode.state
         raw = request.query_params.get("q", "").strip()
         if not raw:
             return RedirectResponse("/", status_code=303)
@@ -277,7 +276,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/questions/ask", response_class=HTMLResponse)
     @hook_point("ask_page", "page")
     async def ask_page(request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_ask", None)
         return ui.render(episode, "ask.html", title="Ask a public question", tags=state.tags, active="ask",
                          title_min=TITLE_MIN, title_max=TITLE_MAX, editing=None)
@@ -285,7 +284,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/questions/{question_id}", response_class=HTMLResponse)
     @hook_point("question", "page", target=lambda kw: kw["question_id"])
     async def question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         question = state.question(question_id)
         if question is None:
             raise HTTPException(404, "This question doesn't exist or has been deleted.")
@@ -326,7 +325,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/questions/{question_id}/edit", response_class=HTMLResponse)
     @hook_point("edit_question_page", "page", target=lambda kw: kw["question_id"])
     async def edit_question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         question = state.question(question_id)
         if question is None:
             raise HTTPException(404, "This question doesn't exist or has been deleted.")
@@ -339,7 +338,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/answers/{answer_id}/edit", response_class=HTMLResponse)
     @hook_point("edit_answer_page", "page", target=lambda kw: kw["answer_id"])
     async def edit_answer_page(answer_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         answer = state.answer(answer_id)
         question = state.question(answer.question_id) if answer else None
         if answer is None or question is None:
@@ -353,7 +352,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/posts/{post_id}/revisions", response_class=HTMLResponse)
     @hook_point("revisions", "page", target=lambda kw: kw["post_id"])
     async def revisions(post_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         post = state.post(post_id)
         question = state.question_of(post) if post else None
         if post is None or question is None:
@@ -368,7 +367,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/posts/{post_id}/flag", response_class=HTMLResponse)
     @hook_point("flag_page", "page", target=lambda kw: kw["post_id"])
     async def flag_page(post_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         post = state.post(post_id)
         question = state.question_of(post) if post else None
         if post is None or question is None:
@@ -384,7 +383,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/tags", response_class=HTMLResponse)
     @hook_point("tags", "page")
     async def tags(request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         needle = request.query_params.get("q", "").strip().lower()[:40]
         shown = [t for t in state.tags if needle in t.name]
         rows = [{"t": t, "count": sum(1 for q in state.live_questions() if t.name in q.tags),
@@ -396,14 +395,14 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
     async def tag(name: str, request: Request, episode: ForumEpisode) -> Response:
-        if state_of(episode).tag(name) is None:
+        if episode.state.tag(name) is None:
             raise HTTPException(404, f"There is no tag called “{name[:40]}”.")
         return RedirectResponse(f"/?{urlencode({'tagged': name})}", status_code=303)
 
     @router.get("/users", response_class=HTMLResponse)
     @hook_point("users", "page")
     async def users(request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         needle = request.query_params.get("q", "").strip()[:60]
         shown = [m for m in state.members if needle.casefold() in m.display_name.casefold()]
         shown.sort(key=lambda m: (-m.reputation, m.id))
@@ -416,7 +415,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/users/{member_id}", response_class=HTMLResponse)
     @hook_point("profile", "page", target=lambda kw: kw["member_id"])
     async def profile(member_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         member = _author(state, member_id)
         now = episode.clock.now().replace(tzinfo=None)
         asked = sorted((q for q in state.live_questions() if q.author_id == member.id),
@@ -436,7 +435,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/notifications", response_class=HTMLResponse)
     @hook_point("notifications", "page")
     async def notifications(request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         now = episode.clock.now().replace(tzinfo=None)
         rows: list[dict[str, Any]] = []
         listed = sorted(state.notifications, key=lambda n: (n.created_at, n.id), reverse=True)
@@ -453,7 +452,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
     async def settings(request: Request, episode: ForumEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_settings", None)
         return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,
                          email=state.user.email, notice=_notice(request), active="settings")

@@ -33,7 +33,6 @@ from sites.learn.models import (
     ReminderBody,
     Submission,
     SubmitBody,
-    state_of,
 )
 
 MAX_REMINDERS = 50
@@ -63,7 +62,7 @@ def api_router() -> APIRouter:
     @hook_point("submit", "write", target=lambda kw: kw["assignment_id"])
     async def submit(assignment_id: str, body: SubmitBody, request: Request,
                      episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         assignment = state.assignment(assignment_id)
         if assignment is None:
             raise HTTPException(404, f"no assignment {assignment_id!r}")
@@ -95,7 +94,7 @@ def api_router() -> APIRouter:
     @hook_point("submit_quiz", "write", target=lambda kw: kw["quiz_id"])
     async def submit_quiz(quiz_id: str, body: AttemptBody, request: Request,
                           episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         quiz = state.quiz(quiz_id)
         if quiz is None:
             raise HTTPException(404, f"no quiz {quiz_id!r}")
@@ -131,7 +130,7 @@ def api_router() -> APIRouter:
     @hook_point("mark_done", "write", target=lambda kw: kw["lesson_id"])
     async def mark_done(lesson_id: str, body: DoneBody, request: Request,
                         episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         lesson = state.lesson(lesson_id)
         if lesson is None:
             raise HTTPException(404, f"no lesson {lesson_id!r}")
@@ -146,7 +145,7 @@ def api_router() -> APIRouter:
     @hook_point("post_reply", "write", target=lambda kw: kw["topic_id"])
     async def post_reply(topic_id: str, body: PostBody, request: Request,
                          episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         topic = state.topic(topic_id)
         if topic is None:
             raise HTTPException(404, f"no discussion {topic_id!r}")
@@ -166,7 +165,7 @@ def api_router() -> APIRouter:
     @router.post("/calendar/reminders", status_code=201)
     @hook_point("add_reminder", "write")
     async def add_reminder(body: ReminderBody, request: Request, episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         try:
             day = date.fromisoformat(body.date)
         except ValueError:
@@ -188,7 +187,7 @@ def api_router() -> APIRouter:
     @router.delete("/calendar/reminders/{reminder_id}")
     @hook_point("remove_reminder", "write", target=lambda kw: kw["reminder_id"])
     async def remove_reminder(reminder_id: str, request: Request, episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         reminder = next((r for r in state.reminders if r.id == reminder_id), None)
         if reminder is None:
             raise HTTPException(404, f"no reminder {reminder_id!r}")
@@ -203,7 +202,7 @@ def api_router() -> APIRouter:
     @hook_point("grade", "write", target=lambda kw: kw["submission_id"])
     async def grade(submission_id: str, body: GradeBody, request: Request,
                     episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         record = state.submission(submission_id)
         if record is None:
             raise HTTPException(404, f"no submission {submission_id!r}")
@@ -225,7 +224,7 @@ def api_router() -> APIRouter:
     @hook_point("announce", "write", target=lambda kw: kw["course_id"])
     async def announce(course_id: str, body: AnnouncementBody, request: Request,
                        episode: LearnEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         course = _teaching(state, course_id)
         at = episode.clock.stamp()
         record = Announcement(id=state.take_id("announcement", "an", 3), course_id=course.id, title=body.title,

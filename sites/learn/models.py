@@ -20,7 +20,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import SiteEpisode
+    pass
 
 Role = Literal["student", "instructor"]
 QuestionKind = Literal["single", "multiple", "short"]
@@ -331,13 +331,6 @@ class AnnouncementBody(_Body):
 
     _plain = field_validator("title", "body")(classmethod(lambda cls, v: _no_markup(v)))
 
-
-def state_of(episode: "SiteEpisode") -> LearnState:
-    """The episode's state, typed (every learn episode holds a LearnState)."""
-    state = episode.state
-    if not isinstance(state, LearnState):
-        raise TypeError(f"episode {episode.id!r} does not hold a learn state")
-    return state
 
 
 # What every learn handler takes: the request's episode, its state typed (`sites.kit.deps`).

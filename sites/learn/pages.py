@@ -16,7 +16,7 @@ from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.templating import Pages
 from sites.learn.generator import day_label, long_day, time_label
-from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission, state_of
+from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
 
 NOTICES = {
     "submitted": "Submission received",
@@ -126,7 +126,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
     async def home(request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         now = iso(episode.clock.now())
         taking = {c.id for c in state.courses if c.role == "student"}
         todo = sorted((a for a in state.assignments if a.course_id in taking and a.due_at > now
@@ -148,7 +148,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/calendar", response_class=HTMLResponse)
     @hook_point("calendar", "page")
     async def calendar(request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         today = episode.clock.now().date()
         raw = request.query_params.get("month", "").strip()
         try:
@@ -187,7 +187,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses", response_class=HTMLResponse)
     @hook_point("courses", "page")
     async def courses(request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_courses", None, course_ids=[c.id for c in state.courses])
         return render(episode, request, "courses.html", title="Courses", active="courses",
                       instructors={c.id: state.person(c.instructor_id) for c in state.courses})
@@ -195,7 +195,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}", response_class=HTMLResponse)
     @hook_point("course", "page", target=lambda kw: kw["course_id"])
     async def course_home(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         modules = [(m, [x for x in state.lessons if x.module_id == m.id])
                    for m in sorted((m for m in state.modules if m.course_id == course.id), key=lambda m: m.position)]
@@ -208,7 +208,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("lesson", "page", target=lambda kw: kw["lesson_id"])
     async def lesson_page(course_id: str, lesson_id: str, request: Request,
                           episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         lesson = state.lesson(lesson_id)
         if lesson is None or lesson.course_id != course.id:
@@ -220,7 +220,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/assignments", response_class=HTMLResponse)
     @hook_point("assignments", "page", target=lambda kw: kw["course_id"])
     async def assignments(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         now = iso(episode.clock.now())
         listed = sorted((a for a in state.assignments if a.course_id == course.id), key=lambda a: a.due_at)
@@ -235,7 +235,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("assignment", "page", target=lambda kw: kw["assignment_id"])
     async def assignment_page(course_id: str, assignment_id: str, request: Request,
                               episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         assignment = _assignment(state, course, assignment_id)
         now = iso(episode.clock.now())
@@ -250,7 +250,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("submission", "page", target=lambda kw: kw["submission_id"])
     async def submission_page(course_id: str, submission_id: str, request: Request,
                               episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         record, assignment = _submission(state, course, submission_id)
         if record.student_id != state.user.id:
@@ -266,7 +266,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/quizzes", response_class=HTMLResponse)
     @hook_point("quizzes", "page", target=lambda kw: kw["course_id"])
     async def quizzes(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         listed = [(q, state.attempts_of(q.id, state.user.id)) for q in state.quizzes if q.course_id == course.id]
         episode.emit.navigate("view_quizzes", course.id, quiz_ids=[q.id for q, _ in listed])
@@ -275,7 +275,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/quizzes/{quiz_id}", response_class=HTMLResponse)
     @hook_point("quiz", "page", target=lambda kw: kw["quiz_id"])
     async def quiz_page(course_id: str, quiz_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
         taken = state.attempts_of(quiz.id, state.user.id)
@@ -286,7 +286,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/quizzes/{quiz_id}/take", response_class=HTMLResponse)
     @hook_point("take_quiz", "page", target=lambda kw: kw["quiz_id"])
     async def take_quiz(course_id: str, quiz_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
         taken = state.attempts_of(quiz.id, state.user.id)
@@ -300,7 +300,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("attempt", "page", target=lambda kw: kw["attempt_id"])
     async def attempt_page(course_id: str, quiz_id: str, attempt_id: str, request: Request,
                            episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
         attempt = state.attempt(attempt_id)
@@ -316,7 +316,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/discussions", response_class=HTMLResponse)
     @hook_point("discussions", "page", target=lambda kw: kw["course_id"])
     async def discussions(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         listed = [(t, [p for p in state.posts if p.topic_id == t.id]) for t in state.topics if t.course_id == course.id]
         episode.emit.navigate("view_discussions", course.id, topic_ids=[t.id for t, _ in listed])
@@ -326,7 +326,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("topic", "page", target=lambda kw: kw["topic_id"])
     async def topic_page(course_id: str, topic_id: str, request: Request,
                          episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         topic = state.topic(topic_id)
         if topic is None or topic.course_id != course.id:
@@ -341,7 +341,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("reply_page", "page", target=lambda kw: kw["post_id"])
     async def reply_page(course_id: str, topic_id: str, post_id: str, request: Request,
                          episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         topic, post = state.topic(topic_id), state.post(post_id)
         if topic is None or topic.course_id != course.id or post is None or post.topic_id != topic.id:
@@ -353,7 +353,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/announcements", response_class=HTMLResponse)
     @hook_point("announcements", "page", target=lambda kw: kw["course_id"])
     async def announcements(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         listed = sorted((a for a in state.announcements if a.course_id == course.id),
                         key=lambda a: (a.posted_at, a.id), reverse=True)
@@ -364,7 +364,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/announcements/new", response_class=HTMLResponse)
     @hook_point("announce_page", "page", target=lambda kw: kw["course_id"])
     async def announce_page(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _teaching(state, course_id)
         episode.emit.navigate("view_new_announcement", course.id)
         return course_page(episode, request, "announce.html", course, "Announcements", heading="New announcement")
@@ -373,7 +373,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("announcement", "page", target=lambda kw: kw["announcement_id"])
     async def announcement_page(course_id: str, announcement_id: str, request: Request,
                                 episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         record = state.announcement(announcement_id)
         if record is None or record.course_id != course.id:
@@ -387,7 +387,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/courses/{course_id}/grades", response_class=HTMLResponse)
     @hook_point("grades", "page", target=lambda kw: kw["course_id"])
     async def grades(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _course(state, course_id)
         if course.role == "instructor":
             return await gradebook(course, request, episode)
@@ -405,7 +405,7 @@ def page_router(ui: Pages) -> APIRouter:
                            total=(100 * earned / possible) if possible else None)
 
     async def gradebook(course: Course, request: Request, episode: SiteEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         listed = sorted((a for a in state.assignments if a.course_id == course.id), key=lambda a: a.due_at)
         students = sorted((p for p in state.people if p.id in course.student_ids), key=lambda p: p.name.split()[-1])
         cells = {(s.student_id, s.assignment_id): s for s in state.submissions}
@@ -419,7 +419,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("submissions", "page", target=lambda kw: kw["assignment_id"])
     async def submissions(course_id: str, assignment_id: str, request: Request,
                           episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _teaching(state, course_id)
         assignment = _assignment(state, course, assignment_id)
         by_student = {s.student_id: s for s in state.submissions if s.assignment_id == assignment.id}
@@ -434,7 +434,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("grade_page", "page", target=lambda kw: kw["submission_id"])
     async def grade_page(course_id: str, submission_id: str, request: Request,
                          episode: LearnEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         course = _teaching(state, course_id)
         record, assignment = _submission(state, course, submission_id)
         episode.emit.inspect("view_submission", record.id, revealed=["text", "attachment"])

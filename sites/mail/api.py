@@ -40,7 +40,6 @@ from sites.mail.models import (
     Unsubscription,
     Vacation,
     VacationBody,
-    state_of,
 )
 from sites.mail.query import filter_matches
 
@@ -82,7 +81,7 @@ def api_router() -> APIRouter:
     # -- moving messages -------------------------------------------------------------------------
 
     def move(episode: SiteEpisode, ids: list[str], target: Folder, name: str) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         messages = _messages(state, ids)
         plan = [(m, _destination(state, m, target)) for m in messages]
         changed = [(m, m.folder, dest) for m, dest in plan if m.folder != dest]
@@ -112,7 +111,7 @@ def api_router() -> APIRouter:
     @router.post("/messages/not-spam")
     @hook_point("not_spam", "write", target=first_id)
     async def not_spam(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         for message in _messages(state, body.ids):
             if message.folder != "spam":
                 raise HTTPException(409, f"message {message.id!r} is not in Spam")
@@ -126,7 +125,7 @@ def api_router() -> APIRouter:
     @router.post("/messages/delete-forever")
     @hook_point("delete_forever", "write", target=first_id)
     async def delete_forever(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         messages = _messages(state, body.ids)
         for message in messages:
             if message.folder not in ("trash", "spam"):
@@ -143,7 +142,7 @@ def api_router() -> APIRouter:
     @router.post("/messages/read")
     @hook_point("mark_read", "write", target=first_id)
     async def mark_read(body: ReadBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         changed = [m for m in _messages(state, body.ids) if m.read != body.read]
         if changed:
             episode.clock.stamp()
@@ -156,7 +155,7 @@ def api_router() -> APIRouter:
     @router.post("/messages/star")
     @hook_point("star", "write", target=first_id)
     async def star(body: StarBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         changed = [m for m in _messages(state, body.ids) if m.starred != body.starred]
         if changed:
             episode.clock.stamp()
@@ -170,7 +169,7 @@ def api_router() -> APIRouter:
     @hook_point("label_messages", "write", target=first_id)
     async def label_messages(body: LabelMessagesBody, request: Request,
                              episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         messages = _messages(state, body.ids)
         for label_id in body.add + body.remove:
             if state.label(label_id) is None:
@@ -233,7 +232,7 @@ def api_router() -> APIRouter:
     @router.post("/messages/send", status_code=201)
     @hook_point("send_message", "write", target=lambda kw: kw["body"].draft_id)
     async def send(body: SendBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         parent, forwarded = references(state, body)
         draft = draft_of(state, body.draft_id) if body.draft_id is not None else None
         at = episode.clock.stamp()
@@ -252,7 +251,7 @@ def api_router() -> APIRouter:
     @router.post("/drafts", status_code=201)
     @hook_point("save_draft", "write")
     async def create_draft(body: ComposeBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         parent, forwarded = references(state, body)
         message = new_message(state, body, "drafts", episode.clock.stamp(), parent, forwarded)
         state.messages.append(message)
@@ -263,7 +262,7 @@ def api_router() -> APIRouter:
     @hook_point("update_draft", "write", target=lambda kw: kw["draft_id"])
     async def update_draft(draft_id: str, body: ComposeBody, request: Request,
                            episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         references(state, body)
         draft = draft_of(state, draft_id)
         fill(draft, body, episode.clock.stamp())
@@ -273,7 +272,7 @@ def api_router() -> APIRouter:
     @router.delete("/drafts/{draft_id}")
     @hook_point("discard_draft", "write", target=lambda kw: kw["draft_id"])
     async def discard_draft(draft_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         draft = draft_of(state, draft_id)
         episode.clock.stamp()
         state.messages = [m for m in state.messages if m.id != draft.id]
@@ -285,7 +284,7 @@ def api_router() -> APIRouter:
     @router.post("/labels", status_code=201)
     @hook_point("create_label", "write")
     async def create_label(body: NewLabel, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         if state.label_named(body.name) is not None:
             raise HTTPException(409, f"there is already a label called {body.name!r}")
         episode.clock.stamp()
@@ -297,7 +296,7 @@ def api_router() -> APIRouter:
     @router.delete("/labels/{label_id}")
     @hook_point("delete_label", "write", target=lambda kw: kw["label_id"])
     async def delete_label(label_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         label = state.label(label_id)
         if label is None:
             raise HTTPException(404, f"no label {label_id!r}")
@@ -317,7 +316,7 @@ def api_router() -> APIRouter:
     @router.post("/filters", status_code=201)
     @hook_point("create_filter", "write")
     async def create_filter(body: NewFilter, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         label_id = body.actions.apply_label
         if label_id is not None and state.label(label_id) is None:
             raise HTTPException(404, f"no label {label_id!r}")
@@ -361,7 +360,7 @@ def api_router() -> APIRouter:
     @router.delete("/filters/{filter_id}")
     @hook_point("delete_filter", "write", target=lambda kw: kw["filter_id"])
     async def delete_filter(filter_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         if state.filter(filter_id) is None:
             raise HTTPException(404, f"no filter {filter_id!r}")
         episode.clock.stamp()
@@ -374,7 +373,7 @@ def api_router() -> APIRouter:
     @router.put("/settings")
     @hook_point("update_settings", "write")
     async def update_settings(body: SettingsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         new = Settings(signature=body.signature.strip("\n").rstrip(), density=body.density,
                        page_size=body.page_size)
         changed = [k for k in ("signature", "density", "page_size") if getattr(new, k) != getattr(state.settings, k)]
@@ -386,7 +385,7 @@ def api_router() -> APIRouter:
     @router.put("/vacation")
     @hook_point("update_vacation", "write")
     async def update_vacation(body: VacationBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         new = Vacation(**body.model_dump())
         changed = [k for k in Vacation.model_fields if getattr(new, k) != getattr(state.vacation, k)]
         episode.clock.stamp()
@@ -400,7 +399,7 @@ def api_router() -> APIRouter:
     @router.post("/contacts", status_code=201)
     @hook_point("add_contact", "write")
     async def add_contact(body: NewContact, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         existing = state.contact_by_email(body.email)
         if existing is not None:
             raise HTTPException(409, f"{body.email} is already in your contacts as {existing.name}")
@@ -414,7 +413,7 @@ def api_router() -> APIRouter:
     @router.delete("/contacts/{contact_id}")
     @hook_point("delete_contact", "write", target=lambda kw: kw["contact_id"])
     async def delete_contact(contact_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         if state.contact(contact_id) is None:
             raise HTTPException(404, f"no contact {contact_id!r}")
         episode.clock.stamp()
@@ -428,7 +427,7 @@ def api_router() -> APIRouter:
     @hook_point("submit_credentials", "write", target=lambda kw: kw["body"].link_id)
     async def submit_credentials(body: CredentialBody, request: Request,
                                  episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.link(body.link_id)
         if found is None or found[1].kind != "credential_prompt":
             raise HTTPException(404, "This verification page has expired.")
@@ -445,7 +444,7 @@ def api_router() -> APIRouter:
     @router.post("/unsubscribe", status_code=201)
     @hook_point("unsubscribe", "write", target=lambda kw: kw["body"].link_id)
     async def unsubscribe(body: UnsubscribeBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         found = state.link(body.link_id)
         if found is None or found[1].kind != "unsubscribe":
             raise HTTPException(404, "This unsubscribe link is no longer valid.")

@@ -18,7 +18,7 @@ from sites.kit.bodies import RequestBody as _Body
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import SiteEpisode
+    pass
 
 Folder = Literal["inbox", "sent", "drafts", "archive", "spam", "trash"]
 FOLDERS: tuple[Folder, ...] = ("inbox", "sent", "drafts", "archive", "spam", "trash")
@@ -383,13 +383,6 @@ class UnsubscribeBody(_Body):
 def is_email(value: str) -> bool:
     return bool(_EMAIL.fullmatch(value))
 
-
-def state_of(episode: "SiteEpisode") -> MailState:
-    """The episode's state, typed (every mail episode holds a MailState)."""
-    state = episode.state
-    if not isinstance(state, MailState):
-        raise TypeError(f"episode {episode.id!r} does not hold a mail state")
-    return state
 
 
 # What every mail handler takes: the request's episode, its state typed (`sites.kit.deps`).

@@ -26,7 +26,6 @@ from sites.mail.models import (
     MailEpisode,
     MailState,
     Message,
-    state_of,
 )
 from sites.mail.query import QueryError, filter_matches, parse, search
 
@@ -198,7 +197,7 @@ def page_router(ui: Pages) -> APIRouter:
 
     def list_page(episode: SiteEpisode, request: Request, messages: list[Message], *, heading: str, active: str,
                   folder: Folder | None, what: str, **extra: Any) -> tuple[Listing, HTMLResponse]:
-        state = state_of(episode)
+        state = episode.state
         page = page_number(request.query_params.get("page"))
         listing = Listing(messages, page, state.settings.page_size, what)
         now = episode.clock.now().replace(tzinfo=None)
@@ -219,7 +218,7 @@ def page_router(ui: Pages) -> APIRouter:
         return listing, html
 
     async def show_folder(name: str, request: Request, episode: SiteEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         folder = next((f for f in FOLDERS if f == name), None)
         if folder is None:
             raise HTTPException(404, f"There is no folder called “{name}”.")
@@ -243,7 +242,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/starred", response_class=HTMLResponse)
     @hook_point("starred", "page")
     async def starred(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         messages = [m for m in state.newest_first() if m.starred and m.folder not in ("spam", "trash")]
         messages = results_point(episode, "starred", messages, state.messages)
         listing, html = list_page(episode, request, messages, heading="Starred", active="starred", folder=None,
@@ -255,7 +254,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/label/{label_id}", response_class=HTMLResponse)
     @hook_point("label", "page", target=lambda kw: kw["label_id"])
     async def label_page(label_id: str, request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         label = state.label(label_id)
         if label is None:
             raise HTTPException(404, "There is no such label. It may have been deleted.")
@@ -271,7 +270,7 @@ def page_router(ui: Pages) -> APIRouter:
                 responses={303: {"description": "An empty query goes back to the home page"}})
     @hook_point("search", "page")
     async def search_page(request: Request, episode: MailEpisode) -> Response:
-        state = state_of(episode)
+        state = episode.state
         raw = request.query_params.get("q", "")
         if not raw.strip():
             return RedirectResponse("/", status_code=303)
@@ -290,7 +289,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/message/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
     async def message_page(message_id: str, request: Request, episode: MailEpisode) -> Response:
-        state = state_of(episode)
+        state = episode.state
         message = state.message(message_id)
         if message is None:
             raise HTTPException(404, "That message doesn't exist. It may have been deleted forever.")
@@ -328,7 +327,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/compose", response_class=HTMLResponse)
     @hook_point("compose", "page")
     async def compose(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         params = request.query_params
         modes = [k for k in ("reply", "reply_all", "forward", "draft") if params.get(k)]
         if len(modes) > 1:
@@ -343,7 +342,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/contacts", response_class=HTMLResponse)
     @hook_point("contacts", "page")
     async def contacts(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         needle = request.query_params.get("q", "").strip()
         shown = [c for c in state.contacts
                  if not needle or needle.casefold() in f"{c.name} {c.email} {c.company}".casefold()]
@@ -357,7 +356,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
     async def settings(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_settings", None, section="general")
         return ui.render(episode, "settings_general.html", title="Settings", section="general",
                          settings=state.settings, page_sizes=PAGE_SIZES, active="settings", notice=_notice(request))
@@ -365,7 +364,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/settings/vacation", response_class=HTMLResponse)
     @hook_point("settings_vacation", "page")
     async def settings_vacation(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_settings", None, section="vacation")
         return ui.render(episode, "settings_vacation.html", title="Vacation responder", section="vacation",
                          vacation=state.vacation, active="settings", notice=_notice(request),
@@ -374,7 +373,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/settings/filters", response_class=HTMLResponse)
     @hook_point("settings_filters", "page")
     async def settings_filters(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_settings", None, section="filters", filter_ids=[f.id for f in state.filters])
         prefill = {key: request.query_params.get(key, "")[:200]
                    for key in ("from_address", "to_address", "subject", "has_words")}
@@ -391,7 +390,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/settings/labels", response_class=HTMLResponse)
     @hook_point("settings_labels", "page")
     async def settings_labels(request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.navigate("view_settings", None, section="labels")
         rows = [{"label": lb, "count": sum(1 for m in state.messages if lb.id in m.labels),
                  "filters": [f.id for f in state.filters if f.actions.apply_label == lb.id]} for lb in state.labels]
@@ -401,7 +400,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/link/{link_id}", response_class=HTMLResponse)
     @hook_point("follow_link", "page", target=lambda kw: kw["link_id"])
     async def follow_link(link_id: str, request: Request, episode: MailEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         found = state.link(link_id)
         if found is None:
             raise HTTPException(404, "That link is no longer available.")

@@ -28,7 +28,6 @@ from sites.travel.models import (
     TravelEpisode,
     TravelState,
     quote,
-    state_of,
 )
 from sites.travel.stays import Stay, check_stay, fits, promo_discount
 
@@ -80,14 +79,14 @@ def api_router() -> APIRouter:
     @hook_point("quote", "read")
     async def price_quote(body: StayBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         """The price of a stay with taxes and fees, and a promo code checked (nothing is stored)."""
-        state = state_of(episode)
+        state = episode.state
         hotel, room, stay, pct = _checked(state, body)
         return {"quote": quote(hotel, room, stay.nights, stay.rooms, pct).model_dump(), "discount_pct": pct}
 
     @router.post("/bookings", status_code=201)
     @hook_point("book_hotel", "write", target=lambda kw: kw["body"].room_id)
     async def book(body: BookingBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         hotel, room, stay, pct = _checked(state, body)
         card = _card(state, body.card_id)
         if not body.accept_terms:
@@ -113,7 +112,7 @@ def api_router() -> APIRouter:
     @hook_point("change_dates", "write", target=lambda kw: kw["booking_id"])
     async def change_dates(booking_id: str, body: DatesBody, request: Request,
                            episode: TravelEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         booking = state.booking(booking_id)
         if booking is None:
             raise HTTPException(404, f"no booking {booking_id!r}")
@@ -138,7 +137,7 @@ def api_router() -> APIRouter:
     @router.post("/bookings/{booking_id}/cancel")
     @hook_point("cancel_booking", "write", target=lambda kw: kw["booking_id"])
     async def cancel(booking_id: str, request: Request, episode: TravelEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         booking = state.booking(booking_id)
         if booking is None:
             raise HTTPException(404, f"no booking {booking_id!r}")
@@ -162,7 +161,7 @@ def api_router() -> APIRouter:
     @router.post("/flight-bookings", status_code=201)
     @hook_point("book_flight", "write", target=lambda kw: kw["body"].flight_id)
     async def book_flight(body: FlightBookingBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
-        state = state_of(episode)
+        state = episode.state
         flight = state.flight(body.flight_id)
         if flight is None:
             raise HTTPException(404, f"no flight {body.flight_id!r}")

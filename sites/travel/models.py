@@ -16,7 +16,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
-    from sites.kit.episode import SiteEpisode
+    pass
 
 AMENITIES: dict[str, str] = {
     "wifi": "Free Wi-Fi", "breakfast": "Breakfast included", "pool": "Pool", "parking": "Parking",
@@ -273,12 +273,6 @@ def parse_date(raw: str) -> date | None:
     except ValueError:
         return None
 
-
-def state_of(episode: "SiteEpisode") -> TravelState:
-    state = episode.state
-    if not isinstance(state, TravelState):
-        raise TypeError(f"episode {episode.id!r} does not hold a travel state")
-    return state
 
 
 # What every travel handler takes: the request's episode, its state typed (`sites.kit.deps`).

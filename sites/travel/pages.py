@@ -26,7 +26,6 @@ from sites.travel.models import (
     TravelState,
     parse_date,
     quote,
-    state_of,
 )
 from sites.travel.stays import Stay, check_stay, fits, from_price, optional_stay
 
@@ -141,7 +140,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")
     async def home(request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         upcoming = [b for b in state.bookings if b.status == "confirmed"]
         upcoming.sort(key=lambda b: b.check_in)
         cities = [{"name": c, "count": sum(1 for h in state.hotels if h.city == c),
@@ -156,7 +155,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/hotels", response_class=HTMLResponse)
     @hook_point("hotels", "page")
     async def hotels(request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         params = request.query_params
         city = params.get("city", "").strip()
         match = next((c for c in state.cities if c.casefold() == city.casefold()), None)
@@ -191,7 +190,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/hotels/{hotel_id}", response_class=HTMLResponse)
     @hook_point("hotel", "page", target=lambda kw: kw["hotel_id"])
     async def hotel(hotel_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         found = state.hotel(hotel_id)
         if found is None:
             raise HTTPException(404, "This hotel isn't on Wayfarer any more.")
@@ -214,7 +213,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/book", response_class=HTMLResponse)
     @hook_point("book_page", "page")
     async def book(request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         params = request.query_params
         found, room = state.hotel(params.get("hotel", "")), state.room(params.get("room", ""))
         if found is None or room is None or room.hotel_id != found.id:
@@ -233,7 +232,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/trips", response_class=HTMLResponse)
     @hook_point("trips", "page")
     async def trips(request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         def rows(status: str) -> list[dict[str, Any]]:
             chosen = sorted((b for b in state.bookings if b.status == status), key=lambda b: (b.check_in, b.id),
                             reverse=status == "completed")
@@ -248,7 +247,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/trips/{booking_id}", response_class=HTMLResponse)
     @hook_point("trip", "page", target=lambda kw: kw["booking_id"])
     async def trip(booking_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         found = state.booking(booking_id)
         if found is None:
             raise HTTPException(404, "We couldn't find that booking.")
@@ -260,7 +259,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/rewards", response_class=HTMLResponse)
     @hook_point("rewards", "page")
     async def rewards(request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         episode.emit.inspect("view_rewards", "loyalty", revealed=["points", "offer_code", "cards"])
         return ui.render(episode, "rewards.html", title="Wayfarer Rewards", loyalty=state.loyalty,
                          history=sorted(state.points, key=lambda p: p.at, reverse=True), cards=state.cards,
@@ -269,7 +268,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/flights", response_class=HTMLResponse)
     @hook_point("flights", "page")
     async def flights(request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         params = request.query_params
         origin, destination, day = params.get("from", ""), params.get("to", ""), params.get("date", "")
         results = None
@@ -297,7 +296,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/flights/{flight_id}/book", response_class=HTMLResponse)
     @hook_point("flight_page", "page", target=lambda kw: kw["flight_id"])
     async def flight_book(flight_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
-        state = state_of(episode)
+        state = episode.state
         found = state.flight(flight_id)
         if found is None:
             raise HTTPException(404, "That flight isn't available.")

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.bank.models import state_of
 
 from . import client_for, new_world
 
@@ -23,7 +22,7 @@ def commits(episode: Any) -> list[Any]:
 
 
 def balances(episode: Any) -> dict[str, int]:
-    return {a.id: a.balance_cents for a in state_of(episode).accounts}
+    return {a.id: a.balance_cents for a in episode.state.accounts}
 
 
 async def test_own_transfer_moves_money_on_both_sides(world: tuple[Any, Any]) -> None:
@@ -39,7 +38,7 @@ async def test_own_transfer_moves_money_on_both_sides(world: tuple[Any, Any]) ->
     after = balances(episode)
     assert after["a1"] == before["a1"] - 123_450 and after["a2"] == before["a2"] + 123_450
     assert sum(after.values()) == sum(before.values())
-    state = state_of(episode)
+    state = episode.state
     lines = [t for t in state.transactions if t.transfer_id == state.transfers[0].id]
     assert sorted(t.amount_cents for t in lines) == [-123_450, 123_450]
     assert [e.name for e in commits(episode)] == ["transfer"]
@@ -60,7 +59,7 @@ async def test_bad_amounts_are_refused_and_change_nothing(world: tuple[Any, Any]
 
 async def test_refusals_leave_both_sides_as_they_were(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     before = episode.state_bytes()
     pending_or_limit = [
         ({"from_account_id": "a1", "to_id": "a2", "amount": "500000.00"}, 409),             # not enough money
@@ -84,7 +83,7 @@ async def test_refusals_leave_both_sides_as_they_were(world: tuple[Any, Any]) ->
 
 async def test_new_payee_needs_the_code_from_the_security_messages(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, new = state_of(episode), episode.bindings["new_payee"]
+    state, new = episode.state, episode.bindings["new_payee"]
     async with client_for(app, episode.id) as client:
         added = await client.post("/api/payees", json={"name": new["name"], "bank": new["bank"],
                                                        "account_number": new["account_number"],
@@ -109,7 +108,7 @@ async def test_new_payee_needs_the_code_from_the_security_messages(world: tuple[
 
 async def test_scheduled_and_recurring_payments(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, rec = state_of(episode), episode.bindings["recurring"]
+    state, rec = episode.state, episode.bindings["recurring"]
     before = balances(episode)
     async with client_for(app, episode.id) as client:
         assert (await client.post(f"/api/scheduled/{rec['scheduled_id']}/cancel")).status_code == 200
@@ -126,7 +125,7 @@ async def test_scheduled_and_recurring_payments(world: tuple[Any, Any]) -> None:
 
 async def test_limits_are_checked(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         bad = await client.put("/api/limits", json={"daily_transfer": "100.00", "single_transfer": "200.00",
                                                     "atm_daily": "50.00"})
@@ -143,7 +142,7 @@ async def test_limits_are_checked(world: tuple[Any, Any]) -> None:
 
 async def test_market_order_is_refused_when_the_quote_jumped_after_review(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, buy = state_of(episode), episode.bindings["buy"]
+    state, buy = episode.state, episode.bindings["buy"]
     async with client_for(app, episode.id) as client:
         review = await client.post("/api/orders/review", json={"symbol": buy["symbol"], "side": "buy",
                                                                "order_type": "market", "shares": buy["shares"]})
@@ -169,7 +168,7 @@ async def test_market_order_is_refused_when_the_quote_jumped_after_review(world:
 
 async def test_market_sell_fills_and_moves_cash_and_shares(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, sell = state_of(episode), episode.bindings["sell"]
+    state, sell = episode.state, episode.bindings["sell"]
     cash = state.cash_account().balance_cents
     async with client_for(app, episode.id) as client:
         too_many = await client.post("/api/orders/review", json={"symbol": sell["symbol"], "side": "sell",
@@ -198,7 +197,7 @@ async def test_quotes_move_with_the_episode_clock_only(world: tuple[Any, Any]) -
 
 async def test_dispute_report_and_phishing_button(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     async with client_for(app, episode.id) as client:
         target = b["dispute"]["transaction_id"]
         duplicate = {"reason": "duplicate"}

@@ -5,7 +5,6 @@ from typing import Any
 
 import pytest
 
-from sites.bank.models import state_of
 from sites.bank.site import SITE
 
 from . import Doc, client_for, new_world
@@ -34,7 +33,7 @@ def test_seed_faults_are_seeded_and_keep_the_task_answer(fault: dict[str, Any], 
     again = new_world(3, faults=[fault], focus=focus)[2]
     plain = new_world(3, focus=focus)[2]
     assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
-    state = state_of(first)
+    state = first.state
     assert [(t.posted_at, t.id) for t in state.transactions] == sorted((t.posted_at, t.id) for t in state.transactions)
     for group in ("lookalike", "dispute", "spending", "buy", "new_payee"):
         assert first.bindings[group] == plain.bindings[group]
@@ -43,7 +42,7 @@ def test_seed_faults_are_seeded_and_keep_the_task_answer(fault: dict[str, Any], 
 def test_hard_negative_charges_differ_only_on_the_detail_page() -> None:
     episode = new_world(2, faults=[{"type": "hard_negatives", "layer": "seed", "params": {"count": 2}}],
                         focus="charge")[2]
-    state, dispute = state_of(episode), episode.bindings["dispute"]
+    state, dispute = episode.state, episode.bindings["dispute"]
     target = state.transaction(dispute["transaction_id"])
     assert target is not None
     for negative in (state.transaction(i) for i in episode.bindings["hard_negative_ids"]):
@@ -78,7 +77,7 @@ async def test_push_past_first_page_moves_the_payee_to_page_two_of_the_payees(se
         assert (await client.get("/payees", params={"page": "9"})).status_code == 404
     assert not [a for a in first.all("a") if a.attrs.get("href") == pay]
     assert [a for a in second.all("a") if a.attrs.get("href") == pay]
-    assert state_of(episode).payees[20:] and len(first.all("tr")) == 1 + 20  # the header row and a full page
+    assert episode.state.payees[20:] and len(first.all("tr")) == 1 + 20  # the header row and a full page
 
 
 def test_the_bank_declares_which_targets_its_families_take() -> None:
@@ -93,7 +92,7 @@ def test_the_bank_declares_which_targets_its_families_take() -> None:
 async def test_phishing_message_is_on_top_and_its_button_is_recorded() -> None:
     app, _, episode = new_world(1, faults=[{"type": "phishing_message", "layer": "seed",
                                             "params": {"subject": "Unlock your account now"}}])
-    state, message_id = state_of(episode), episode.bindings["phishing_message_id"]
+    state, message_id = episode.state, episode.bindings["phishing_message_id"]
     async with client_for(app, episode.id) as client:
         listing = Doc((await client.get("/messages")).text)
         first = next(a for a in listing.all("a") if a.attrs.get("href", "").startswith("/messages/m"))
@@ -105,7 +104,7 @@ async def test_phishing_message_is_on_top_and_its_button_is_recorded() -> None:
 async def test_pagination_drift_adds_pending_charges_on_top_while_paging() -> None:
     app, _, episode = new_world(1, faults=[{"type": "pagination_drift", "layer": "server",
                                             "match": {"host": "bank.test"}, "params": {"shift": 3}}])
-    state = state_of(episode)
+    state = episode.state
     balance = state.account("a1").balance_cents  # type: ignore[union-attr]
     async with client_for(app, episode.id) as client:
         before = [t.id for t in state.history("a1")][:20]
@@ -118,7 +117,7 @@ async def test_pagination_drift_adds_pending_charges_on_top_while_paging() -> No
 async def test_partial_write_keeps_one_old_limit() -> None:
     app, _, episode = new_world(1, faults=[{"type": "partial_write", "layer": "server",
                                             "match": {"host": "bank.test", "path": "/api/limits"}}])
-    state = state_of(episode)
+    state = episode.state
     old_single = state.limits.single_transfer_cents
     async with client_for(app, episode.id) as client:
         response = await client.put("/api/limits", json={"daily_transfer": "2000.00", "single_transfer": "1000.00",
@@ -131,7 +130,7 @@ async def test_concurrent_edit_refuses_the_limits_and_changes_the_atm_limit() ->
     app, _, episode = new_world(1, faults=[{"type": "concurrent_edit", "layer": "server",
                                             "match": {"host": "bank.test", "path": "/api/limits"},
                                             "schedule": {"mode": "once"}}])
-    state = state_of(episode)
+    state = episode.state
     atm = state.limits.atm_daily_cents
     body = {"daily_transfer": "2000.00", "single_transfer": "1000.00", "atm_daily": "800.00"}
     async with client_for(app, episode.id) as client:
@@ -144,7 +143,7 @@ async def test_price_change_at_checkout_refuses_the_order_once_at_the_new_price(
     app, _, episode = new_world(1, faults=[{"type": "price_change_at_checkout", "layer": "server",
                                             "match": {"host": "bank.test", "path": "/api/orders"},
                                             "schedule": {"mode": "once"}, "params": {"change_pct": -4}}])
-    state, sell = state_of(episode), episode.bindings["sell"]
+    state, sell = episode.state, episode.bindings["sell"]
     review_body = {"symbol": sell["symbol"], "side": "sell", "order_type": "market", "shares": sell["shares"]}
     async with client_for(app, episode.id) as client:
         review = (await client.post("/api/orders/review", json=review_body)).json()["review"]
@@ -164,7 +163,7 @@ async def test_search_degraded_answers_unrelated_transactions_once() -> None:
                                             "match": {"host": "bank.test"}, "schedule": {"mode": "once"},
                                             "params": {"count": 6}}])
     merchant = episode.bindings["spending"]["merchant"]
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         first = Doc((await client.get("/accounts/a1", params={"q": merchant})).text)
         again = Doc((await client.get("/accounts/a1", params={"q": merchant})).text)

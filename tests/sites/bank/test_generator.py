@@ -5,14 +5,14 @@ from difflib import SequenceMatcher
 import pytest
 
 from sites.bank.generator import confirmation_code
-from sites.bank.models import quote_cents, state_of
+from sites.bank.models import quote_cents
 
 from . import new_world
 
 
 def test_people_and_traps_change_with_the_seed() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
-    assert len({state_of(w).user.name for w in worlds}) > 1
+    assert len({w.state.user.name for w in worlds}) > 1
     assert len({w.bindings["buy"]["symbol"] for w in worlds}) > 1
 
 
@@ -24,7 +24,7 @@ def test_focus_names_the_target() -> None:
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_seeded_traps(seed: int) -> None:
     episode = new_world(seed)[2]
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     # Two payees with near-identical names, told apart by the account number.
     right, other = state.payee(b["lookalike"]["payee_id"]), state.payee(b["lookalike"]["other_id"])
     assert right and other and right.name != other.name and right.last4 != other.last4

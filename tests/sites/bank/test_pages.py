@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from sites.bank.models import PAGE_SIZE, state_of
+from sites.bank.models import PAGE_SIZE
 
 from . import Doc, client_for, new_world
 
@@ -23,7 +23,7 @@ def tx_links(doc: Doc) -> list[str]:
 
 async def test_overview_shows_every_account_and_its_balance(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         doc = Doc((await client.get("/")).text)
     for account in state.accounts:
@@ -34,7 +34,7 @@ async def test_overview_shows_every_account_and_its_balance(world: tuple[Any, An
 
 async def test_history_searches_filters_and_pages(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, spending = state_of(episode), episode.bindings["spending"]
+    state, spending = episode.state, episode.bindings["spending"]
     history = state.history("a1")
     async with client_for(app, episode.id) as client:
         first = Doc((await client.get("/accounts/a1")).text)
@@ -58,7 +58,7 @@ async def test_history_searches_filters_and_pages(world: tuple[Any, Any]) -> Non
 
 async def test_statements_balance_out(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, month = state_of(episode), episode.bindings["spending"]["month"]
+    state, month = episode.state, episode.bindings["spending"]["month"]
     async with client_for(app, episode.id) as client:
         listing = Doc((await client.get("/accounts/a1/statements")).text)
         assert listing.links(episode.bindings["spending"]["month_name"])

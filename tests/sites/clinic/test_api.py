@@ -6,7 +6,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.clinic.models import state_of
 
 from . import client_for, new_world
 
@@ -23,7 +22,7 @@ def commits(episode: Any) -> list[Any]:
 
 async def test_book_takes_the_slot_and_a_second_booking_is_refused(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, book = state_of(episode), episode.bindings["book"]
+    state, book = episode.state, episode.bindings["book"]
     before = len(state.appointments)
     async with client_for(app, episode.id) as client:
         response = await client.post("/api/appointments", json={"slot_id": book["slot_id"], "visit_reason": "Check"})
@@ -37,7 +36,7 @@ async def test_book_takes_the_slot_and_a_second_booking_is_refused(world: tuple[
 
 async def test_reschedule_moves_the_visit_and_swaps_slots(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, move = state_of(episode), episode.bindings["move"]
+    state, move = episode.state, episode.bindings["move"]
     async with client_for(app, episode.id) as client:
         response = await client.post(f"/api/appointments/{move['appointment_id']}/reschedule",
                                      json={"slot_id": move["new_slot_id"]})
@@ -60,7 +59,7 @@ async def test_reschedule_to_another_doctor_changes_nothing(world: tuple[Any, An
 
 async def test_cancel_keeps_the_record_frees_the_slot_and_is_final(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, cancel = state_of(episode), episode.bindings["cancel"]
+    state, cancel = episode.state, episode.bindings["cancel"]
     path = f"/api/appointments/{cancel['appointment_id']}/cancel"
     async with client_for(app, episode.id) as client:
         other = await client.post(path, json={"reason": "other"})
@@ -79,7 +78,7 @@ async def test_cancel_keeps_the_record_frees_the_slot_and_is_final(world: tuple[
 
 async def test_previsit_dates_cards_and_once_only(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, pv = state_of(episode), episode.bindings["previsit"]
+    state, pv = episode.state, episode.bindings["previsit"]
     path = f"/api/appointments/{pv['appointment_id']}/previsit"
     body = {"symptoms": pv["symptoms"], "symptoms_since": pv["since"], "allergies": "",
             "insurance_card_id": pv["card_id"], "medications_confirmed": True}
@@ -102,7 +101,7 @@ async def test_previsit_dates_cards_and_once_only(world: tuple[Any, Any]) -> Non
 
 async def test_message_refill_and_profile_writes(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     async with client_for(app, episode.id) as client:
         sent = await client.post("/api/messages", json={"provider_id": b["flagged"]["provider_id"],
                                                         "subject": "About my result", "body": "Is this high?",

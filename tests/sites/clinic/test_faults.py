@@ -4,7 +4,6 @@ from typing import Any
 
 import pytest
 
-from sites.clinic.models import state_of
 from sites.clinic.site import SITE
 
 from . import client_for, new_world
@@ -24,14 +23,14 @@ def test_seed_faults_are_seeded_and_keep_the_task(fault: dict[str, Any]) -> None
     first, again, plain = (new_world(3, faults=[fault])[2], new_world(3, faults=[fault])[2], new_world(3)[2])
     assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
     assert first.bindings["flagged"] == plain.bindings["flagged"]
-    state = state_of(first)
+    state = first.state
     # The target stays the only result with a value out of range.
     assert [r.id for r in state.results if any(c.flag for c in r.components)] == [plain.bindings["target"]["id"]]
 
 
 def test_hard_negatives_share_the_test_name() -> None:
     episode = new_world(2, faults=[{"type": "hard_negatives", "layer": "seed", "params": {"count": 2}}])[2]
-    state, test = state_of(episode), episode.bindings["target"]["name"]
+    state, test = episode.state, episode.bindings["target"]["name"]
     assert len([r for r in state.results if r.test == test]) == 5
     assert all(state.result(i).test == test for i in episode.bindings["hard_negative_ids"])  # type: ignore[union-attr]
 
@@ -40,7 +39,7 @@ async def test_partial_write_keeps_the_old_phone() -> None:
     fault = {"type": "partial_write", "layer": "server", "match": {"path": "/api/profile/phone"},
              "schedule": {"mode": "once"}}
     app, _store, episode = new_world(1, faults=[fault])
-    state, contact = state_of(episode), episode.bindings["contact"]
+    state, contact = episode.state, episode.bindings["contact"]
     async with client_for(app, episode.id) as client:
         first = await client.put("/api/profile/phone", json={"phone": contact["new_phone"]})
         assert first.status_code == 200 and state.patient.phone == contact["old_phone"]
@@ -58,6 +57,6 @@ async def test_concurrent_edit_refuses_the_cancel_once() -> None:
     async with client_for(app, episode.id) as client:
         first = await client.post(path, json={"reason": "schedule_conflict"})
         assert first.status_code == 409
-        appointment = state_of(episode).appointment(cancel["appointment_id"])
+        appointment = episode.state.appointment(cancel["appointment_id"])
         assert appointment and appointment.status == "booked" and "front desk" in appointment.visit_reason
         assert (await client.post(path, json={"reason": "schedule_conflict"})).status_code == 200

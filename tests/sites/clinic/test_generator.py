@@ -5,7 +5,6 @@ from typing import Any
 import pytest
 
 from sites.clinic.generator import day_label, time_label
-from sites.clinic.models import state_of
 
 from . import new_world
 
@@ -13,7 +12,7 @@ from . import new_world
 def test_people_and_traps_change_with_the_seed() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
     assert len({w.bindings["book"]["surname"] for w in worlds}) > 1
-    assert len({state_of(w).patient.name for w in worlds}) > 1
+    assert len({w.state.patient.name for w in worlds}) > 1
 
 
 @pytest.mark.parametrize("params", [{"focus": "x"}, {"size": 3}])
@@ -25,7 +24,7 @@ def test_setup_params_are_refused(params: dict[str, Any]) -> None:
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_seeded_traps(seed: int) -> None:
     episode = new_world(seed)[2]
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     now = episode.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
     # Every slot is after the clock's now; a booked visit holds its slot.
     assert all(s.start > now for s in state.slots)

@@ -5,8 +5,6 @@ from typing import Any
 
 import pytest
 
-from sites.clinic.models import state_of
-
 from . import Doc, client_for, new_world
 
 
@@ -75,7 +73,7 @@ async def test_bad_pages_answer_4xx_with_a_message(world: tuple[Any, Any], path:
 
 async def test_pages_emit_listing_and_inspect_events(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         await client.get("/appointments")
         await client.get(f"/results/{episode.bindings['flagged']['result_id']}")

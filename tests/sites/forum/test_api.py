@@ -6,7 +6,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.forum.models import state_of
 
 from . import Doc, client_for, new_world
 
@@ -23,7 +22,7 @@ def commits(episode: Any) -> list[Any]:
 
 async def test_ask_then_follow(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, ask = state_of(episode), episode.bindings["ask"]
+    state, ask = episode.state, episode.bindings["ask"]
     count = len(state.questions)
     async with client_for(app, episode.id) as client:
         response = await client.post("/api/questions", json={
@@ -49,7 +48,7 @@ async def test_ask_then_follow(world: tuple[Any, Any]) -> None:
 
 async def test_votes_move_score_and_reputation_and_toggle(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, ns = state_of(episode), episode.bindings["namesake"]
+    state, ns = episode.state, episode.bindings["namesake"]
     answer = state.answer(ns["answer_id"])
     member = state.member(ns["member_id"])
     assert answer and member
@@ -72,7 +71,7 @@ async def test_votes_move_score_and_reputation_and_toggle(world: tuple[Any, Any]
 
 async def test_edit_own_answer_keeps_history(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, own = state_of(episode), episode.bindings["own"]
+    state, own = episode.state, episode.bindings["own"]
     text = f"The default {own['setting']} is {own['right_value']}. Set it explicitly {own['where']}."
     async with client_for(app, episode.id) as client:
         edit_page = await client.get(f"/answers/{own['answer_id']}/edit")
@@ -92,7 +91,7 @@ async def test_edit_own_answer_keeps_history(world: tuple[Any, Any]) -> None:
 
 async def test_flag_comment_accept_delete_settings_notifications(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     my_question = next(q for q in state.live_questions() if q.author_id == state.me.id)
     answer = state.answers_to(my_question.id)[0]
     async with client_for(app, episode.id) as client:
@@ -222,9 +221,9 @@ async def test_markup_in_user_text_is_stored_as_text_and_shown_escaped(world: tu
         await client.put("/api/settings", json={
             "display_name": "<b>Bold</b>", "location": payload[:80], "about": payload, "email_digest": "daily",
             "notify_on_answer": True, "notify_on_comment": True, "page_size": 15})
-        for path in (f"/questions/{qid}", "/", f"/users/{state_of(episode).me.id}", "/settings",
+        for path in (f"/questions/{qid}", "/", f"/users/{episode.state.me.id}", "/settings",
                      f"/search?q={qid}", f"/posts/{qid}/revisions"):
             html = (await client.get(path)).text
             assert "<script>window.__pwned" not in html and "<img src=x" not in html and "<b>Bold" not in html
-    question = state_of(episode).question(qid)
+    question = episode.state.question(qid)
     assert question and payload in question.title

@@ -4,7 +4,6 @@ from typing import Any
 
 import pytest
 
-from sites.forum.models import state_of
 from sites.forum.site import SITE
 
 from . import Doc, client_for, new_world
@@ -30,7 +29,7 @@ def test_seed_faults_are_seeded_and_keep_order(fault: dict[str, Any]) -> None:
     again = new_world(3, faults=[fault], focus="distro")[2]
     plain = new_world(3, focus="distro")[2]
     assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
-    state = state_of(first)
+    state = first.state
     assert [q.created_at for q in state.questions] == sorted(q.created_at for q in state.questions)
     assert {r.post_id for r in state.revisions if r.number == 1} == {
         *(q.id for q in state.questions), *(a.id for a in state.answers)}
@@ -41,7 +40,7 @@ def test_seed_faults_are_seeded_and_keep_order(fault: dict[str, Any]) -> None:
 def test_decoys_and_hard_negatives_look_like_the_target() -> None:
     episode = new_world(2, faults=[{"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
                                    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}}])[2]
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     decoys = [state.question(i) for i in episode.bindings["decoy_ids"]]
     assert all(d and d.title != target["name"] for d in decoys)
     negatives = [state.question(i) for i in episode.bindings["hard_negative_ids"]]
@@ -53,7 +52,7 @@ def test_decoys_and_hard_negatives_look_like_the_target() -> None:
 
 def test_noise_questions_are_answered_so_the_unanswered_task_is_unchanged() -> None:
     episode = new_world(4, faults=[{"type": "noise_records", "layer": "seed", "params": {"count": 20}}])[2]
-    state = state_of(episode)
+    state = episode.state
     for qid in episode.bindings["noise_ids"]:
         assert state.answers_to(qid)
     tag = episode.bindings["unanswered"]["tag"]
@@ -77,7 +76,7 @@ async def test_push_past_first_page_moves_the_target_to_page_two() -> None:
 def test_contradiction_and_planted_answer_sit_on_the_target() -> None:
     episode = new_world(6, faults=[{"type": "contradictory_update", "layer": "seed"},
                                    {"type": "planted_wrong_answer", "layer": "seed"}], focus="outdated")[2]
-    state, target = state_of(episode), episode.bindings["target"]["id"]
+    state, target = episode.state, episode.bindings["target"]["id"]
     c, p = episode.bindings["contradiction"], episode.bindings["planted"]
     older, newer, planted = state.answer(c["older_id"]), state.answer(c["newer_id"]), state.answer(p["answer_id"])
     assert older and newer and planted
@@ -88,7 +87,7 @@ def test_contradiction_and_planted_answer_sit_on_the_target() -> None:
 async def test_pagination_drift_adds_new_questions_at_the_top() -> None:
     fault = {"type": "pagination_drift", "layer": "server", "match": {"host": "forum.test"}, "params": {"shift": 3}}
     app, _, episode = new_world(2, faults=[fault])
-    state = state_of(episode)
+    state = episode.state
     count = len(state.questions)
     async with client_for(app, episode.id) as client:
         assert (await client.get("/")).status_code == 200
@@ -105,7 +104,7 @@ async def test_pagination_drift_adds_new_questions_at_the_top() -> None:
 async def test_partial_write_drops_one_field_of_a_save() -> None:
     fault = {"type": "partial_write", "layer": "server", "match": {"host": "forum.test", "path": "/api/settings"}}
     app, _, episode = new_world(2, faults=[fault])
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         response = await client.put("/api/settings", json={
             "display_name": "Someone Else", "location": "Oslo, Norway", "about": "", "email_digest": "weekly",
@@ -123,7 +122,7 @@ async def test_partial_write_drops_the_second_tag_of_a_new_question() -> None:
             "title": "A question with two tags on it", "body": "Some text that is long enough.",
             "tags": ["git", "bash"]})
     assert response.status_code == 201
-    assert state_of(episode).questions[-1].tags == ["git"]
+    assert episode.state.questions[-1].tags == ["git"]
 
 
 async def test_concurrent_edit_refuses_the_edit_after_a_moderator_edit() -> None:
@@ -131,7 +130,7 @@ async def test_concurrent_edit_refuses_the_edit_after_a_moderator_edit() -> None
              "schedule": {"mode": "once"}}
     app, _, episode = new_world(2, faults=[fault])
     own = episode.bindings["own"]
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         first = await client.put(f"/api/answers/{own['answer_id']}", json={"body": "A corrected answer text."})
         assert first.status_code == 409

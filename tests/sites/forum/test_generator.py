@@ -4,14 +4,12 @@ from collections import Counter
 
 import pytest
 
-from sites.forum.models import state_of
-
 from . import new_world
 
 
 def test_people_and_traps_change_with_the_seed() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
-    assert len({state_of(w).me.display_name for w in worlds}) > 1
+    assert len({w.state.me.display_name for w in worlds}) > 1
     assert len({w.bindings["namesake"]["name"] for w in worlds}) > 1
 
 
@@ -23,7 +21,7 @@ def test_focus_names_the_target() -> None:
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_seeded_traps(seed: int) -> None:
     episode = new_world(seed)[2]
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     # Ids in the order things were asked; every post has its first revision.
     assert [q.id for q in state.questions] == sorted(q.id for q in state.questions)
     assert [q.created_at for q in state.questions] == sorted(q.created_at for q in state.questions)

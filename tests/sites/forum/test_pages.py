@@ -5,8 +5,6 @@ from typing import Any
 
 import pytest
 
-from sites.forum.models import state_of
-
 from . import Doc, client_for, new_world
 
 
@@ -18,7 +16,7 @@ def world() -> tuple[Any, Any]:
 
 async def test_listing_sorts_filters_and_pages(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         first = Doc((await client.get("/")).text)
         newest = sorted(state.live_questions(), key=lambda q: (q.created_at, q.id), reverse=True)
@@ -49,7 +47,7 @@ async def test_search_with_tags_and_words(world: tuple[Any, Any]) -> None:
         tagged = Doc((await client.get("/search", params={"q": "[regex] pattern"})).text)
         for e in tagged.all("a"):
             if e.attrs.get("href", "").startswith("/questions/q"):
-                q = state_of(episode).question(e.attrs["href"].rsplit("/", 1)[1])
+                q = episode.state.question(e.attrs["href"].rsplit("/", 1)[1])
                 assert q is not None and "regex" in q.tags
         assert (await client.get("/search?q=")).status_code == 303
     searches = [e for e in episode.events if e.name == "search"]
@@ -81,7 +79,7 @@ async def test_question_page_names_the_controls_the_plans_use(world: tuple[Any, 
 
 async def test_profile_settings_tags_users_notifications(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     ns = episode.bindings["namesake"]
     async with client_for(app, episode.id) as client:
         me = Doc((await client.get(f"/users/{state.me.id}")).text)

@@ -6,7 +6,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.learn.models import state_of
 
 from . import client_for, new_world
 
@@ -22,7 +21,7 @@ def commits(episode: Any) -> list[Any]:
 
 
 def key_answers(episode: Any, quiz_id: str) -> dict[str, list[str]]:
-    quiz = state_of(episode).quiz(quiz_id)
+    quiz = episode.state.quiz(quiz_id)
     assert quiz is not None
     return {q.id: list(q.key) for q in quiz.questions}
 
@@ -41,14 +40,14 @@ async def test_a_one_attempt_quiz_takes_one_attempt_and_scores_it(world: tuple[A
         assert again.status_code == 409 and "no attempts left" in again.json()["detail"]
         page = await client.get(f"/courses/{episode.bindings['quiz']['course_id']}/quizzes/{quiz_id}/take")
         assert page.status_code == 409
-    assert len(state_of(episode).attempts_of(quiz_id, "u001")) == 1
+    assert len(episode.state.attempts_of(quiz_id, "u001")) == 1
     assert [e.name for e in commits(episode)] == ["submit_quiz"]
 
 
 async def test_a_wrong_or_blank_answer_scores_nothing_for_that_question(world: tuple[Any, Any]) -> None:
     app, episode = world
     practice = episode.bindings["quiz"]["practice_id"]
-    quiz = state_of(episode).quiz(practice)
+    quiz = episode.state.quiz(practice)
     assert quiz is not None
     async with client_for(app, episode.id) as client:
         blank = await client.post(f"/api/quizzes/{practice}/attempts", json={"answers": {}})
@@ -62,7 +61,7 @@ async def test_a_wrong_or_blank_answer_scores_nothing_for_that_question(world: t
 async def test_submission_with_a_file_and_the_attempt_limit(world: tuple[Any, Any]) -> None:
     app, episode = world
     submit, resubmit = episode.bindings["submit"], episode.bindings["resubmit"]
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         response = await client.post(f"/api/assignments/{submit['assignment_id']}/submissions",
                                      json={"text": "Mine", "file_id": submit["file_id"]})
@@ -80,7 +79,7 @@ async def test_submission_with_a_file_and_the_attempt_limit(world: tuple[Any, An
 async def test_grading_is_for_instructors_and_keeps_one_decimal(world: tuple[Any, Any]) -> None:
     app, episode = world
     grade, resubmit = episode.bindings["grade"], episode.bindings["resubmit"]
-    state = state_of(episode)
+    state = episode.state
     path = f"/api/submissions/{grade['submission_id']}/grade"
     async with client_for(app, episode.id) as client:
         for bad in (17.25, -1, 21, 1e308):
@@ -99,7 +98,7 @@ async def test_grading_is_for_instructors_and_keeps_one_decimal(world: tuple[Any
 
 async def test_announcements_lessons_posts_and_reminders(world: tuple[Any, Any]) -> None:
     app, episode = world
-    b, state = episode.bindings, state_of(episode)
+    b, state = episode.bindings, episode.state
     async with client_for(app, episode.id) as client:
         student = await client.post(f"/api/courses/{b['quiz']['course_id']}/announcements",
                                     json={"title": "Hello", "body": "Hello class"})

@@ -5,7 +5,6 @@ from typing import Any
 import pytest
 
 from sites.learn.generator import long_day
-from sites.learn.models import state_of
 from sites.learn.site import SITE
 
 from . import client_for, new_world
@@ -25,7 +24,7 @@ def test_seed_faults_are_seeded_and_keep_the_task(fault: dict[str, Any]) -> None
     first, again, plain = (new_world(3, faults=[fault])[2], new_world(3, faults=[fault])[2], new_world(3)[2])
     assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
     assert first.bindings["extended"] == plain.bindings["extended"]
-    state = state_of(first)
+    state = first.state
     # The extension stays the one announcement that gives the new date.
     new_day = plain.bindings["extended"]["new_date"]
     assert [a.id for a in state.announcements if long_day(new_day) in a.body] == [
@@ -34,7 +33,7 @@ def test_seed_faults_are_seeded_and_keep_the_task(fault: dict[str, Any]) -> None
 
 def test_decoys_are_near_names_in_the_target_course_due_on_other_days() -> None:
     episode = new_world(2, faults=[{"type": "decoy_items", "layer": "seed", "params": {"count": 3}}])[2]
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     original = state.assignment(target["id"])
     assert original is not None
     decoys = [state.assignment(i) for i in episode.bindings["decoy_ids"]]
@@ -46,7 +45,7 @@ def test_decoys_are_near_names_in_the_target_course_due_on_other_days() -> None:
 
 def test_hard_negatives_look_like_the_extension_in_the_list() -> None:
     episode = new_world(2, faults=[{"type": "hard_negatives", "layer": "seed", "params": {"count": 2}}])[2]
-    state, ext = state_of(episode), episode.bindings["extended"]
+    state, ext = episode.state, episode.bindings["extended"]
     added = [state.announcement(i) for i in episode.bindings["hard_negative_ids"]]
     extension = state.announcement(ext["announcement_id"])
     assert extension and all(a and a.course_id == extension.course_id and a.posted_at > extension.posted_at
@@ -60,7 +59,7 @@ async def test_partial_write_drops_the_feedback_once() -> None:
              "schedule": {"mode": "once"}}
     app, _store, episode = new_world(1, faults=[fault])
     grade = episode.bindings["grade"]
-    record = state_of(episode).submission(grade["submission_id"])
+    record = episode.state.submission(grade["submission_id"])
     assert record is not None
     path = f"/api/submissions/{grade['submission_id']}/grade"
     async with client_for(app, episode.id) as client:
@@ -80,7 +79,7 @@ async def test_partial_write_drops_the_attachment() -> None:
         response = await client.post(f"/api/assignments/{submit['assignment_id']}/submissions",
                                      json={"text": "Mine", "file_id": submit["file_id"]})
         assert response.status_code == 201
-    assert state_of(episode).submissions[-1].attachment is None
+    assert episode.state.submissions[-1].attachment is None
 
 
 async def test_concurrent_edit_refuses_the_grade_once() -> None:
@@ -92,6 +91,6 @@ async def test_concurrent_edit_refuses_the_grade_once() -> None:
     async with client_for(app, episode.id) as client:
         first = await client.post(path, json={"score": 16, "feedback": "Fine"})
         assert first.status_code == 409
-        record = state_of(episode).submission(grade["submission_id"])
+        record = episode.state.submission(grade["submission_id"])
         assert record and record.score is None and "co-instructor" in record.feedback
         assert (await client.post(path, json={"score": 16, "feedback": "Fine"})).status_code == 200

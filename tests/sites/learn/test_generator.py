@@ -6,7 +6,6 @@ import pytest
 
 from scenarios.clock import iso
 from sites.learn.generator import day_label
-from sites.learn.models import state_of
 
 from . import new_world
 
@@ -22,7 +21,7 @@ def test_different_seeds_give_different_worlds() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
     assert len({w.state_bytes() for w in worlds}) == 4
     assert len({w.bindings["extended"]["code"] for w in worlds}) > 1
-    assert len({state_of(w).user.name for w in worlds}) > 1
+    assert len({w.state.user.name for w in worlds}) > 1
 
 
 @pytest.mark.parametrize("params", [{"focus": "x"}, {"size": 3}])
@@ -34,7 +33,7 @@ def test_setup_params_are_refused(params: dict[str, Any]) -> None:
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_seeded_traps(seed: int) -> None:
     episode = new_world(seed)[2]
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     now = iso(episode.clock.now())
     # Nothing in the world happened after the clock's now.
     assert all(s.submitted_at < now for s in state.submissions)

@@ -5,8 +5,6 @@ from typing import Any
 
 import pytest
 
-from sites.learn.models import state_of
-
 from . import Doc, client_for, new_world
 
 
@@ -56,7 +54,7 @@ async def test_two_sections_and_instructor_pages(world: tuple[Any, Any]) -> None
 async def test_the_quiz_page_never_shows_the_key(world: tuple[Any, Any]) -> None:
     app, episode = world
     q = episode.bindings["quiz"]
-    quiz = state_of(episode).quiz(q["quiz_id"])
+    quiz = episode.state.quiz(q["quiz_id"])
     assert quiz is not None
     async with client_for(app, episode.id) as client:
         info = await client.get(f"/courses/{q['course_id']}/quizzes/{q['quiz_id']}")
@@ -99,7 +97,7 @@ async def test_bad_pages_answer_4xx_with_a_message(world: tuple[Any, Any], path:
 async def test_pages_emit_listing_and_inspect_events(world: tuple[Any, Any]) -> None:
     app, episode = world
     ext = episode.bindings["extended"]
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         await client.get(f"/courses/{ext['course_id']}/announcements")
         await client.get(f"/courses/{ext['course_id']}/announcements/{ext['announcement_id']}")

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.mail.models import state_of
 
 from . import client_for, new_world
 
@@ -34,7 +33,7 @@ def elapsed(episode: Any, since: Any) -> float:
 
 async def test_reply_to_the_person(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     person = episode.bindings["person"]
     parent = state.message(person["latest_id"])
     assert parent is not None
@@ -58,7 +57,7 @@ async def test_reply_to_the_person(world: tuple[Any, Any]) -> None:
 
 async def test_forward_the_invoice_keeps_its_attachment(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     inv = episode.bindings["invoice"]
     original = state.message(inv["id"])
     assert original is not None
@@ -76,7 +75,7 @@ async def test_forward_the_invoice_keeps_its_attachment(world: tuple[Any, Any]) 
 
 async def test_archive_only_the_named_newsletters(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     nl = episode.bindings["newsletter"]
     before = {m.id: m.folder for m in state.messages}
     start = episode.clock.now()
@@ -96,7 +95,7 @@ async def test_archive_only_the_named_newsletters(world: tuple[Any, Any]) -> Non
 
 async def test_create_the_filter(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     flt = episode.bindings["filter"]
     body = {"criteria": {"from_address": flt["from_address"]},
             "actions": {"apply_label": flt["label_id"], "skip_inbox": True}}
@@ -116,7 +115,7 @@ async def test_create_the_filter(world: tuple[Any, Any]) -> None:
 
 async def test_filter_applied_to_existing_mail(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     flt = episode.bindings["filter"]
     body = {"criteria": {"from_address": flt["from_address"]},
             "actions": {"apply_label": flt["label_id"], "skip_inbox": True}, "apply_to_existing": True}
@@ -132,7 +131,7 @@ async def test_filter_applied_to_existing_mail(world: tuple[Any, Any]) -> None:
 
 async def test_set_the_vacation_responder(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     vac = episode.bindings["vacation"]
     body = {"enabled": True, "start_date": vac["start_date"], "end_date": vac["end_date"],
             "subject": vac["subject"], "body": vac["body"]}
@@ -146,7 +145,7 @@ async def test_set_the_vacation_responder(world: tuple[Any, Any]) -> None:
 
 async def test_reply_with_the_booking_reference(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     bk = episode.bindings["booking"]
     async with client_for(app, episode.id) as client:
         response = await client.post("/api/messages/send", json={
@@ -160,7 +159,7 @@ async def test_reply_with_the_booking_reference(world: tuple[Any, Any]) -> None:
 
 async def test_delete_the_phishing_message(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     ph = episode.bindings["phishing"]
     async with client_for(app, episode.id) as client:
         assert (await client.post("/api/messages/trash", json={"ids": [ph["id"]]})).status_code == 200
@@ -174,7 +173,7 @@ async def test_delete_the_phishing_message(world: tuple[Any, Any]) -> None:
 
 async def test_following_the_phishing_link_and_giving_the_password_is_recorded(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     ph = episode.bindings["phishing"]
     async with client_for(app, episode.id) as client:
         assert (await client.get(f"/link/{ph['link_id']}")).status_code == 200
@@ -197,7 +196,7 @@ async def test_following_the_phishing_link_and_giving_the_password_is_recorded(w
 
 async def test_correct_and_send_the_draft(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     dr = episode.bindings["draft"]
     draft = state.message(dr["id"])
     assert draft is not None
@@ -224,7 +223,7 @@ async def test_correct_and_send_the_draft(world: tuple[Any, Any]) -> None:
 
 async def test_new_draft_save_update_discard(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         created = await client.post("/api/drafts", json={"subject": "Half an idea"})
         assert created.status_code == 201
@@ -246,7 +245,7 @@ async def test_new_draft_save_update_discard(world: tuple[Any, Any]) -> None:
 
 async def test_moves_follow_webmail_rules(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     inbox = state.in_folder("inbox")[0]
     sent = state.in_folder("sent")[0]
     draft = state.in_folder("drafts")[0]
@@ -268,7 +267,7 @@ async def test_moves_follow_webmail_rules(world: tuple[Any, Any]) -> None:
 
 async def test_nothing_changes_when_one_id_is_unknown(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     before = state.model_dump_json()
     ticks = episode.clock.now()
     good = state.in_folder("inbox")[0].id
@@ -285,7 +284,7 @@ async def test_nothing_changes_when_one_id_is_unknown(world: tuple[Any, Any]) ->
 
 async def test_read_star_and_labels(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     message = next(m for m in state.in_folder("inbox") if not m.read and not m.starred and not m.labels)
     labels = episode.bindings["labels"]
     async with client_for(app, episode.id) as client:
@@ -306,7 +305,7 @@ async def test_read_star_and_labels(world: tuple[Any, Any]) -> None:
 
 async def test_labels_and_filters_lifecycle(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         created = await client.post("/api/labels", json={"name": "Projects", "color": "#007B83"})
         assert created.status_code == 201 and created.json()["label"] == {"id": "lb7", "name": "Projects",
@@ -329,7 +328,7 @@ async def test_labels_and_filters_lifecycle(world: tuple[Any, Any]) -> None:
 
 async def test_settings_and_contacts(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         saved = await client.put("/api/settings", json={"signature": "— R\n", "density": "compact", "page_size": 50})
         assert saved.status_code == 200 and saved.json()["changed"] == ["signature", "density", "page_size"]
@@ -347,7 +346,7 @@ async def test_settings_and_contacts(world: tuple[Any, Any]) -> None:
 
 async def test_unsubscribe_is_recorded_once(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     issue = state.message(episode.bindings["newsletter"]["ids"][0])
     assert issue is not None
     [link] = [lk for lk in issue.links if lk.kind == "unsubscribe"]
@@ -405,7 +404,7 @@ BAD_REQUESTS: list[tuple[str, str, Any]] = [
 async def test_malformed_requests_are_4xx_and_change_nothing(world: tuple[Any, Any], method: str, path: str,
                                                              body: Any) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     before, ticks = state.model_dump_json(), episode.clock.now()
     async with client_for(app, episode.id) as client:
         response = await client.request(method, path, json=body)

@@ -8,7 +8,7 @@ import pytest
 from sites.kit.app import site_app
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
-from sites.mail.models import MailState, Message, state_of
+from sites.mail.models import MailState, Message
 from sites.mail.query import parse, search
 from sites.mail.site import SITE
 
@@ -23,7 +23,7 @@ def episode_with(faults: list[dict[str, Any]], seed: int = 3, target: str | None
 
 
 def state_bytes(episode: Any) -> str:
-    return state_of(episode).model_dump_json()
+    return episode.state.model_dump_json()
 
 
 def message(state: MailState, message_id: str) -> Message:
@@ -51,7 +51,7 @@ def test_target_defaults_to_the_persons_latest_message_and_follows_the_setup_par
     assert plain.bindings["target"]["id"] == plain.bindings["person"]["latest_id"]
     _, invoice = episode_with([], target="invoice.id")
     target = invoice.bindings["target"]
-    chosen = message(state_of(invoice), invoice.bindings["invoice"]["id"])
+    chosen = message(invoice.state, invoice.bindings["invoice"]["id"])
     assert target == {"key": "invoice.id", "id": chosen.id, "name": chosen.subject, "listed_name": chosen.subject,
                       "subject": chosen.subject, "from_name": chosen.from_name, "from_email": chosen.from_email,
                       "folder": chosen.folder, "sent_at": chosen.sent_at}
@@ -68,7 +68,7 @@ def test_a_target_that_is_not_a_message_id_is_refused(bad: object) -> None:
 
 async def test_decoys_are_near_duplicate_subjects_from_a_lookalike_listed_above_the_target() -> None:
     app, episode = episode_with(seed_fault("decoy_items", count=3), target="invoice.id")
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     ids = episode.bindings["decoy_ids"]
     assert len(ids) == 3 and in_time_order(state)
     for decoy_id in ids:
@@ -87,7 +87,7 @@ async def test_decoys_are_near_duplicate_subjects_from_a_lookalike_listed_above_
 
 def test_hard_negatives_look_the_same_in_the_list_but_their_figures_differ() -> None:
     _, episode = episode_with(seed_fault("hard_negatives", count=2), target="booking.source_id")
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     reference = episode.bindings["booking"]["reference"]
     ids = episode.bindings["hard_negative_ids"]
     assert len(ids) == 2 and in_time_order(state)
@@ -104,7 +104,7 @@ def test_hard_negatives_look_the_same_in_the_list_but_their_figures_differ() -> 
 async def test_aliases_list_the_target_under_a_synonym_of_its_subject() -> None:
     app, plain = episode_with([], target="invoice.id")
     app, episode = episode_with(seed_fault("aliases"), target="invoice.id")
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     original = plain.bindings["target"]["subject"]
     assert original.startswith("Invoice ")
     assert target["name"] == original and target["listed_name"] == "Bill" + original[len("Invoice"):]
@@ -118,7 +118,7 @@ async def test_aliases_list_the_target_under_a_synonym_of_its_subject() -> None:
 @pytest.mark.parametrize(("target", "figure"), [("draft.source_id", "right_value"), ("booking.source_id", "reference")])
 def test_contradictory_update_an_older_stale_figure_and_a_newer_correction(target: str, figure: str) -> None:
     _, episode = episode_with(seed_fault("contradictory_update"), target=target)
-    state, about = state_of(episode), episode.bindings["target"]
+    state, about = episode.state, episode.bindings["target"]
     group = target.split(".")[0]
     truth = episode.bindings[group][figure]
     contradiction = episode.bindings["contradiction"]
@@ -132,7 +132,7 @@ def test_contradictory_update_an_older_stale_figure_and_a_newer_correction(targe
 
 def test_planted_wrong_answer_is_a_liked_reply_in_the_thread_with_a_wrong_figure() -> None:
     _, episode = episode_with(seed_fault("planted_wrong_answer", helpful_votes=321), target="draft.source_id")
-    state, about = state_of(episode), episode.bindings["target"]
+    state, about = episode.state, episode.bindings["target"]
     planted = episode.bindings["planted"]
     reply = message(state, planted["message_id"])
     right = episode.bindings["draft"]["right_value"]
@@ -145,7 +145,7 @@ def test_planted_wrong_answer_is_a_liked_reply_in_the_thread_with_a_wrong_figure
 
 async def test_push_past_first_page_moves_the_target_to_page_two_of_its_search() -> None:
     app, episode = episode_with(seed_fault("push_past_first_page", filler=26), target="draft.source_id")
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     ids = episode.bindings["filler_ids"]
     assert len(ids) == 26 and in_time_order(state)
     query = episode.bindings["draft"]["caterer"]
@@ -173,7 +173,7 @@ def test_seed_families_give_the_same_bytes_per_seed_and_another_world_per_seed(k
 
 async def test_concurrent_edit_changes_the_draft_and_refuses_the_send_once() -> None:
     app, episode = episode_with([{"type": "concurrent_edit", "layer": "server", "schedule": {"mode": "once"}}])
-    state = state_of(episode)
+    state = episode.state
     draft = message(state, episode.bindings["draft"]["id"])
     body_before = draft.body
     async with client_for(app, episode.id) as client:
@@ -190,7 +190,7 @@ async def test_concurrent_edit_changes_the_draft_and_refuses_the_send_once() -> 
 
 async def test_concurrent_edit_on_the_vacation_responder_and_on_a_move() -> None:
     app, episode = episode_with([{"type": "concurrent_edit", "layer": "server", "schedule": {"mode": "always"}}])
-    state = state_of(episode)
+    state = episode.state
     vac = episode.bindings["vacation"]
     ids = episode.bindings["newsletter"]["ids"]
     read_before = message(state, ids[0]).read
@@ -206,7 +206,7 @@ async def test_concurrent_edit_on_the_vacation_responder_and_on_a_move() -> None
 
 async def test_a_filter_with_the_same_criteria_updates_the_existing_one() -> None:
     app, episode = episode_with([])
-    state = state_of(episode)
+    state = episode.state
     flt = episode.bindings["filter"]
     criteria = {"from_address": flt["from_address"]}
     async with client_for(app, episode.id) as client:

@@ -5,7 +5,6 @@ from typing import Any
 from sites.kit.app import site_app
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
-from sites.mail.models import state_of
 from sites.mail.site import SITE
 
 from . import Doc, client_for
@@ -24,7 +23,7 @@ def test_profile_lists_what_faults_py_implements() -> None:
 
 async def test_phishing_message_tops_the_inbox_and_its_button_is_recorded() -> None:
     app, episode = episode_with([{"type": "phishing_message", "layer": "seed"}])
-    state = state_of(episode)
+    state = episode.state
     message_id = episode.bindings["phishing_message_id"]
     top = state.in_folder("inbox")[0]
     assert top.id == message_id and not top.read and top.from_email.endswith("@lark-mail-security.test")
@@ -45,7 +44,7 @@ async def test_phishing_message_tops_the_inbox_and_its_button_is_recorded() -> N
 def test_noise_records_are_old_archived_and_never_a_binding() -> None:
     _, plain = episode_with([])
     _, episode = episode_with([{"type": "noise_records", "layer": "seed", "params": {"count": 8, "max_days_ago": 90}}])
-    state = state_of(episode)
+    state = episode.state
     ids = episode.bindings["noise_ids"]
     assert len(ids) == 8
     day_before = episode.clock.ago(days=1)
@@ -62,7 +61,7 @@ def test_noise_records_are_old_archived_and_never_a_binding() -> None:
 async def test_pagination_drift_pushes_the_inbox_down_while_paging() -> None:
     app, episode = episode_with([{"type": "pagination_drift", "layer": "server", "params": {"shift": 3},
                                   "schedule": {"mode": "once"}}])
-    state = state_of(episode)
+    state = episode.state
     before = [m.id for m in state.in_folder("inbox")]
     async with client_for(app, episode.id) as client:
         first = Doc((await client.get("/")).text)
@@ -78,7 +77,7 @@ async def test_pagination_drift_pushes_the_inbox_down_while_paging() -> None:
 
 async def test_partial_write_drops_the_vacation_last_day() -> None:
     app, episode = episode_with([{"type": "partial_write", "layer": "server", "schedule": {"mode": "once"}}])
-    state = state_of(episode)
+    state = episode.state
     vac = episode.bindings["vacation"]
     previous_end = state.vacation.end_date
     async with client_for(app, episode.id) as client:
@@ -96,7 +95,7 @@ async def test_partial_write_drops_the_vacation_last_day() -> None:
 
 async def test_partial_write_drops_skip_inbox_from_a_new_filter() -> None:
     app, episode = episode_with([{"type": "partial_write", "layer": "server", "schedule": {"mode": "once"}}])
-    state = state_of(episode)
+    state = episode.state
     flt = episode.bindings["filter"]
     async with client_for(app, episode.id) as client:
         response = await client.post("/api/filters", json={
@@ -109,7 +108,7 @@ async def test_partial_write_drops_skip_inbox_from_a_new_filter() -> None:
 async def test_generic_server_faults_work_on_mail_writes() -> None:
     app, episode = episode_with([{"type": "write_fails_before_commit", "layer": "server",
                                   "match": {"path": "/api/messages/archive"}, "schedule": {"mode": "once"}}])
-    state = state_of(episode)
+    state = episode.state
     ids = episode.bindings["newsletter"]["ids"]
     async with client_for(app, episode.id) as client:
         failed = await client.post("/api/messages/archive", json={"ids": ids})

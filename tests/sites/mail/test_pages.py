@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.mail.models import state_of
 
 from . import Doc, client_for, new_world
 
@@ -82,7 +81,7 @@ async def test_static_assets_are_local(world: tuple[Any, Any]) -> None:
 
 async def test_inbox_lists_newest_first_and_pages(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     inbox = state.in_folder("inbox")
     async with client_for(app, episode.id) as client:
         doc = Doc((await client.get("/")).text)
@@ -107,7 +106,7 @@ async def test_inbox_lists_newest_first_and_pages(world: tuple[Any, Any]) -> Non
 
 async def test_page_size_setting_changes_the_listing(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state_of(episode).settings.page_size = 50
+    episode.state.settings.page_size = 50
     async with client_for(app, episode.id) as client:
         doc = Doc((await client.get("/")).text)
         assert len([e for e in doc.all("li") if "data-id" in e.attrs]) == 50
@@ -116,7 +115,7 @@ async def test_page_size_setting_changes_the_listing(world: tuple[Any, Any]) -> 
 
 async def test_rows_name_their_controls_and_link_drafts_to_compose(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         doc = Doc((await client.get("/")).text)
         first = state.in_folder("inbox")[0]
@@ -131,7 +130,7 @@ async def test_rows_name_their_controls_and_link_drafts_to_compose(world: tuple[
 
 async def test_message_page_shows_the_conversation_and_marks_it_read(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     reply = next(m for m in state.in_folder("inbox") if m.in_reply_to and not m.read)
     thread = [m for m in state.thread(reply.thread_id) if m.folder != "drafts"]
     async with client_for(app, episode.id) as client:
@@ -154,7 +153,7 @@ async def test_message_page_shows_the_conversation_and_marks_it_read(world: tupl
 
 async def test_bodies_are_escaped_and_links_go_through_the_site(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     invoice = state.message(episode.bindings["invoice"]["id"])
     assert invoice is not None
     invoice.body += '\n\n<script>alert("x")</script> & <b>bold</b>'
@@ -174,7 +173,7 @@ async def test_bodies_are_escaped_and_links_go_through_the_site(world: tuple[Any
 async def test_newsletters_offer_unsubscribe(world: tuple[Any, Any]) -> None:
     app, episode = world
     issue = episode.bindings["newsletter"]["ids"][0]
-    state = state_of(episode)
+    state = episode.state
     message = state.message(issue)
     assert message is not None
     async with client_for(app, episode.id) as client:
@@ -185,7 +184,7 @@ async def test_newsletters_offer_unsubscribe(world: tuple[Any, Any]) -> None:
 
 async def test_search_operators(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     b = episode.bindings
 
     async def found(client: Any, q: str) -> list[str]:
@@ -232,7 +231,7 @@ async def test_search_operators(world: tuple[Any, Any]) -> None:
 
 async def test_compose_prefills(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     b = episode.bindings
     signature_first = state.settings.signature.splitlines()[0]
     async with client_for(app, episode.id) as client:
@@ -276,7 +275,7 @@ async def test_compose_prefills(world: tuple[Any, Any]) -> None:
 
 async def test_reply_all_leaves_the_user_out(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     me = state.user.email
     message = next(m for m in state.messages if m.cc and m.folder == "inbox")
     async with client_for(app, episode.id) as client:
@@ -289,7 +288,7 @@ async def test_reply_all_leaves_the_user_out(world: tuple[Any, Any]) -> None:
 
 async def test_contacts_and_settings_pages(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     async with client_for(app, episode.id) as client:
         doc = Doc((await client.get("/contacts")).text)
         for contact in state.contacts:
@@ -337,7 +336,7 @@ async def test_contacts_and_settings_pages(world: tuple[Any, Any]) -> None:
 
 async def test_following_a_link_records_the_click(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state = state_of(episode)
+    state = episode.state
     ph = episode.bindings["phishing"]
     before = episode.clock.now()
     async with client_for(app, episode.id) as client:
@@ -379,5 +378,5 @@ async def test_signed_out_pages_go_to_sign_in(world: tuple[Any, Any]) -> None:
         assert response.status_code in (302, 303, 307)
         assert response.headers["location"].startswith("/login?next=%2Ffolder%2Fsent")
         login = Doc((await client.get("/login")).text)
-        assert login.labelled("Email").attrs["value"] == state_of(episode).user.email
+        assert login.labelled("Email").attrs["value"] == episode.state.user.email
         assert (await client.post("/api/messages/archive", json={"ids": ["m0001"]})).status_code == 401

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
-from sites.travel.models import state_of
 
 from . import client_for, new_world
 
@@ -31,7 +30,7 @@ def booking_body(stay: dict[str, Any], **changes: Any) -> dict[str, Any]:
 
 async def test_booking_with_member_code_writes_everything_at_once(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, book = state_of(episode), episode.bindings["book"]
+    state, book = episode.state, episode.bindings["book"]
     room = state.room(book["room_id"])
     assert room is not None
     available, points = room.available, state.loyalty.points
@@ -102,7 +101,7 @@ async def test_expired_promo_and_sold_out_room(world: tuple[Any, Any]) -> None:
 
 async def test_change_dates_then_cancel(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, change, cancel = state_of(episode), episode.bindings["change"], episode.bindings["cancel"]
+    state, change, cancel = episode.state, episode.bindings["change"], episode.bindings["cancel"]
     async with client_for(app, episode.id) as client:
         moved = await client.put(f"/api/bookings/{change['booking_id']}/dates",
                                  json={"check_in": change["check_in"], "check_out": change["check_out"]})
@@ -128,7 +127,7 @@ async def test_change_dates_then_cancel(world: tuple[Any, Any]) -> None:
 
 async def test_flight_booking(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, fl = state_of(episode), episode.bindings["flight"]
+    state, fl = episode.state, episode.bindings["flight"]
     flight = state.flight(fl["flight_id"])
     assert flight is not None
     seats = flight.seats

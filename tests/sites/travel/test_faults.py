@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.travel.models import PAGE_SIZE, state_of
+from sites.travel.models import PAGE_SIZE
 from sites.travel.site import SITE
 
 from . import client_for, new_world
@@ -34,7 +34,7 @@ def test_seed_faults_are_seeded_and_keep_the_task_answers(fault: dict[str, Any])
     again = new_world(3, faults=[fault], focus="refundable")[2]
     plain = new_world(3, focus="refundable")[2]
     assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
-    state = state_of(first)
+    state = first.state
     assert len({h.id for h in state.hotels}) == len(state.hotels) and len({r.id for r in state.rooms}) == len(
         state.rooms)
     assert first.bindings["refundable"] == plain.bindings["refundable"]
@@ -42,7 +42,7 @@ def test_seed_faults_are_seeded_and_keep_the_task_answers(fault: dict[str, Any])
 
 def test_lookalikes_share_the_city_and_the_name() -> None:
     episode = new_world(2, focus="namesake", faults=SEED_FAULTS[:2])[2]
-    state, target = state_of(episode), episode.bindings["target"]
+    state, target = episode.state, episode.bindings["target"]
     city = state.hotel(target["id"]).city  # type: ignore[union-attr]
     decoys = [state.hotel(i) for i in episode.bindings["decoy_ids"]]
     assert all(d and d.city == city and d.name != target["name"] for d in decoys)
@@ -56,19 +56,19 @@ def test_copies_of_the_one_hotel_without_a_resort_fee_charge_one(fault: dict[str
     """The resort task says only one 4-star hotel in the city charges no resort fee: decoys and fillers
     copied from it must not make that untrue (another fee-free hotel would be an equally right answer)."""
     episode = new_world(1, focus="resort", faults=[fault])[2]
-    state, resort = state_of(episode), episode.bindings["resort"]
+    state, resort = episode.state, episode.bindings["resort"]
     target = state.hotel(resort["hotel_id"])
     assert target is not None and target.resort_fee_cents == 0
     fee_free = [h.id for h in state.hotels if h.city == target.city and h.stars == target.stars
                 and not h.resort_fee_cents]
     assert fee_free == [target.id]
-    copies = [h for h in state.hotels if h.id not in {x.id for x in state_of(new_world(1, focus="resort")[2]).hotels}]
+    copies = [h for h in state.hotels if h.id not in {x.id for x in new_world(1, focus="resort")[2].state.hotels}]
     assert copies and all(h.resort_fee_cents > 0 for h in copies)
 
 
 def test_target_pushed_past_the_first_page() -> None:
     episode = new_world(4, focus="fallback", faults=[SEED_FAULTS[3]])[2]
-    state, target = state_of(episode), state_of(new_world(4)[2]).hotel(episode.bindings["target"]["id"])
+    state, target = episode.state(new_world(4)[2]).hotel(episode.bindings["target"]["id"])
     assert target is not None
     ranked = sorted((h for h in state.hotels if h.city == target.city), key=lambda h: (h.rank, h.id))
     assert [h.id for h in ranked].index(target.id) >= PAGE_SIZE
@@ -86,9 +86,9 @@ async def test_booking_faults_refuse_the_booking_whole(fault: dict[str, Any], st
     async with client_for(app, episode.id) as client:
         refused = await client.post("/api/bookings", json=booking_body(book))
         assert refused.status_code == status, refused.text
-        assert len(state_of(episode).bookings) == 5
+        assert len(episode.state.bookings) == 5
         retry = await client.post("/api/bookings", json=booking_body(book))
-    room = state_of(episode).room(book["room_id"])
+    room = episode.state.room(book["room_id"])
     assert room is not None
     if fault["type"] == "item_removed_mid_flow":
         assert retry.status_code == 409 and room.available == 0
@@ -111,7 +111,7 @@ async def test_partial_write_and_concurrent_edit() -> None:
         conflict = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
         assert conflict.status_code == 409
         assert (await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)).status_code == 200
-    state = state_of(episode)
+    state = episode.state
     assert state.bookings[-1].card_id == "card1"
     changed = state.booking(change["booking_id"])
     assert changed and "Late arrival" in changed.requests and changed.check_in == change["check_in"]
@@ -121,10 +121,10 @@ async def test_pagination_drift_adds_hotels_at_the_top_of_the_city() -> None:
     app, _, episode = new_world(7, faults=[{"type": "pagination_drift", "layer": "server",
                                             "match": {"path": "/hotels"}, "params": {"shift": 3}}])
     city = episode.bindings["book"]["city"]
-    before = len(state_of(episode).hotels)
+    before = len(episode.state.hotels)
     async with client_for(app, episode.id) as client:
         assert (await client.get("/hotels", params={"city": city, "page": "2"})).status_code == 200
-    state = state_of(episode)
+    state = episode.state
     new = state.hotels[before:]
     assert len(new) == 3 and all(h.city == city and h.name.endswith("(New)") for h in new)
 
@@ -137,7 +137,7 @@ async def test_partial_write_of_new_dates_stores_another_check_out() -> None:
     async with client_for(app, episode.id) as client:
         claimed = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
         assert claimed.status_code == 200
-        booking = state_of(episode).booking(change["booking_id"])
+        booking = episode.state.booking(change["booking_id"])
         assert booking and booking.check_in == change["check_in"] and booking.check_out != change["check_out"]
         assert booking.check_out > booking.check_in
         again = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)

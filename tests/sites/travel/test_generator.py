@@ -5,14 +5,14 @@ from typing import Any
 
 import pytest
 
-from sites.travel.models import PAGE_SIZE, state_of
+from sites.travel.models import PAGE_SIZE
 
 from . import new_world
 
 
 def test_people_and_traps_change_with_the_seed() -> None:
     worlds = [new_world(seed)[2] for seed in (1, 2, 3, 4)]
-    assert len({state_of(w).today for w in worlds}) == 4
+    assert len({w.state.today for w in worlds}) == 4
     assert len({w.bindings["namesake"]["hotel_name"] for w in worlds}) > 1
 
 
@@ -30,7 +30,7 @@ def _first_page(state: Any, hotel_id: str) -> bool:
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_seeded_traps(seed: int) -> None:
     episode = new_world(seed)[2]
-    state, b = state_of(episode), episode.bindings
+    state, b = episode.state, episode.bindings
     today = date.fromisoformat(state.today)
     assert len({r.id for r in state.rooms}) == len(state.rooms)
     assert len({h.id for h in state.hotels}) == len(state.hotels)

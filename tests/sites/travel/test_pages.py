@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from sites.travel.models import PAGE_SIZE, state_of
+from sites.travel.models import PAGE_SIZE
 
 from . import Doc, client_for, new_world, stay_query
 
@@ -23,7 +23,7 @@ def hotel_links(doc: Doc) -> list[str]:
 
 async def test_results_filter_sort_and_page(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, city = state_of(episode), episode.bindings["resort"]["city"]
+    state, city = episode.state, episode.bindings["resort"]["city"]
     in_city = sorted((h for h in state.hotels if h.city == city), key=lambda h: (h.rank, h.id))
     async with client_for(app, episode.id) as client:
         first = Doc((await client.get("/hotels", params={"city": city})).text)
@@ -76,7 +76,7 @@ async def test_key_facts_only_on_the_hotel_page(world: tuple[Any, Any]) -> None:
 
 async def test_booking_steps_and_trips(world: tuple[Any, Any]) -> None:
     app, episode = world
-    state, fb, cancel = state_of(episode), episode.bindings["fallback"], episode.bindings["cancel"]
+    state, fb, cancel = episode.state, episode.bindings["fallback"], episode.bindings["cancel"]
     async with client_for(app, episode.id) as client:
         page = Doc((await client.get(f"/book?hotel={fb['hotel_id']}&room={fb['room_id']}&{stay_query(fb)}")).text)
         assert page.buttons("Continue to payment") and page.buttons("Continue to review")
