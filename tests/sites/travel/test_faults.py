@@ -68,7 +68,7 @@ def test_copies_of_the_one_hotel_without_a_resort_fee_charge_one(fault: dict[str
 
 def test_target_pushed_past_the_first_page() -> None:
     episode = new_world(4, focus="fallback", faults=[SEED_FAULTS[3]])[2]
-    state, target = episode.state(new_world(4)[2]).hotel(episode.bindings["target"]["id"])
+    state, target = episode.state, new_world(4)[2].state.hotel(episode.bindings["target"]["id"])
     assert target is not None
     ranked = sorted((h for h in state.hotels if h.city == target.city), key=lambda h: (h.rank, h.id))
     assert [h.id for h in ranked].index(target.id) >= PAGE_SIZE
