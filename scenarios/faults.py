@@ -203,8 +203,9 @@ def registry() -> dict[str, type[FaultType]]:
     return dict(sorted(out.items()))
 
 
-def lookup(name: str, layer: Layer) -> type[FaultType] | None:
-    """The type registered under `name` on `layer` (None if there is none)."""
+def lookup(name: str, layer: Layer | str) -> type[FaultType] | None:
+    """The type registered under `name` on `layer` (a Layer or its name; None if there is none)."""
+    layer = Layer(layer)
     return _types_on((layer,)).get((layer, name))
 
 

@@ -1,6 +1,7 @@
 """`webchaos catalog check`: the built-in catalog passes; each kind of broken catalog fails with its file,
 field and what was expected. (No browser: pages are rendered in-process.)"""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 from harness.catalog.check import Finding, check_catalog
 from harness.config import PROJECT_ROOT
 from scenarios.loader import CATALOG_DIR
+from sites import registry
 
 SHOP_TASKS = (CATALOG_DIR / "shop" / "tasks.yaml").read_text()
 FORUM_TASKS = (CATALOG_DIR / "forum" / "tasks.yaml").read_text()
@@ -162,7 +164,9 @@ def test_a_declaration_wider_than_the_family_is_an_error(tmp_path: Path, monkeyp
     # world the family then refuses
     assert SITE.profile.target is not None
     wide = SITE.profile.target.model_copy(update={"accepts": {}})
-    monkeypatch.setattr(SITE, "profile", SITE.profile.model_copy(update={"target": wide}))
+    wide_bank = dataclasses.replace(SITE, profile=SITE.profile.model_copy(update={"target": wide}))
+    declared = tuple(wide_bank if site is SITE else site for site in registry._discover())
+    monkeypatch.setattr(registry, "_discover", lambda: declared)
     found = errors(check_catalog(broken(tmp_path, BANK_TASKS, PAGE_TWO), seeds=(1,)))
     assert [f.where for f in found] == ["variant page_two@bank_buy_under_price_cap"]
     assert "does not open" in found[0].message and "declaration" in found[0].message

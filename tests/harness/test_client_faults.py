@@ -92,7 +92,7 @@ _counter = iter(range(10_000))
 
 async def probe(env: Env, out: Path, faults: list[dict[str, Any]], script: Script,
                 task: str = "shop_add_to_cart", seed: int = 1) -> Probe:
-    kinds = [lookup(f["type"], "client") for f in faults]  # type: ignore[arg-type]
+    kinds = [lookup(f["type"], "client") for f in faults]
     variant = Variant(id="probe", title="probe", tasks=[task], faults=faults,
                       target_primitive=kinds[0].primitive if kinds[0] else "grounding") if faults else None
     episode = await env.manager.open(EpisodeSpec(CATALOG.tasks[task], variant, seed), f"cf-{next(_counter)}", out)

@@ -44,9 +44,10 @@ PAGES = {
     "more": """<button aria-expanded="false" onclick="this.setAttribute('aria-expanded','true');
                document.getElementById('menu').hidden = false">More</button>
                <div id="menu" hidden><button onclick="done()">Save</button></div>""",
-    # Disabled for 3.5 s (longer than one action timeout).
+    # Disabled for 6 s: twice one action timeout, so a slow machine's late first click still times out, and
+    # less than the recovering agent's longer wait.
     "disabled": """<button id="b" disabled onclick="done()">Save</button>
-                   <script>setTimeout(() => document.getElementById('b').disabled = false, 3500)</script>""",
+                   <script>setTimeout(() => document.getElementById('b').disabled = false, 6000)</script>""",
     # The confirmation shows 3 s after the click (the agent first looks for 1.5 s).
     "slow": """<button onclick="hit('save'); setTimeout(() => document.getElementById('out').textContent =
                'Saved it', 3000)">Save</button>""",

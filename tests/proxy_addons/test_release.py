@@ -139,17 +139,20 @@ async def test_paced_responses_go_one_at_a_time_while_a_release_is_close_and_all
 
     # a release due beyond the yield window but within the pacing horizon: paced responses are spaced
     # (a lower bound: no stall makes them closer), and none waits for the release itself
-    spans = []
+    # (a stall that carries the loop past the release's window ends the pacing early: so one attempt in
+    # ATTEMPTS must show it, not each)
+    spans, gap_sets = [], []
     for _ in range(ATTEMPTS):
         went.clear()
         clock = ReleaseClock(loop)
         release = clock.hold(loop.time() + (YIELD_WINDOW_S + PACE_HORIZON_S) / 2)
         start = loop.time()
         await asyncio.gather(*(response(clock, pace=True) for _ in range(3)))
-        gaps = [b - a for a, b in itertools.pairwise(went)]
-        assert len(gaps) == 2 and all(gap >= PACE_S * 0.99 for gap in gaps), gaps
+        gap_sets.append([b - a for a, b in itertools.pairwise(went)])
         spans.append(went[-1] - start)
         await release
+    assert all(len(gaps) == 2 for gaps in gap_sets), gap_sets
+    assert any(all(gap >= PACE_S * 0.99 for gap in gaps) for gaps in gap_sets), gap_sets
     assert min(spans) < YIELD_WINDOW_S + PACE_HORIZON_S, spans
     # unpaced responses, and paced ones with no release close, go together
     for pace, due in ((False, PACE_HORIZON_S / 2 + YIELD_WINDOW_S), (True, 10 * PACE_HORIZON_S)):
