@@ -196,7 +196,7 @@ def run(
     ] = False,
     executor: Annotated[str | None, typer.Option(
         "--executor", help="'local' (one stack on this machine; the default) or 'ray' (a stack per Ray worker; "
-        "pip install 'webchaos[ray]'); with ray, -j is episodes at once per worker; with --resume, the run's own "
+        "pip install 'webchaos\\[ray]'); with ray, -j is episodes at once per worker; with --resume, the run's own "
         "executor, address and workers unless given")] = None,
     address: Annotated[str | None, typer.Option(
         "--address", help="with --executor ray: 'auto' (the cluster `ray start` made here) or HOST:PORT of its "

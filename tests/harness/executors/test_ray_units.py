@@ -59,3 +59,10 @@ def test_an_archive_cannot_write_outside_its_folder(tmp_path: Path) -> None:
     with pytest.raises(tarfile.OutsideDestinationError):
         unpack_folder(buffer.getvalue(), tmp_path / "inside")
     assert not (tmp_path / "escaped.txt").exists()
+
+
+def test_run_help_names_the_ray_extra() -> None:
+    # rich reads "[ray]" as markup and drops it unless escaped: the help must say what to install
+    out = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "400"})
+    assert out.exit_code == 0
+    assert "pip install 'webchaos[ray]'" in out.output
