@@ -76,7 +76,7 @@ async def test_pages_render_on_the_kit_layout_with_no_external_urls() -> None:
 
 
 async def test_bad_requests_are_4xx_and_an_unknown_id_is_404() -> None:
-    client, episode = open_episode()
+    client, _ = open_episode()
     async with client:
         assert (await client.get("/todos/nope")).status_code == 404
         assert (await client.post("/api/todos/nope/done")).json() == {"detail": "no to-do 'nope'"}
@@ -130,3 +130,24 @@ async def test_the_decoys_fire_catch_a_loose_match_and_the_plan_still_passes(see
     async with careful:
         await follow_plan(careful, episode, TASK)
     assert verdict_of(episode).success
+
+
+# --- docs/extending.md shows this folder: its excerpts and its line count must match the files ---------
+
+FIXTURE = Path(__file__).parent
+EXTENDING = (FIXTURE.parents[2] / "docs" / "extending.md").read_text(encoding="utf-8")
+
+
+def test_the_docs_excerpts_are_in_the_files_they_name() -> None:
+    excerpts = re.findall(r"<!-- excerpt: (\S+) -->\n```\w*\n(.*?)\n```", EXTENDING, flags=re.S)
+    assert len(excerpts) >= 7
+    for path, text in excerpts:
+        assert text in (FIXTURE.parents[2] / path).read_text(encoding="utf-8"), path
+
+
+def test_the_docs_state_this_folders_line_count() -> None:
+    files = [p for p in FIXTURE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    count = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files)
+    tests = len(Path(__file__).read_text(encoding="utf-8").splitlines())
+    stated = f"the whole folder is **{count} lines**"
+    assert stated in EXTENDING and f"{count - tests} lines of site and catalog,\nand {tests} of tests" in EXTENDING
