@@ -1,9 +1,11 @@
 """Every site webchaos ships, discovered: each package `sites/<name>/` with a `site.py` that
-exposes `SITE` (a `sites.kit.site.Site`) is a site. Adding one touches nothing outside its folder."""
+exposes `SITE` (a `sites.kit.site.Site`) is a site. Adding one touches nothing outside its folder.
+A site declared elsewhere (the tiny site of the tests) is served alongside them by passing it as `extra`."""
 
 import functools
 import importlib
 import pkgutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from scenarios.loader import Catalog, load_catalog
@@ -27,20 +29,28 @@ def _discover() -> tuple[Site, ...]:
     return tuple(found)
 
 
-def all_sites() -> dict[str, Site]:
-    return {site.name: site for site in _discover()}
+def all_sites(extra: Iterable[Site] = ()) -> dict[str, Site]:
+    """The discovered sites by name, and the `extra` ones (a name may not be taken twice)."""
+    sites = {site.name: site for site in _discover()}
+    for site in extra:
+        if site.name in sites:
+            raise ValueError(f"extra site {site.name!r}: a site of that name is already served")
+        sites[site.name] = site
+    return sites
 
 
 def site_hosts() -> list[str]:
     return [site.host for site in _discover()]
 
 
-def profiles() -> dict[str, SiteProfile]:
+def profiles(extra: Iterable[Site] = ()) -> dict[str, SiteProfile]:
     """Each site's profile, with the fault types it implements (read off its `faults`)."""
-    return {site.name: site.profile.model_copy(update={"fault_types": sorted(site.faults)}) for site in _discover()}
+    return {name: site.profile.model_copy(update={"fault_types": sorted(site.faults)})
+            for name, site in all_sites(extra).items()}
 
 
-def load_site_catalog(*roots: Path) -> Catalog:
-    """The catalog, checked against the sites: each task's site exists and implements its variants'
-    seed and server fault types (a `ScenarioError` names the file, the site and the type)."""
-    return load_catalog(*roots, profiles=profiles())
+def load_site_catalog(*roots: Path, extra: Iterable[Site] = ()) -> Catalog:
+    """The catalog, checked against the sites (and the `extra` ones): each task's site exists and
+    implements its variants' seed and server fault types (a `ScenarioError` names the file, the site
+    and the type)."""
+    return load_catalog(*roots, profiles=profiles(extra))

@@ -9,6 +9,8 @@ adds it to what it forwards).
 
 import argparse
 import asyncio
+from collections.abc import Iterable
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -18,15 +20,17 @@ from sites.kit.app import site_app
 from sites.kit.hosting import HostDispatch, RequireSecret
 from sites.kit.oracle import oracle_app
 from sites.kit.progress import ReportEvents
+from sites.kit.site import Site
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
 
 
-def build(store: EpisodeStore | None = None, secret: str | None = None
+def build(store: EpisodeStore | None = None, secret: str | None = None, extra: Iterable[Site[Any]] = ()
           ) -> tuple[ASGIApp, ASGIApp, EpisodeStore]:
     """The public (sites) app, the oracle app, and the store they share. With `secret`, both
-    apps refuse (401) any request without it (the served process always has one)."""
-    sites = all_sites()
+    apps refuse (401) any request without it (the served process always has one). `extra` sites
+    (declared outside `sites/`, e.g. the tests' tiny site) are served next to the discovered ones."""
+    sites = all_sites(extra)
     store = store or EpisodeStore(sites)
     public: ASGIApp = ReportEvents(HostDispatch({site.host: site_app(site, store) for site in sites.values()}), store)
     oracle: ASGIApp = oracle_app(store)

@@ -82,3 +82,13 @@ def test_catalog_load_refuses_a_task_on_an_unknown_site(tmp_path: Path) -> None:
     path.write_text(CATALOG.replace("site: shop", "site: nowhere"))
     with pytest.raises(ScenarioError, match=r"task t1\.site: unknown site 'nowhere'"):
         load_site_catalog(path)
+
+
+def test_extra_sites_are_served_next_to_the_discovered_ones_under_a_name_of_their_own() -> None:
+    from tests.sites.tiny.site import SITE as TINY
+
+    assert all_sites(extra=[TINY])["tiny"] is TINY and "tiny" not in all_sites()
+    assert profiles(extra=[TINY])["tiny"].fault_types == ["decoy_items"]
+    shop = all_sites()["shop"]
+    with pytest.raises(ValueError, match="extra site 'shop': a site of that name is already served"):
+        all_sites(extra=[shop])
