@@ -64,10 +64,6 @@ def long_date(stamp: str) -> str:
     return f"{moment:%B} {moment.day}, {moment.year} at {moment:%H:%M}"
 
 
-def money(cents: int) -> str:
-    return format_cents(cents)
-
-
 def signed(cents: int) -> str:
     return ("+" if cents > 0 else "") + format_cents(cents)
 
@@ -77,7 +73,7 @@ def masked(number: str) -> str:
 
 
 def bank_filters() -> dict[str, Any]:
-    return {"money": money, "signed": signed, "short_date": short_date, "long_date": long_date, "masked": masked}
+    return {"money": format_cents, "signed": signed, "short_date": short_date, "long_date": long_date, "masked": masked}
 
 
 def page_context(state: BankState | None) -> dict[str, Any]:
