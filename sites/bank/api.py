@@ -49,18 +49,12 @@ from sites.bank.models import (
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 from sites.kit.templating import format_cents
 
 MAX_DAYS_AHEAD = 365
 # The same transfer again this soon (episode-clock time) is taken for a double submission and refused.
 DUPLICATE_WINDOW = timedelta(minutes=3)
-
-
-def _account(state: BankState, account_id: str) -> Account:
-    found = state.account(account_id)
-    if found is None:
-        raise HTTPException(404, f"no account {account_id!r}")
-    return found
 
 
 def _today(episode: SiteEpisode) -> date:
@@ -98,19 +92,17 @@ def api_router() -> APIRouter:
     @hook_point("transfer", "write")
     async def transfer(body: TransferBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        source = _account(state, body.from_account_id)
+        source = get_or_404(state.accounts, body.from_account_id, "account")
         amount = parse_amount(body.amount)
         destination: Account | None = None
         payee: Payee | None = None
         if body.to_id.startswith("p"):
-            payee = state.payee(body.to_id)
-            if payee is None:
-                raise HTTPException(404, f"no payee {body.to_id!r}")
+            payee = get_or_404(state.payees, body.to_id, "payee")
             if payee.status != "active":
                 raise HTTPException(409, f"{payee.name} is not confirmed yet: enter the code from your security "
                                          "messages first.")
         else:
-            destination = _account(state, body.to_id)
+            destination = get_or_404(state.accounts, body.to_id, "account")
             if destination.id == source.id:
                 raise HTTPException(422, "Choose two different accounts.")
         today = _today(episode)
@@ -166,9 +158,7 @@ def api_router() -> APIRouter:
     @hook_point("cancel_scheduled", "write", target=lambda kw: kw["scheduled_id"])
     async def cancel_scheduled(scheduled_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        plan = next((s for s in state.scheduled if s.id == scheduled_id), None)
-        if plan is None:
-            raise HTTPException(404, f"no scheduled payment {scheduled_id!r}")
+        plan = get_or_404(state.scheduled, scheduled_id, "scheduled payment")
         if plan.status == "cancelled":
             raise HTTPException(409, "This payment is already cancelled.")
         episode.clock.stamp()
@@ -209,9 +199,7 @@ def api_router() -> APIRouter:
     async def confirm_payee(payee_id: str, body: ConfirmBody, request: Request,
                             episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        found = state.payee(payee_id)
-        if found is None:
-            raise HTTPException(404, f"no payee {payee_id!r}")
+        found = get_or_404(state.payees, payee_id, "payee")
         if found.status == "active":
             raise HTTPException(409, "This payee is already confirmed.")
         if body.code != found.code:
@@ -243,9 +231,7 @@ def api_router() -> APIRouter:
     async def dispute(transaction_id: str, body: DisputeBody, request: Request,
                       episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        found = state.transaction(transaction_id)
-        if found is None:
-            raise HTTPException(404, f"no transaction {transaction_id!r}")
+        found = get_or_404(state.transactions, transaction_id, "transaction")
         if found.kind != "card" or found.amount_cents >= 0:
             raise HTTPException(409, "Only card payments can be disputed.")
         if any(d.transaction_id == found.id for d in state.disputes):
@@ -262,9 +248,7 @@ def api_router() -> APIRouter:
     async def report(message_id: str, body: ReportBody, request: Request,
                      episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        found = state.message(message_id)
-        if found is None:
-            raise HTTPException(404, f"no message {message_id!r}")
+        found = get_or_404(state.messages, message_id, "message")
         if found.reported == body.reported:
             raise HTTPException(409, "Already reported." if body.reported else "This message is not reported.")
         episode.clock.stamp()
@@ -276,9 +260,7 @@ def api_router() -> APIRouter:
     @hook_point("message_action", "write", target=lambda kw: kw["message_id"])
     async def message_action(message_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        found = state.message(message_id)
-        if found is None:
-            raise HTTPException(404, f"no message {message_id!r}")
+        found = get_or_404(state.messages, message_id, "message")
         if not found.action_label:
             raise HTTPException(409, "This message has no button.")
         at = episode.clock.stamp()
@@ -294,9 +276,9 @@ def api_router() -> APIRouter:
     @hook_point("review_order", "write")
     async def review_order(body: ReviewBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        security = state.security(body.symbol)
-        if security is None:
-            raise HTTPException(404, f"no security {body.symbol!r}")
+        # Symbols are looked up in capitals; the detail quotes the symbol as it was sent.
+        security = get_or_404(state.securities, body.symbol.upper(), key="symbol",
+                              detail=f"no security {body.symbol!r}")
         limit = parse_amount(body.limit_price, "The limit price") if body.limit_price else None
         if body.order_type == "limit" and limit is None:
             raise HTTPException(422, "A limit order needs a limit price.")
@@ -322,9 +304,7 @@ def api_router() -> APIRouter:
     @hook_point("place_order", "write", target=lambda kw: kw["body"].review_id)
     async def place_order(body: PlaceBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        review = state.review(body.review_id)
-        if review is None:
-            raise HTTPException(404, f"no order review {body.review_id!r}")
+        review = get_or_404(state.order_reviews, body.review_id, "order review")
         if review.used:
             raise HTTPException(409, "This order was already placed.")
         security = state.security(review.symbol)
@@ -368,9 +348,7 @@ def api_router() -> APIRouter:
     @hook_point("cancel_order", "write", target=lambda kw: kw["order_id"])
     async def cancel_order(order_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        order = state.order(order_id)
-        if order is None:
-            raise HTTPException(404, f"no order {order_id!r}")
+        order = get_or_404(state.orders, order_id, "order")
         if order.status != "open":
             raise HTTPException(409, f"This order is {order.status}: only open orders can be cancelled.")
         episode.clock.stamp()

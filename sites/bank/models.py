@@ -219,17 +219,11 @@ class BankState(BaseModel):
     def transaction(self, transaction_id: str) -> Transaction | None:
         return next((t for t in self.transactions if t.id == transaction_id), None)
 
-    def message(self, message_id: str) -> Message | None:
-        return next((m for m in self.messages if m.id == message_id), None)
-
     def security(self, symbol: str) -> Security | None:
         return next((s for s in self.securities if s.symbol == symbol.upper()), None)
 
     def holding(self, symbol: str) -> Holding | None:
         return next((h for h in self.holdings if h.symbol == symbol), None)
-
-    def order(self, order_id: str) -> Order | None:
-        return next((o for o in self.orders if o.id == order_id), None)
 
     def review(self, review_id: str) -> OrderReview | None:
         return next((r for r in self.order_reviews if r.id == review_id), None)

@@ -26,11 +26,13 @@ from sites.bank.models import (
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
 
 MAX_QUERY = 100
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+NO_ACCOUNT = "There is no such account in your profile."
 KINDS = {"all": "All transactions", "in": "Money in", "out": "Money out"}
 
 NOTICES = {
@@ -62,10 +64,6 @@ def long_date(stamp: str) -> str:
     return f"{moment:%B} {moment.day}, {moment.year} at {moment:%H:%M}"
 
 
-def money(cents: int) -> str:
-    return format_cents(cents)
-
-
 def signed(cents: int) -> str:
     return ("+" if cents > 0 else "") + format_cents(cents)
 
@@ -75,7 +73,7 @@ def masked(number: str) -> str:
 
 
 def bank_filters() -> dict[str, Any]:
-    return {"money": money, "signed": signed, "short_date": short_date, "long_date": long_date, "masked": masked}
+    return {"money": format_cents, "signed": signed, "short_date": short_date, "long_date": long_date, "masked": masked}
 
 
 def page_context(state: BankState | None) -> dict[str, Any]:
@@ -139,12 +137,6 @@ def quote_view(state: BankState, episode: SiteEpisode, symbol: str) -> dict[str,
 def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
 
-    def account_or_404(state: BankState, account_id: str) -> Account:
-        found = state.account(account_id)
-        if found is None:
-            raise HTTPException(404, "There is no such account in your profile.")
-        return found
-
     @router.get("/", response_class=HTMLResponse)
     @hook_point("overview", "page")
     async def overview(request: Request, episode: BankEpisode) -> HTMLResponse:
@@ -165,7 +157,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("account", "page", target=lambda kw: kw["account_id"])
     async def account_page(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        account = account_or_404(state, account_id)
+        account = get_or_404(state.accounts, account_id, detail=NO_ACCOUNT)
         params = request.query_params
         query = params.get("q", "").strip()
         if len(query) > MAX_QUERY:
@@ -214,10 +206,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("transaction", "page", target=lambda kw: kw["transaction_id"])
     async def transaction_page(transaction_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        line = state.transaction(transaction_id)
-        if line is None:
-            raise HTTPException(404, "There is no such transaction.")
-        account = account_or_404(state, line.account_id)
+        line = get_or_404(state.transactions, transaction_id, detail="There is no such transaction.")
+        account = get_or_404(state.accounts, line.account_id, detail=NO_ACCOUNT)
         dispute = next((d for d in state.disputes if d.transaction_id == line.id), None)
         episode.emit.inspect("view_transaction", line.id, revealed=["location", "card", "reference"])
         return ui.render(episode, "transaction.html", title=line.description, t=line, account=account,
@@ -229,7 +219,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("statements", "page", target=lambda kw: kw["account_id"])
     async def statements(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        account = account_or_404(state, account_id)
+        account = get_or_404(state.accounts, account_id, detail=NO_ACCOUNT)
         current = episode.clock.now().strftime("%Y-%m")
         months = [m for m in months_of(state, account) if m < current]
         episode.emit.navigate("view_statements", account.id)
@@ -240,7 +230,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("statement", "page", target=lambda kw: kw["account_id"])
     async def statement(account_id: str, month: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        account = account_or_404(state, account_id)
+        account = get_or_404(state.accounts, account_id, detail=NO_ACCOUNT)
         current = episode.clock.now().strftime("%Y-%m")
         months = [m for m in months_of(state, account) if m < current]
         if not _MONTH.fullmatch(month) or month not in months:
@@ -300,9 +290,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("confirm_page", "page", target=lambda kw: kw["payee_id"])
     async def confirm_page(payee_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        payee = state.payee(payee_id)
-        if payee is None:
-            raise HTTPException(404, "There is no such payee.")
+        payee = get_or_404(state.payees, payee_id, detail="There is no such payee.")
         episode.emit.navigate("view_confirm_payee", payee.id)
         return ui.render(episode, "confirm.html", title="Confirm your new payee", payee=payee, active="payees")
 
@@ -319,9 +307,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
     async def message(message_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        found = state.message(message_id)
-        if found is None:
-            raise HTTPException(404, "There is no such message.")
+        found = get_or_404(state.messages, message_id, detail="There is no such message.")
         found.read = True
         episode.emit.inspect("view_message", found.id, revealed=["sender_address", "body"])
         return ui.render(episode, "message.html", title=found.subject, m=found, notice=_notice(request),
@@ -358,9 +344,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("quote", "page", target=lambda kw: kw["symbol"])
     async def quote(symbol: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        security = state.security(symbol)
-        if security is None:
-            raise HTTPException(404, f"There is no security with the symbol {symbol[:10]}.")
+        security = get_or_404(state.securities, symbol.upper(), key="symbol",
+                              detail=f"There is no security with the symbol {symbol[:10]}.")
         holding = state.holding(security.symbol)
         side = request.query_params.get("side", "buy")
         if side not in ("buy", "sell"):
@@ -375,9 +360,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("review", "page", target=lambda kw: kw["review_id"])
     async def review(review_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
-        found = state.review(review_id)
-        if found is None:
-            raise HTTPException(404, "There is no such order to review.")
+        found = get_or_404(state.order_reviews, review_id, detail="There is no such order to review.")
         security = state.security(found.symbol)
         episode.emit.navigate("view_order_review", found.id)
         return ui.render(episode, "review.html", title="Review your order", r=found, security=security,

@@ -33,14 +33,13 @@ from sites.clinic.models import (
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 
 MAX_CONTACTS = 5
 
 
 def _future_slot(state: ClinicState, episode: SiteEpisode, slot_id: str) -> Slot:
-    slot = state.slot(slot_id)
-    if slot is None:
-        raise HTTPException(404, f"no appointment time {slot_id!r}")
+    slot = get_or_404(state.slots, slot_id, "appointment time")
     if slot.start <= iso(episode.clock.now()):
         raise HTTPException(409, "That time has already passed. Choose a later time.")
     if slot.taken:
@@ -49,9 +48,7 @@ def _future_slot(state: ClinicState, episode: SiteEpisode, slot_id: str) -> Slot
 
 
 def _upcoming(state: ClinicState, appointment_id: str) -> Appointment:
-    appointment = state.appointment(appointment_id)
-    if appointment is None:
-        raise HTTPException(404, f"no appointment {appointment_id!r}")
+    appointment = get_or_404(state.appointments, appointment_id, "appointment")
     if appointment.status != "booked":
         raise HTTPException(409, f"This appointment is {appointment.status}; it can't be changed.")
     return appointment
@@ -139,9 +136,7 @@ def api_router() -> APIRouter:
             raise HTTPException(422, "symptoms_since: that date is in the future")
         if since < date.fromisoformat(state.patient.born):
             raise HTTPException(422, "symptoms_since: that date is before your date of birth")
-        card = state.card(body.insurance_card_id)
-        if card is None:
-            raise HTTPException(404, f"no insurance card {body.insurance_card_id!r}")
+        card = get_or_404(state.insurance_cards, body.insurance_card_id, "insurance card")
         if not body.medications_confirmed:
             raise HTTPException(422, "medications_confirmed: please confirm your medication list")
         at = episode.clock.stamp()
@@ -158,11 +153,9 @@ def api_router() -> APIRouter:
     @hook_point("send_message", "write")
     async def send_message(body: MessageBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = episode.state
-        provider = state.provider(body.provider_id)
-        if provider is None:
-            raise HTTPException(404, f"no provider {body.provider_id!r}")
-        if body.result_id is not None and state.result(body.result_id) is None:
-            raise HTTPException(404, f"no test result {body.result_id!r}")
+        provider = get_or_404(state.providers, body.provider_id, "provider")
+        if body.result_id is not None:
+            get_or_404(state.results, body.result_id, "test result")
         at = episode.clock.stamp()
         message = Message(id=state.take_id("message", "msg"), provider_id=provider.id, subject=body.subject,
                           body=body.body, from_patient=True, sent_at=at, result_id=body.result_id)
@@ -177,12 +170,8 @@ def api_router() -> APIRouter:
     async def refill(medication_id: str, body: RefillBody, request: Request,
                      episode: ClinicEpisode) -> dict[str, Any]:
         state = episode.state
-        medication = state.medication(medication_id)
-        if medication is None:
-            raise HTTPException(404, f"no medication {medication_id!r}")
-        pharmacy = state.pharmacy(body.pharmacy_id)
-        if pharmacy is None:
-            raise HTTPException(404, f"no pharmacy {body.pharmacy_id!r}")
+        medication = get_or_404(state.medications, medication_id, "medication")
+        pharmacy = get_or_404(state.pharmacies, body.pharmacy_id, "pharmacy")
         if medication.refills_left < 1:
             raise HTTPException(409, f"{medication.name} has no refills left: message your provider for a new "
                                      "prescription.")
@@ -228,9 +217,7 @@ def api_router() -> APIRouter:
     @hook_point("remove_contact", "write", target=lambda kw: kw["contact_id"])
     async def remove_contact(contact_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = episode.state
-        contact = next((c for c in state.contacts if c.id == contact_id), None)
-        if contact is None:
-            raise HTTPException(404, f"no emergency contact {contact_id!r}")
+        contact = get_or_404(state.contacts, contact_id, "emergency contact")
         episode.clock.stamp()
         state.contacts.remove(contact)
         episode.emit.commit("remove_contact", contact.id, touched=[contact.id])
@@ -240,9 +227,7 @@ def api_router() -> APIRouter:
     @hook_point("make_primary", "write", target=lambda kw: kw["card_id"])
     async def make_primary(card_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
         state = episode.state
-        card = state.card(card_id)
-        if card is None:
-            raise HTTPException(404, f"no insurance card {card_id!r}")
+        card = get_or_404(state.insurance_cards, card_id, "insurance card")
         if card.primary:
             raise HTTPException(409, "That card is already your primary insurance.")
         if card.valid_to < episode.clock.now().date().isoformat():

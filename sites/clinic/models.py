@@ -202,17 +202,8 @@ class ClinicState(BaseModel):
     def result(self, result_id: str) -> TestResult | None:
         return next((r for r in self.results if r.id == result_id), None)
 
-    def medication(self, medication_id: str) -> Medication | None:
-        return next((m for m in self.medications if m.id == medication_id), None)
-
-    def pharmacy(self, pharmacy_id: str) -> Pharmacy | None:
-        return next((p for p in self.pharmacies if p.id == pharmacy_id), None)
-
     def card(self, card_id: str) -> InsuranceCard | None:
         return next((c for c in self.insurance_cards if c.id == card_id), None)
-
-    def message(self, message_id: str) -> Message | None:
-        return next((m for m in self.messages if m.id == message_id), None)
 
     def form_for(self, appointment_id: str) -> PreVisitForm | None:
         return next((f for f in self.previsit_forms if f.appointment_id == appointment_id), None)

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 from sites.learn.generator import score_attempt
 from sites.learn.models import (
     Announcement,
@@ -38,15 +39,8 @@ from sites.learn.models import (
 MAX_REMINDERS = 50
 
 
-def _course(state: LearnState, course_id: str) -> Course:
-    course = state.course(course_id)
-    if course is None:
-        raise HTTPException(404, f"no course {course_id!r}")
-    return course
-
-
 def _teaching(state: LearnState, course_id: str) -> Course:
-    course = _course(state, course_id)
+    course = get_or_404(state.courses, course_id, "course")
     if course.role != "instructor":
         raise HTTPException(403, f"You are a student in {course.code}-{course.section}; only its instructors can "
                                  "do that.")
@@ -63,10 +57,8 @@ def api_router() -> APIRouter:
     async def submit(assignment_id: str, body: SubmitBody, request: Request,
                      episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        assignment = state.assignment(assignment_id)
-        if assignment is None:
-            raise HTTPException(404, f"no assignment {assignment_id!r}")
-        course = _course(state, assignment.course_id)
+        assignment = get_or_404(state.assignments, assignment_id, "assignment")
+        course = get_or_404(state.courses, assignment.course_id, "course")
         if course.role != "student":
             raise HTTPException(403, "You teach this course: students submit, instructors grade.")
         earlier = state.submissions_of(assignment.id, state.user.id)
@@ -77,9 +69,7 @@ def api_router() -> APIRouter:
             raise HTTPException(422, "text: write something or attach a file")
         attachment = None
         if body.file_id is not None:
-            file = state.file(body.file_id)
-            if file is None:
-                raise HTTPException(404, f"no file {body.file_id!r} in your files")
+            file = get_or_404(state.files, body.file_id, detail=f"no file {body.file_id!r} in your files")
             attachment = Attachment(file_id=file.id, name=file.name, size_kb=file.size_kb, mime=file.mime)
         at = episode.clock.stamp()
         record = Submission(id=state.take_id("submission", "sub"), assignment_id=assignment.id,
@@ -95,9 +85,7 @@ def api_router() -> APIRouter:
     async def submit_quiz(quiz_id: str, body: AttemptBody, request: Request,
                           episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        quiz = state.quiz(quiz_id)
-        if quiz is None:
-            raise HTTPException(404, f"no quiz {quiz_id!r}")
+        quiz = get_or_404(state.quizzes, quiz_id, "quiz")
         earlier = state.attempts_of(quiz.id, state.user.id)
         if len(earlier) >= quiz.allowed_attempts:
             raise HTTPException(409, f"You have no attempts left for {quiz.title} (allowed: {quiz.allowed_attempts}).")
@@ -131,9 +119,7 @@ def api_router() -> APIRouter:
     async def mark_done(lesson_id: str, body: DoneBody, request: Request,
                         episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        lesson = state.lesson(lesson_id)
-        if lesson is None:
-            raise HTTPException(404, f"no lesson {lesson_id!r}")
+        lesson = get_or_404(state.lessons, lesson_id, "lesson")
         if lesson.done == body.done:
             raise HTTPException(409, f"“{lesson.title}” is already marked {'done' if body.done else 'not done'}.")
         episode.clock.stamp()
@@ -146,13 +132,10 @@ def api_router() -> APIRouter:
     async def post_reply(topic_id: str, body: PostBody, request: Request,
                          episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        topic = state.topic(topic_id)
-        if topic is None:
-            raise HTTPException(404, f"no discussion {topic_id!r}")
+        topic = get_or_404(state.topics, topic_id, "discussion")
         if body.reply_to is not None:
-            parent = state.post(body.reply_to)
-            if parent is None or parent.topic_id != topic.id:
-                raise HTTPException(404, f"no post {body.reply_to!r} in this discussion")
+            get_or_404((p for p in state.posts if p.topic_id == topic.id), body.reply_to,
+                       detail=f"no post {body.reply_to!r} in this discussion")
         at = episode.clock.stamp()
         post = Post(id=state.take_id("post", "p"), topic_id=topic.id, author_id=state.user.id, body=body.body,
                     posted_at=at, reply_to=body.reply_to)
@@ -188,9 +171,7 @@ def api_router() -> APIRouter:
     @hook_point("remove_reminder", "write", target=lambda kw: kw["reminder_id"])
     async def remove_reminder(reminder_id: str, request: Request, episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        reminder = next((r for r in state.reminders if r.id == reminder_id), None)
-        if reminder is None:
-            raise HTTPException(404, f"no reminder {reminder_id!r}")
+        reminder = get_or_404(state.reminders, reminder_id, "reminder")
         episode.clock.stamp()
         state.reminders.remove(reminder)
         episode.emit.commit("remove_reminder", reminder.id, touched=[reminder.id])
@@ -203,9 +184,7 @@ def api_router() -> APIRouter:
     async def grade(submission_id: str, body: GradeBody, request: Request,
                     episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        record = state.submission(submission_id)
-        if record is None:
-            raise HTTPException(404, f"no submission {submission_id!r}")
+        record = get_or_404(state.submissions, submission_id, "submission")
         assignment = state.assignment(record.assignment_id)
         assert assignment is not None
         course = _teaching(state, assignment.course_id)

@@ -232,15 +232,6 @@ class LearnState(BaseModel):
     def quiz(self, quiz_id: str) -> Quiz | None:
         return next((q for q in self.quizzes if q.id == quiz_id), None)
 
-    def attempt(self, attempt_id: str) -> Attempt | None:
-        return next((a for a in self.attempts if a.id == attempt_id), None)
-
-    def topic(self, topic_id: str) -> Topic | None:
-        return next((t for t in self.topics if t.id == topic_id), None)
-
-    def post(self, post_id: str) -> Post | None:
-        return next((p for p in self.posts if p.id == post_id), None)
-
     def announcement(self, announcement_id: str) -> Announcement | None:
         return next((a for a in self.announcements if a.id == announcement_id), None)
 

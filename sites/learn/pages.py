@@ -5,8 +5,9 @@ Course pages live under `/courses/{id}`; the instructor pages (submissions, grad
 announcement form, the gradebook) answer 403 in a course the user takes."""
 
 import calendar as months
+from collections.abc import Iterable, Iterator
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -14,9 +15,19 @@ from fastapi.responses import HTMLResponse
 from scenarios.clock import iso, parse_iso
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 from sites.kit.templating import Pages
 from sites.learn.generator import day_label, long_day, time_label
 from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
+
+
+class _InCourse(Protocol):
+    """Anything that belongs to one course (lessons, assignments, quizzes, discussions, announcements)."""
+
+    course_id: str
+
+
+InCourseT = TypeVar("InCourseT", bound=_InCourse)
 
 NOTICES = {
     "submitted": "Submission received",
@@ -60,11 +71,18 @@ def _notice(request: Request) -> str | None:
     return NOTICES.get(request.query_params.get("notice", ""))
 
 
+def _not_found(what: str) -> str:
+    """A page's 404 sentence for a missing `what`."""
+    return f"We couldn't find that {what}."
+
+
+def _of_course(items: Iterable[InCourseT], course: Course) -> Iterator[InCourseT]:
+    """The items that belong to `course`: an id from another course's URL is not found."""
+    return (item for item in items if item.course_id == course.id)
+
+
 def _course(state: LearnState, course_id: str) -> Course:
-    course = state.course(course_id)
-    if course is None:
-        raise HTTPException(404, "We couldn't find that course.")
-    return course
+    return get_or_404(state.courses, course_id, detail=_not_found("course"))
 
 
 def _teaching(state: LearnState, course_id: str) -> Course:
@@ -75,24 +93,18 @@ def _teaching(state: LearnState, course_id: str) -> Course:
 
 
 def _assignment(state: LearnState, course: Course, assignment_id: str) -> Assignment:
-    assignment = state.assignment(assignment_id)
-    if assignment is None or assignment.course_id != course.id:
-        raise HTTPException(404, "We couldn't find that assignment.")
-    return assignment
+    return get_or_404(_of_course(state.assignments, course), assignment_id, detail=_not_found("assignment"))
 
 
 def _quiz(state: LearnState, course: Course, quiz_id: str) -> Quiz:
-    quiz = state.quiz(quiz_id)
-    if quiz is None or quiz.course_id != course.id:
-        raise HTTPException(404, "We couldn't find that quiz.")
-    return quiz
+    return get_or_404(_of_course(state.quizzes, course), quiz_id, detail=_not_found("quiz"))
 
 
 def _submission(state: LearnState, course: Course, submission_id: str) -> tuple[Submission, Assignment]:
-    record = state.submission(submission_id)
-    assignment = state.assignment(record.assignment_id) if record else None
-    if record is None or assignment is None or assignment.course_id != course.id:
-        raise HTTPException(404, "We couldn't find that submission.")
+    """A submission to one of `course`'s assignments, with that assignment."""
+    record = get_or_404(state.submissions, submission_id, detail=_not_found("submission"))
+    assignment = get_or_404(_of_course(state.assignments, course), record.assignment_id,
+                            detail=_not_found("submission"))
     return record, assignment
 
 
@@ -210,9 +222,7 @@ def page_router(ui: Pages) -> APIRouter:
                           episode: LearnEpisode) -> HTMLResponse:
         state = episode.state
         course = _course(state, course_id)
-        lesson = state.lesson(lesson_id)
-        if lesson is None or lesson.course_id != course.id:
-            raise HTTPException(404, "We couldn't find that lesson.")
+        lesson = get_or_404(_of_course(state.lessons, course), lesson_id, detail=_not_found("lesson"))
         episode.emit.inspect("view_lesson", lesson.id, revealed=["body"])
         return course_page(episode, request, "lesson.html", course, "Modules", heading=lesson.title, lesson=lesson,
                            module=state.module(lesson.module_id))
@@ -303,9 +313,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
-        attempt = state.attempt(attempt_id)
-        if attempt is None or attempt.quiz_id != quiz.id:
-            raise HTTPException(404, "We couldn't find that attempt.")
+        attempt = get_or_404((a for a in state.attempts if a.quiz_id == quiz.id), attempt_id,
+                             detail=_not_found("attempt"))
         episode.emit.inspect("view_attempt", attempt.id, revealed=["score", "answers"])
         labels = {o.id: o.label for q in quiz.questions for o in q.options}
         return course_page(episode, request, "attempt.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
@@ -328,9 +337,7 @@ def page_router(ui: Pages) -> APIRouter:
                          episode: LearnEpisode) -> HTMLResponse:
         state = episode.state
         course = _course(state, course_id)
-        topic = state.topic(topic_id)
-        if topic is None or topic.course_id != course.id:
-            raise HTTPException(404, "We couldn't find that discussion.")
+        topic = get_or_404(_of_course(state.topics, course), topic_id, detail=_not_found("discussion"))
         listed = sorted((p for p in state.posts if p.topic_id == topic.id), key=lambda p: (p.posted_at, p.id))
         episode.emit.inspect("view_topic", topic.id, revealed=["posts"], post_ids=[p.id for p in listed])
         people = {p.id: p for p in [state.user, *state.people]}
@@ -343,9 +350,9 @@ def page_router(ui: Pages) -> APIRouter:
                          episode: LearnEpisode) -> HTMLResponse:
         state = episode.state
         course = _course(state, course_id)
-        topic, post = state.topic(topic_id), state.post(post_id)
-        if topic is None or topic.course_id != course.id or post is None or post.topic_id != topic.id:
-            raise HTTPException(404, "We couldn't find that post.")
+        # A missing discussion and a post from another discussion read the same: the post is not found.
+        topic = get_or_404(_of_course(state.topics, course), topic_id, detail=_not_found("post"))
+        post = get_or_404((p for p in state.posts if p.topic_id == topic.id), post_id, detail=_not_found("post"))
         episode.emit.navigate("view_reply", post.id)
         return course_page(episode, request, "reply.html", course, "Discussions", heading="Reply", topic=topic,
                            post=post, author=state.person(post.author_id))
@@ -375,9 +382,8 @@ def page_router(ui: Pages) -> APIRouter:
                                 episode: LearnEpisode) -> HTMLResponse:
         state = episode.state
         course = _course(state, course_id)
-        record = state.announcement(announcement_id)
-        if record is None or record.course_id != course.id:
-            raise HTTPException(404, "We couldn't find that announcement.")
+        record = get_or_404(_of_course(state.announcements, course), announcement_id,
+                            detail=_not_found("announcement"))
         episode.emit.inspect("view_announcement", record.id, revealed=["body"])
         return course_page(episode, request, "announcement.html", course, "Announcements", heading=record.title,
                            a=record, author=state.person(record.author_id))
