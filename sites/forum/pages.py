@@ -27,6 +27,7 @@ from sites.forum.models import (
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages
 
@@ -206,10 +207,7 @@ def _row(state: ForumState, question: Question, now: datetime) -> dict[str, Any]
 
 
 def _author(state: ForumState, member_id: str) -> Member:
-    member = state.member(member_id)
-    if member is None:
-        raise HTTPException(404, "That member does not exist.")
-    return member
+    return get_or_404(state.members, member_id, detail="That member does not exist.")
 
 
 def page_router(ui: Pages) -> APIRouter:
@@ -239,8 +237,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         sort = _sort_of(request)
         tagged = request.query_params.get("tagged", "").strip().lower()
-        if tagged and state.tag(tagged) is None:
-            raise HTTPException(404, f"There is no tag called “{tagged[:40]}”.")
+        if tagged:
+            get_or_404(state.tags, tagged, key="name", detail=f"There is no tag called “{tagged[:40]}”.")
         pool = [q for q in state.live_questions() if not tagged or tagged in q.tags]
         found = results_point(episode, "questions", sort_questions(state, pool, sort), state.questions)
         heading = f"Questions tagged [{tagged}]" if tagged else (
@@ -285,9 +283,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("question", "page", target=lambda kw: kw["question_id"])
     async def question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = episode.state
-        question = state.question(question_id)
-        if question is None:
-            raise HTTPException(404, "This question doesn't exist or has been deleted.")
+        question = get_or_404(state.live_questions(), question_id,
+                              detail="This question doesn't exist or has been deleted.")
         now = episode.clock.now().replace(tzinfo=None)
         order = request.query_params.get("answers", "votes")
         if order not in ("votes", "newest"):
@@ -326,9 +323,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("edit_question_page", "page", target=lambda kw: kw["question_id"])
     async def edit_question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = episode.state
-        question = state.question(question_id)
-        if question is None:
-            raise HTTPException(404, "This question doesn't exist or has been deleted.")
+        question = get_or_404(state.live_questions(), question_id,
+                              detail="This question doesn't exist or has been deleted.")
         if question.author_id != state.me.id:
             raise HTTPException(403, "You can only edit your own posts.")
         episode.emit.navigate("view_edit", question.id)
@@ -395,8 +391,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
     async def tag(name: str, request: Request, episode: ForumEpisode) -> Response:
-        if episode.state.tag(name) is None:
-            raise HTTPException(404, f"There is no tag called “{name[:40]}”.")
+        get_or_404(episode.state.tags, name, key="name", detail=f"There is no tag called “{name[:40]}”.")
         return RedirectResponse(f"/?{urlencode({'tagged': name})}", status_code=303)
 
     @router.get("/users", response_class=HTMLResponse)
