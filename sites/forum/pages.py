@@ -25,13 +25,13 @@ from sites.forum.models import (
     Question,
     Sort,
 )
+from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
 MAX_QUERY = 300
 _TAG_TOKEN = re.compile(r"\[([^\]\s]{1,25})\]")
@@ -73,14 +73,12 @@ def when(stamp: str, now: datetime) -> str:
         return f"{hours} hour{'s' if hours > 1 else ''} ago"
     if seconds < 2 * 86400:
         return "yesterday"
-    if moment.year == now.year:
-        return f"{moment.day} {_MONTHS[moment.month - 1]}"
-    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+    return day_month_year_unless_current(moment, now)
 
 
 def full_date(stamp: str) -> str:
     moment = parse_iso(stamp)
-    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year} at {moment:%H:%M}"
+    return f"{day_month_year(moment)} at {moment:%H:%M}"
 
 
 def count(value: int) -> str:

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
+from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
@@ -32,8 +33,6 @@ from sites.mail.query import QueryError, filter_matches, parse, search
 
 FOLDER_NAMES: dict[str, str] = {"inbox": "Inbox", "sent": "Sent", "drafts": "Drafts", "archive": "Archive",
                                 "spam": "Spam", "trash": "Trash"}
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _QUOTE_HEADER = re.compile(r"^On .+ wrote:$")
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
@@ -68,14 +67,12 @@ def short_date(stamp: str, now: datetime) -> str:
     moment = parse_iso(stamp)
     if moment.date() == now.date():
         return f"{moment:%H:%M}"
-    if moment.year == now.year:
-        return f"{moment.day} {_MONTHS[moment.month - 1]}"
-    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+    return day_month_year_unless_current(moment, now)
 
 
 def full_date(stamp: str) -> str:
     moment = parse_iso(stamp)
-    return f"{_DAYS[moment.weekday()]}, {moment.day} {_MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M}"
+    return f"{WEEKDAY_ABBREVIATIONS[moment.weekday()]}, {day_month_year(moment)}, {moment:%H:%M}"
 
 
 def file_size(size: int) -> str:

@@ -16,7 +16,7 @@ from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
-from sites.travel.generator import dates_text, day_text
+from sites.travel.generator import dates_text
 from sites.travel.models import (
     AMENITIES,
     BOOK_AHEAD_DAYS,
@@ -44,7 +44,7 @@ def money(cents: int) -> str:
 
 
 def travel_filters() -> dict[str, Any]:
-    return {"money": money, "day": lambda iso: day_text(date.fromisoformat(iso)), "stay_dates": dates_text,
+    return {"money": money, "stay_dates": dates_text,
             "rating": lambda r: f"{r / 10:.1f}"}
 
 
