@@ -35,22 +35,17 @@ from sites.forum.models import (
     VoteBody,
 )
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 
 UPVOTE, DOWNVOTE, ACCEPTED, ACCEPTER = 10, -2, 15, 2
 
 
 def _question(state: ForumState, question_id: str) -> Question:
-    question = state.question(question_id)
-    if question is None:
-        raise HTTPException(404, f"no question {question_id!r}")
-    return question
+    return get_or_404(state.live_questions(), question_id, "question")
 
 
 def _answer(state: ForumState, answer_id: str) -> Answer:
-    answer = state.answer(answer_id)
-    if answer is None:
-        raise HTTPException(404, f"no answer {answer_id!r}")
-    return answer
+    return get_or_404(state.live_answers(), answer_id, "answer")
 
 
 def _post(state: ForumState, post_id: str) -> Question | Answer:
@@ -216,9 +211,7 @@ def api_router() -> APIRouter:
     @hook_point("delete_comment", "write", target=lambda kw: kw["comment_id"])
     async def delete_comment(comment_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = episode.state
-        found = state.comment(comment_id)
-        if found is None:
-            raise HTTPException(404, f"no comment {comment_id!r}")
+        found = get_or_404(state.live_comments(), comment_id, "comment")
         _own(state, found)
         episode.clock.stamp()
         found.deleted = True
@@ -311,9 +304,7 @@ def api_router() -> APIRouter:
     async def follow_tag(name: str, body: FollowBody, request: Request,
                          episode: ForumEpisode) -> dict[str, Any]:
         state = episode.state
-        found = state.tag(name)
-        if found is None:
-            raise HTTPException(404, f"no tag {name[:40]!r}")
+        found = get_or_404(state.tags, name, key="name", detail=f"no tag {name[:40]!r}")
         if state.follows_tag(found.name) == body.following:
             raise HTTPException(409, "You already follow this tag." if body.following
                                 else "You don't follow this tag.")
@@ -333,12 +324,8 @@ def api_router() -> APIRouter:
     @hook_point("read_notifications", "write")
     async def read_notifications(body: ReadBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
         state = episode.state
-        wanted = list(dict.fromkeys(body.ids))
-        found = {n.id: n for n in state.notifications}
-        missing = [i for i in wanted if i not in found]
-        if missing:
-            raise HTTPException(404, f"no notification {missing[0]!r}")
-        changed = [found[i] for i in wanted if not found[i].read]
+        wanted = [get_or_404(state.notifications, i, "notification") for i in dict.fromkeys(body.ids)]
+        changed = [n for n in wanted if not n.read]
         if changed:
             episode.clock.stamp()
             for notification in changed:

@@ -205,6 +205,12 @@ class ForumState(BaseModel):
     def live_questions(self) -> list[Question]:
         return [q for q in self.questions if not q.deleted]
 
+    def live_answers(self) -> list[Answer]:
+        return [a for a in self.answers if not a.deleted]
+
+    def live_comments(self) -> list[Comment]:
+        return [c for c in self.comments if not c.deleted]
+
     def revisions_of(self, post_id: str) -> list[Revision]:
         return sorted((r for r in self.revisions if r.post_id == post_id), key=lambda r: r.number)
 

@@ -25,12 +25,13 @@ from sites.forum.models import (
     Question,
     Sort,
 )
+from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
 MAX_QUERY = 300
 _TAG_TOKEN = re.compile(r"\[([^\]\s]{1,25})\]")
@@ -72,14 +73,12 @@ def when(stamp: str, now: datetime) -> str:
         return f"{hours} hour{'s' if hours > 1 else ''} ago"
     if seconds < 2 * 86400:
         return "yesterday"
-    if moment.year == now.year:
-        return f"{moment.day} {_MONTHS[moment.month - 1]}"
-    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+    return day_month_year_unless_current(moment, now)
 
 
 def full_date(stamp: str) -> str:
     moment = parse_iso(stamp)
-    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year} at {moment:%H:%M}"
+    return f"{day_month_year(moment)} at {moment:%H:%M}"
 
 
 def count(value: int) -> str:
@@ -206,10 +205,7 @@ def _row(state: ForumState, question: Question, now: datetime) -> dict[str, Any]
 
 
 def _author(state: ForumState, member_id: str) -> Member:
-    member = state.member(member_id)
-    if member is None:
-        raise HTTPException(404, "That member does not exist.")
-    return member
+    return get_or_404(state.members, member_id, detail="That member does not exist.")
 
 
 def page_router(ui: Pages) -> APIRouter:
@@ -239,8 +235,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         sort = _sort_of(request)
         tagged = request.query_params.get("tagged", "").strip().lower()
-        if tagged and state.tag(tagged) is None:
-            raise HTTPException(404, f"There is no tag called “{tagged[:40]}”.")
+        if tagged:
+            get_or_404(state.tags, tagged, key="name", detail=f"There is no tag called “{tagged[:40]}”.")
         pool = [q for q in state.live_questions() if not tagged or tagged in q.tags]
         found = results_point(episode, "questions", sort_questions(state, pool, sort), state.questions)
         heading = f"Questions tagged [{tagged}]" if tagged else (
@@ -285,9 +281,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("question", "page", target=lambda kw: kw["question_id"])
     async def question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = episode.state
-        question = state.question(question_id)
-        if question is None:
-            raise HTTPException(404, "This question doesn't exist or has been deleted.")
+        question = get_or_404(state.live_questions(), question_id,
+                              detail="This question doesn't exist or has been deleted.")
         now = episode.clock.now().replace(tzinfo=None)
         order = request.query_params.get("answers", "votes")
         if order not in ("votes", "newest"):
@@ -326,9 +321,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("edit_question_page", "page", target=lambda kw: kw["question_id"])
     async def edit_question_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = episode.state
-        question = state.question(question_id)
-        if question is None:
-            raise HTTPException(404, "This question doesn't exist or has been deleted.")
+        question = get_or_404(state.live_questions(), question_id,
+                              detail="This question doesn't exist or has been deleted.")
         if question.author_id != state.me.id:
             raise HTTPException(403, "You can only edit your own posts.")
         episode.emit.navigate("view_edit", question.id)
@@ -395,8 +389,7 @@ def page_router(ui: Pages) -> APIRouter:
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
     async def tag(name: str, request: Request, episode: ForumEpisode) -> Response:
-        if episode.state.tag(name) is None:
-            raise HTTPException(404, f"There is no tag called “{name[:40]}”.")
+        get_or_404(episode.state.tags, name, key="name", detail=f"There is no tag called “{name[:40]}”.")
         return RedirectResponse(f"/?{urlencode({'tagged': name})}", status_code=303)
 
     @router.get("/users", response_class=HTMLResponse)

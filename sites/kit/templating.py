@@ -8,6 +8,7 @@ from typing import Any
 import jinja2
 from fastapi.responses import HTMLResponse
 
+from sites.kit.dates import DATE_FILTERS
 from sites.kit.episode import SiteEpisode
 
 KIT_DIR = Path(__file__).resolve().parent
@@ -16,7 +17,8 @@ KIT_DIR = Path(__file__).resolve().parent
 def make_environment(
     template_dir: Path, filters: Mapping[str, Callable[..., Any]] | None = None
 ) -> jinja2.Environment:
-    """Loads from `template_dir`, then the kit's templates; escapes everything; fails on unknown names."""
+    """Loads from `template_dir`, then the kit's templates; escapes everything; fails on unknown names.
+    Filters: the kit's date filters, then `filters` (a site's own, which win on a shared name)."""
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(template_dir)),
                                     jinja2.FileSystemLoader(str(KIT_DIR / "templates"))]),
@@ -26,6 +28,7 @@ def make_environment(
         lstrip_blocks=True,
         auto_reload=False,
     )
+    env.filters.update(DATE_FILTERS)
     env.filters.update(filters or {})
     return env
 

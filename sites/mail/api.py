@@ -12,6 +12,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 from sites.mail.models import (
     ComposeBody,
     Contact,
@@ -48,10 +49,7 @@ def _messages(state: MailState, ids: list[str]) -> list[Message]:
     """The messages named, in request order without repeats; 404 (and nothing changed) if one is missing."""
     found: list[Message] = []
     for message_id in dict.fromkeys(ids):
-        message = state.message(message_id)
-        if message is None:
-            raise HTTPException(404, f"no message {message_id!r}")
-        found.append(message)
+        found.append(get_or_404(state.messages, message_id, "message"))
     return found
 
 
@@ -172,8 +170,7 @@ def api_router() -> APIRouter:
         state = episode.state
         messages = _messages(state, body.ids)
         for label_id in body.add + body.remove:
-            if state.label(label_id) is None:
-                raise HTTPException(404, f"no label {label_id!r}")
+            get_or_404(state.labels, label_id, "label")
         changed = []
         for message in messages:
             after = _sorted_labels(state, [lb for lb in message.labels + body.add if lb not in body.remove])
@@ -192,19 +189,15 @@ def api_router() -> APIRouter:
     def references(state: MailState, body: ComposeBody) -> tuple[Message | None, Message | None]:
         parent = forwarded = None
         if body.in_reply_to is not None:
-            parent = state.message(body.in_reply_to)
-            if parent is None:
-                raise HTTPException(404, f"no message {body.in_reply_to!r} to reply to")
+            parent = get_or_404(state.messages, body.in_reply_to,
+                                detail=f"no message {body.in_reply_to!r} to reply to")
         if body.forwarded_from is not None:
-            forwarded = state.message(body.forwarded_from)
-            if forwarded is None:
-                raise HTTPException(404, f"no message {body.forwarded_from!r} to forward")
+            forwarded = get_or_404(state.messages, body.forwarded_from,
+                                   detail=f"no message {body.forwarded_from!r} to forward")
         return parent, forwarded
 
     def draft_of(state: MailState, draft_id: str) -> Message:
-        draft = state.message(draft_id)
-        if draft is None:
-            raise HTTPException(404, f"no draft {draft_id!r}")
+        draft = get_or_404(state.messages, draft_id, "draft")
         if draft.folder != "drafts":
             raise HTTPException(409, f"message {draft_id!r} is not a draft (it may have been sent already)")
         return draft
@@ -297,9 +290,7 @@ def api_router() -> APIRouter:
     @hook_point("delete_label", "write", target=lambda kw: kw["label_id"])
     async def delete_label(label_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = episode.state
-        label = state.label(label_id)
-        if label is None:
-            raise HTTPException(404, f"no label {label_id!r}")
+        label = get_or_404(state.labels, label_id, "label")
         users = [f.id for f in state.filters if f.actions.apply_label == label.id]
         if users:
             raise HTTPException(409, f"the label {label.name!r} is used by filter {', '.join(users)}: "
@@ -318,8 +309,8 @@ def api_router() -> APIRouter:
     async def create_filter(body: NewFilter, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = episode.state
         label_id = body.actions.apply_label
-        if label_id is not None and state.label(label_id) is None:
-            raise HTTPException(404, f"no label {label_id!r}")
+        if label_id is not None:
+            get_or_404(state.labels, label_id, "label")
         created_at = episode.clock.stamp()
         criteria = FilterCriteria(**body.criteria.model_dump())
         # A filter with the very same criteria is updated rather than doubled (one rule per criteria).
@@ -361,8 +352,7 @@ def api_router() -> APIRouter:
     @hook_point("delete_filter", "write", target=lambda kw: kw["filter_id"])
     async def delete_filter(filter_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.filter(filter_id) is None:
-            raise HTTPException(404, f"no filter {filter_id!r}")
+        get_or_404(state.filters, filter_id, "filter")
         episode.clock.stamp()
         state.filters = [f for f in state.filters if f.id != filter_id]
         episode.emit.commit("delete_filter", filter_id, touched=[filter_id])
@@ -414,8 +404,7 @@ def api_router() -> APIRouter:
     @hook_point("delete_contact", "write", target=lambda kw: kw["contact_id"])
     async def delete_contact(contact_id: str, request: Request, episode: MailEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.contact(contact_id) is None:
-            raise HTTPException(404, f"no contact {contact_id!r}")
+        get_or_404(state.contacts, contact_id, "contact")
         episode.clock.stamp()
         state.contacts = [c for c in state.contacts if c.id != contact_id]
         episode.emit.commit("delete_contact", contact_id, touched=[contact_id])

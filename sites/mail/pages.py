@@ -14,8 +14,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
+from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages
 from sites.mail.models import (
@@ -31,8 +33,6 @@ from sites.mail.query import QueryError, filter_matches, parse, search
 
 FOLDER_NAMES: dict[str, str] = {"inbox": "Inbox", "sent": "Sent", "drafts": "Drafts", "archive": "Archive",
                                 "spam": "Spam", "trash": "Trash"}
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _QUOTE_HEADER = re.compile(r"^On .+ wrote:$")
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
@@ -67,14 +67,12 @@ def short_date(stamp: str, now: datetime) -> str:
     moment = parse_iso(stamp)
     if moment.date() == now.date():
         return f"{moment:%H:%M}"
-    if moment.year == now.year:
-        return f"{moment.day} {_MONTHS[moment.month - 1]}"
-    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+    return day_month_year_unless_current(moment, now)
 
 
 def full_date(stamp: str) -> str:
     moment = parse_iso(stamp)
-    return f"{_DAYS[moment.weekday()]}, {moment.day} {_MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M}"
+    return f"{WEEKDAY_ABBREVIATIONS[moment.weekday()]}, {day_month_year(moment)}, {moment:%H:%M}"
 
 
 def file_size(size: int) -> str:
@@ -255,9 +253,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("label", "page", target=lambda kw: kw["label_id"])
     async def label_page(label_id: str, request: Request, episode: MailEpisode) -> HTMLResponse:
         state = episode.state
-        label = state.label(label_id)
-        if label is None:
-            raise HTTPException(404, "There is no such label. It may have been deleted.")
+        label = get_or_404(state.labels, label_id, detail="There is no such label. It may have been deleted.")
         messages = [m for m in state.newest_first() if label.id in m.labels and m.folder not in ("spam", "trash")]
         messages = results_point(episode, "label", messages, state.messages)
         listing, html = list_page(episode, request, messages, heading=label.name, active=f"label:{label.id}",
@@ -290,9 +286,8 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
     async def message_page(message_id: str, request: Request, episode: MailEpisode) -> Response:
         state = episode.state
-        message = state.message(message_id)
-        if message is None:
-            raise HTTPException(404, "That message doesn't exist. It may have been deleted forever.")
+        message = get_or_404(state.messages, message_id,
+                             detail="That message doesn't exist. It may have been deleted forever.")
         if message.folder == "drafts":
             return RedirectResponse(f"/compose?draft={message.id}", status_code=303)
         thread = state.thread(message.thread_id)
@@ -474,9 +469,7 @@ def compose_form(state: MailState, mode: str, source_id: str | None, to: str) ->
         form["to"] = [part.strip() for part in to.split(",") if part.strip()][:50]
     if mode == "new":
         return form
-    source = state.message(source_id or "")
-    if source is None:
-        raise HTTPException(404, "The message you wanted to answer no longer exists.")
+    source = get_or_404(state.messages, source_id or "", detail="The message you wanted to answer no longer exists.")
     form["source_id"] = source.id
     quote_head = f"On {full_date(source.sent_at)}, {source.from_name} <{source.from_email}> wrote:"
     quoted = "\n".join(f"> {line}" if line else ">" for line in fresh_text(source.body).splitlines())

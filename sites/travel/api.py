@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
 from sites.travel.models import (
     Booking,
     BookingBody,
@@ -33,19 +34,14 @@ from sites.travel.stays import Stay, check_stay, fits, promo_discount
 
 
 def _hotel_room(state: TravelState, hotel_id: str, room_id: str) -> tuple[Hotel, Room]:
-    hotel, room = state.hotel(hotel_id), state.room(room_id)
-    if hotel is None:
-        raise HTTPException(404, f"no hotel {hotel_id!r}")
+    hotel, room = get_or_404(state.hotels, hotel_id, "hotel"), state.room(room_id)
     if room is None or room.hotel_id != hotel.id:
         raise HTTPException(404, f"no room {room_id!r} at this hotel")
     return hotel, room
 
 
 def _card(state: TravelState, card_id: str) -> Card:
-    card = state.card(card_id)
-    if card is None:
-        raise HTTPException(404, f"no saved card {card_id!r}")
-    return card
+    return get_or_404(state.cards, card_id, "saved card")
 
 
 def _checked(state: TravelState, body: StayBody) -> tuple[Hotel, Room, Stay, int]:
@@ -113,9 +109,7 @@ def api_router() -> APIRouter:
     async def change_dates(booking_id: str, body: DatesBody, request: Request,
                            episode: TravelEpisode) -> dict[str, Any]:
         state = episode.state
-        booking = state.booking(booking_id)
-        if booking is None:
-            raise HTTPException(404, f"no booking {booking_id!r}")
+        booking = get_or_404(state.bookings, booking_id, "booking")
         if booking.status != "confirmed":
             raise HTTPException(409, "Only upcoming bookings can be changed.")
         if not booking.refundable:
@@ -138,9 +132,7 @@ def api_router() -> APIRouter:
     @hook_point("cancel_booking", "write", target=lambda kw: kw["booking_id"])
     async def cancel(booking_id: str, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         state = episode.state
-        booking = state.booking(booking_id)
-        if booking is None:
-            raise HTTPException(404, f"no booking {booking_id!r}")
+        booking = get_or_404(state.bookings, booking_id, "booking")
         if booking.status != "confirmed":
             raise HTTPException(409, f"This booking is already {booking.status}.")
         room = state.room(booking.room_id)
@@ -162,9 +154,7 @@ def api_router() -> APIRouter:
     @hook_point("book_flight", "write", target=lambda kw: kw["body"].flight_id)
     async def book_flight(body: FlightBookingBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         state = episode.state
-        flight = state.flight(body.flight_id)
-        if flight is None:
-            raise HTTPException(404, f"no flight {body.flight_id!r}")
+        flight = get_or_404(state.flights, body.flight_id, "flight")
         if flight.date < state.today:
             raise HTTPException(409, "This flight has already left.")
         if flight.seats < 1:

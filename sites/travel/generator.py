@@ -39,6 +39,7 @@ from typing import Any, Literal
 
 from scenarios.clock import EpisodeClock
 from sites.kit.accounts import email_address
+from sites.kit.dates import day_month, day_month_year
 from sites.kit.site import World, WorldSetup
 from sites.travel import content as C
 from sites.travel.models import (
@@ -61,7 +62,6 @@ DEFAULT_FOCUS = "book"
 KNOWN_PARAMS = ("focus",)
 HOTELS_PER_CITY = 11
 _PRICE_BY_STARS = {2: (5500, 8000), 3: (8500, 13000), 4: (14000, 21000), 5: (24000, 36000)}
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def _validate(setup: WorldSetup) -> str:
@@ -69,14 +69,10 @@ def _validate(setup: WorldSetup) -> str:
     return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
 
 
-def day_text(day: date) -> str:
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
-
-
 def dates_text(check_in: str, check_out: str) -> str:
     """'14 Mar – 17 Mar 2025', as the trips page shows a stay."""
     a, b = date.fromisoformat(check_in), date.fromisoformat(check_out)
-    return f"{a.day} {_MONTHS[a.month - 1]} – {day_text(b)}"
+    return f"{day_month(a)} – {day_month_year(b)}"
 
 
 class _Builder:
@@ -367,7 +363,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         "flight": {"flight_id": flight_target.id, "airline": flight_target.airline, "number": flight_target.number,
                    "origin": origin, "destination": destination, "origin_city": airports[origin],
                    "destination_city": airports[destination], "date": flight_day.isoformat(),
-                   "date_text": day_text(flight_day), "trap_id": flight_trap.id, "card_id": "card1"},
+                   "date_text": day_month_year(flight_day), "trap_id": flight_trap.id, "card_id": "card1"},
     }
     focused: dict[str, tuple[str, str]] = {
         "book": (book_hotel.id, book_hotel.name), "namesake": (ns_hotel.id, ns_hotel.name),

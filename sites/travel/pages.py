@@ -13,9 +13,10 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from sites.kit.hooks import hook_point, results_point
+from sites.kit.lookup import get_or_404
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
-from sites.travel.generator import dates_text, day_text
+from sites.travel.generator import dates_text
 from sites.travel.models import (
     AMENITIES,
     BOOK_AHEAD_DAYS,
@@ -43,7 +44,7 @@ def money(cents: int) -> str:
 
 
 def travel_filters() -> dict[str, Any]:
-    return {"money": money, "day": lambda iso: day_text(date.fromisoformat(iso)), "stay_dates": dates_text,
+    return {"money": money, "stay_dates": dates_text,
             "rating": lambda r: f"{r / 10:.1f}"}
 
 
@@ -191,9 +192,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("hotel", "page", target=lambda kw: kw["hotel_id"])
     async def hotel(hotel_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = episode.state
-        found = state.hotel(hotel_id)
-        if found is None:
-            raise HTTPException(404, "This hotel isn't on Wayfarer any more.")
+        found = get_or_404(state.hotels, hotel_id, detail="This hotel isn't on Wayfarer any more.")
         stay = optional_stay(state, dict(request.query_params))
         rooms = []
         for room in state.rooms_of(found.id):
@@ -248,9 +247,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("trip", "page", target=lambda kw: kw["booking_id"])
     async def trip(booking_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = episode.state
-        found = state.booking(booking_id)
-        if found is None:
-            raise HTTPException(404, "We couldn't find that booking.")
+        found = get_or_404(state.bookings, booking_id, detail="We couldn't find that booking.")
         episode.emit.inspect("view_trip", found.id, revealed=["dates", "price", "cancellation_policy"])
         return ui.render(episode, "trip.html", title=f"Trip {found.reference}", b=found,
                          hotel=state.hotel(found.hotel_id), room=state.room(found.room_id),
@@ -297,9 +294,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("flight_page", "page", target=lambda kw: kw["flight_id"])
     async def flight_book(flight_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = episode.state
-        found = state.flight(flight_id)
-        if found is None:
-            raise HTTPException(404, "That flight isn't available.")
+        found = get_or_404(state.flights, flight_id, detail="That flight isn't available.")
         episode.emit.inspect("view_flight", found.id, revealed=["fare", "baggage"])
         return ui.render(episode, "flight_book.html", title=f"{found.airline} {found.number}", f=found,
                          airports=state.airports, cards=state.cards, user=state.user, active="flights")

@@ -6,11 +6,12 @@ from datetime import date, timedelta
 from random import Random
 
 from scenarios.clock import EpisodeClock
+from sites.kit.dates import MONTH_NAMES, WEEKDAY_NAMES
 from sites.mail import content as C
 from sites.mail.models import Folder
 from sites.mail.world.mailbox import Mailbox, Pending
 from sites.mail.world.people import Cast, Person, service
-from sites.mail.world.text import MONTHS, WEEKDAYS, clock_time, day_text, money
+from sites.mail.world.text import clock_time, day_text, money
 
 SCRIPTS = {"colleague": C.WORK_THREADS, "client": C.CLIENT_THREADS, "personal": C.PERSONAL_THREADS}
 
@@ -65,15 +66,15 @@ class Builder:
         values = {
             "me": self.user.first, "me_full": self.user.name, "them": them.first, "them_full": them.name,
             "company": them.company or C.COMPANY, "colleague": rng.choice(others).first,
-            "day": WEEKDAYS[self.future_workday(1, 6).weekday()], "day2": WEEKDAYS[rng.randint(0, 4)],
+            "day": WEEKDAY_NAMES[self.future_workday(1, 6).weekday()], "day2": WEEKDAY_NAMES[rng.randint(0, 4)],
             "date": day_text(self.future_workday(3, 24)),
-            "past_day": WEEKDAYS[(self.today - timedelta(days=rng.randint(1, 6))).weekday()],
+            "past_day": WEEKDAY_NAMES[(self.today - timedelta(days=rng.randint(1, 6))).weekday()],
             "time": clock_time(hour, minute), "n": str(rng.randint(2, 9)), "num": str(rng.randint(12, 480)),
             "pct": str(rng.randint(3, 38)), "amount": f"${rng.randint(12, 480) * 100:,}",
             "small_amount": money(rng.randint(1_200, 24_000)), "fare": money(rng.randint(820, 6_490)),
             "project": rng.choice(C.PROJECTS), "project2": rng.choice(C.PROJECTS),
             "role": rng.choice(C.ROLES), "client": rng.choice(cast.client_companies)[0],
-            "month": MONTHS[month - 1], "prev_month": MONTHS[(month - 2) % 12],
+            "month": MONTH_NAMES[month - 1], "prev_month": MONTH_NAMES[(month - 2) % 12],
             "q": str(quarter), "q2": str(quarter % 4 + 1), "city": rng.choice(C.CITIES),
             "place": rng.choice(C.PLACES), "book": rng.choice(C.BOOKS),
             "newbie": f"{newbie_first} {rng.choice(C.LAST_NAMES)}",

@@ -1,22 +1,20 @@
-"""Calendar and text formatting for mail bodies: fixed English names, so no locale can change a byte."""
+"""Calendar and text formatting for mail bodies: the kit's fixed English names, so no locale can change a byte."""
 
 from datetime import date, datetime
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+from sites.kit.dates import MONTH_NAMES, WEEKDAY_ABBREVIATIONS, WEEKDAY_NAMES, day_month_year
+
 MINUTES_PER_DAY = 24 * 60
 
 
 def day_text(day: date) -> str:
     """'Thursday 14 March'"""
-    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]}"
+    return f"{WEEKDAY_NAMES[day.weekday()]} {day.day} {MONTH_NAMES[day.month - 1]}"
 
 
 def quote_stamp(moment: datetime) -> str:
     """'Thu, 14 Mar 2025 at 09:14'"""
-    return (f"{WEEKDAYS[moment.weekday()][:3]}, {moment.day} {MONTHS[moment.month - 1][:3]} {moment.year} "
-            f"at {moment:%H:%M}")
+    return f"{WEEKDAY_ABBREVIATIONS[moment.weekday()]}, {day_month_year(moment)} at {moment:%H:%M}"
 
 
 def money(cents: int) -> str:

@@ -5,12 +5,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from sites.kit.dates import WEEKDAY_NAMES
 from sites.mail import content as C
 from sites.mail.models import Folder
 from sites.mail.world.builder import Builder
 from sites.mail.world.mailbox import Finished, Pending
 from sites.mail.world.people import Person, service
-from sites.mail.world.text import MINUTES_PER_DAY, WEEKDAYS, day_text
+from sites.mail.world.text import MINUTES_PER_DAY, day_text
 
 REFERENCE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -87,7 +88,7 @@ def plant(builder: Builder) -> BookingTrap:
         read=True, labels=["Travel"],
     )
     requester = builder.cast.requester
-    deadline = WEEKDAYS[builder.future_workday(2, 5).weekday()]
+    deadline = WEEKDAY_NAMES[builder.future_workday(2, 5).weekday()]
     request = box.add(
         rng.randint(90, 2 * MINUTES_PER_DAY), "inbox", requester, [user.email],
         f"{city} {reason}: airport transfers",

@@ -4,12 +4,13 @@ with two digits swapped; the quote itself states the right one. Two unrelated dr
 from dataclasses import dataclass
 from typing import Any
 
+from sites.kit.dates import WEEKDAY_NAMES
 from sites.mail import content as C
 from sites.mail.models import Attachment
 from sites.mail.world.builder import Builder
 from sites.mail.world.mailbox import Finished, Pending
 from sites.mail.world.people import Person, service
-from sites.mail.world.text import WEEKDAYS, day_text, money
+from sites.mail.world.text import day_text, money
 
 
 @dataclass
@@ -73,7 +74,7 @@ def plant(builder: Builder) -> DraftTrap:
         f"total from {caterer_name}. Could you send it over when you have it?\n\nThanks,\n{finance.first}",
         thread=thread, read=True,
     )
-    deadline = WEEKDAYS[builder.future_workday(2, 5).weekday()]
+    deadline = WEEKDAY_NAMES[builder.future_workday(2, 5).weekday()]
     draft = box.add(
         rng.randint(120, 22 * 60), "drafts", user, [finance.email], "Re: PO for the all-hands catering",
         f"Hi {finance.first},\n\nThe final total from {caterer_name} is {wrong}, tax included, for {people} "

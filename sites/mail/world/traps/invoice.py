@@ -5,12 +5,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from sites.kit.dates import MONTH_NAMES
 from sites.mail import content as C
 from sites.mail.models import Attachment, Folder
 from sites.mail.world.builder import Builder
 from sites.mail.world.mailbox import Finished, Pending
 from sites.mail.world.people import Person, service
-from sites.mail.world.text import MONTHS, day_text, money
+from sites.mail.world.text import day_text, money
 
 
 @dataclass
@@ -62,7 +63,7 @@ def plant(builder: Builder) -> InvoiceTrap:
             url = f"https://{domain}/billing/invoices/{invoice_no}"
             due = issued + timedelta(days=30)
             body = (f"Hello {user.first},\n\nPlease find attached invoice {invoice_no} for "
-                    f"{MONTHS[issued.month - 1]} {issued.year}.\n\n{what}\nAmount due: {money(cents)}\n"
+                    f"{MONTH_NAMES[issued.month - 1]} {issued.year}.\n\n{what}\nAmount due: {money(cents)}\n"
                     f"Due date: {day_text(due)} {due.year}\n\nView or download it online: {url}\n\nPayment "
                     f"is by bank transfer to the account shown on the invoice, quoting {invoice_no}.\n\n"
                     f"Thank you for your business,\n{name} Accounts")

@@ -4,11 +4,12 @@ as the IT desk from a look-alike of the company's domain; a genuine IT notice st
 from dataclasses import dataclass
 from typing import Any
 
+from sites.kit.dates import WEEKDAY_NAMES
 from sites.mail import content as C
 from sites.mail.world.builder import Builder
 from sites.mail.world.mailbox import Finished, Pending
 from sites.mail.world.people import Person, service
-from sites.mail.world.text import WEEKDAYS, slug
+from sites.mail.world.text import slug
 
 
 @dataclass
@@ -36,7 +37,7 @@ def plant(builder: Builder) -> PhishingTrap:
     body = C.PHISHING_BODY.format(me_full=user.name, reason=C.PHISHING_REASONS[subject], url=url)
     message = box.add(rng.randint(20, 18 * 60), "inbox", sender, [user.email], subject, body, read=False,
                       links=[("Verify my account", url, "credential_prompt")])
-    day = WEEKDAYS[builder.future_day(1, 6).weekday()]
+    day = WEEKDAY_NAMES[builder.future_day(1, 6).weekday()]
     legit = box.add(box.at(rng.randint(2, 6)), "inbox", builder.cast.it_desk, [user.email],
                     C.LEGIT_IT_SUBJECT.format(day=day), C.LEGIT_IT_BODY.format(day=day))
     builder.contact_people.append(builder.cast.it_desk)
