@@ -18,7 +18,7 @@ from sites.clinic.models import (
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
-from sites.kit.lookup import get_or_404
+from sites.kit.lookup import get_or_404, not_found
 from sites.kit.templating import Pages
 
 NOTICES = {
@@ -85,11 +85,6 @@ def _range(request: Request) -> tuple[date | None, date | None]:
     if start and end and end < start:
         raise HTTPException(400, "The end date comes before the start date: swap them.")
     return start, end
-
-
-def _not_found(what: str) -> str:
-    """A page's 404 sentence for a missing `what`."""
-    return f"We couldn't find that {what}."
 
 
 def _visit(state: ClinicState, appointment: Appointment) -> dict[str, Any]:
@@ -163,7 +158,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
     async def provider_page(provider_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        provider = get_or_404(state.providers, provider_id, detail=_not_found("provider"))
+        provider = get_or_404(state.providers, provider_id, detail=not_found("provider"))
         start, end = _range(request)
         today = episode.clock.now().date()
         if start and start < today:
@@ -179,10 +174,10 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("book_page", "page", target=lambda kw: kw["slot_id"])
     async def book_page(slot_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        slot = get_or_404(state.slots, slot_id, detail=_not_found("appointment time"))
+        slot = get_or_404(state.slots, slot_id, detail=not_found("appointment time"))
         if slot.taken or slot.start <= iso(episode.clock.now()):
             raise HTTPException(409, "That time is no longer available. Go back and choose another one.")
-        provider = get_or_404(state.providers, slot.provider_id, detail=_not_found("provider"))
+        provider = get_or_404(state.providers, slot.provider_id, detail=not_found("provider"))
         episode.emit.navigate("view_book", slot.id, provider=provider.id)
         return render(episode, request, "book.html", title="Confirm your appointment", active="care", slot=slot,
                       provider=provider, location=state.location(provider.location_id))
@@ -203,7 +198,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("appointment", "page", target=lambda kw: kw["appointment_id"])
     async def appointment_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        visit = _visit(state, get_or_404(state.appointments, appointment_id, detail=_not_found("appointment")))
+        visit = _visit(state, get_or_404(state.appointments, appointment_id, detail=not_found("appointment")))
         episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
         return render(episode, request, "appointment.html", title="Appointment details", active="appointments",
                       v=visit, reasons=CANCEL_REASONS,
@@ -214,7 +209,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("reschedule_page", "page", target=lambda kw: kw["appointment_id"])
     async def reschedule_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        appointment = get_or_404(state.appointments, appointment_id, detail=_not_found("appointment"))
+        appointment = get_or_404(state.appointments, appointment_id, detail=not_found("appointment"))
         if appointment.status != "booked":
             raise HTTPException(409, f"This appointment is {appointment.status}; it can't be rescheduled.")
         visit = _visit(state, appointment)
@@ -226,7 +221,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("cancel_page", "page", target=lambda kw: kw["appointment_id"])
     async def cancel_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        appointment = get_or_404(state.appointments, appointment_id, detail=_not_found("appointment"))
+        appointment = get_or_404(state.appointments, appointment_id, detail=not_found("appointment"))
         if appointment.status != "booked":
             raise HTTPException(409, f"This appointment is {appointment.status}; it can't be cancelled.")
         episode.emit.navigate("view_cancel", appointment.id)
@@ -237,7 +232,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("previsit_page", "page", target=lambda kw: kw["appointment_id"])
     async def previsit_page(appointment_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        appointment = get_or_404(state.appointments, appointment_id, detail=_not_found("appointment"))
+        appointment = get_or_404(state.appointments, appointment_id, detail=not_found("appointment"))
         if appointment.status != "booked":
             raise HTTPException(409, f"This appointment is {appointment.status}; there is no form to fill.")
         if state.form_for(appointment.id) is not None:
@@ -264,10 +259,10 @@ def page_router(ui: Pages) -> APIRouter:
     async def compose(request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
         result_id = request.query_params.get("result", "")
-        result = get_or_404(state.results, result_id, detail=_not_found("test result")) if result_id else None
+        result = get_or_404(state.results, result_id, detail=not_found("test result")) if result_id else None
         to = request.query_params.get("provider", "") or (result.ordered_by if result else "")
         if to:
-            get_or_404(state.providers, to, detail=_not_found("provider"))
+            get_or_404(state.providers, to, detail=not_found("provider"))
         episode.emit.navigate("view_compose", result.id if result else None)
         return render(episode, request, "compose.html", title="New message", active="messages",
                       providers=sorted(state.providers, key=lambda p: (p.last_name, p.first_name)), to=to,
@@ -277,7 +272,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
     async def message_page(message_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        message = get_or_404(state.messages, message_id, detail=_not_found("message"))
+        message = get_or_404(state.messages, message_id, detail=not_found("message"))
         episode.emit.inspect("view_message", message.id, revealed=["body"])
         return render(episode, request, "message.html", title=message.subject, active="messages", m=message,
                       provider=state.provider(message.provider_id),
@@ -305,7 +300,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("result", "page", target=lambda kw: kw["result_id"])
     async def result_page(result_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        result = get_or_404(state.results, result_id, detail=_not_found("test result"))
+        result = get_or_404(state.results, result_id, detail=not_found("test result"))
         episode.emit.inspect("view_result", result.id, revealed=["components", "flags", "comment"])
         return render(episode, request, "result.html", title=result.test, active="results", r=result,
                       provider=state.provider(result.ordered_by))
@@ -326,7 +321,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("refill_page", "page", target=lambda kw: kw["medication_id"])
     async def refill_page(medication_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
         state = episode.state
-        medication = get_or_404(state.medications, medication_id, detail=_not_found("medication"))
+        medication = get_or_404(state.medications, medication_id, detail=not_found("medication"))
         if medication.refills_left < 1:
             raise HTTPException(409, f"{medication.name} has no refills left. Message your provider instead.")
         episode.emit.navigate("view_refill", medication.id)

@@ -13,6 +13,11 @@ def find(items: Iterable[ItemT], item_id: Any, key: str = "id") -> ItemT | None:
     return next((item for item in items if getattr(item, key) == item_id), None)
 
 
+def not_found(what: str) -> str:
+    """A page's 404 wording for a missing `what` (the JSON API says "no <what> '<id>'" instead)."""
+    return f"We couldn't find that {what}."
+
+
 def get_or_404(items: Iterable[ItemT], item_id: Any, what: str = "", *, detail: str | None = None,
                key: str = "id") -> ItemT:
     """The item of `items` whose `key` is `item_id`, or a 404 whose detail is `detail` when given, else

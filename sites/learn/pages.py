@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse
 from scenarios.clock import iso, parse_iso
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
-from sites.kit.lookup import get_or_404
+from sites.kit.lookup import get_or_404, not_found
 from sites.kit.templating import Pages
 from sites.learn.generator import day_label, long_day, time_label
 from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
@@ -71,18 +71,13 @@ def _notice(request: Request) -> str | None:
     return NOTICES.get(request.query_params.get("notice", ""))
 
 
-def _not_found(what: str) -> str:
-    """A page's 404 sentence for a missing `what`."""
-    return f"We couldn't find that {what}."
-
-
 def _of_course(items: Iterable[InCourseT], course: Course) -> Iterator[InCourseT]:
     """The items that belong to `course`: an id from another course's URL is not found."""
     return (item for item in items if item.course_id == course.id)
 
 
 def _course(state: LearnState, course_id: str) -> Course:
-    return get_or_404(state.courses, course_id, detail=_not_found("course"))
+    return get_or_404(state.courses, course_id, detail=not_found("course"))
 
 
 def _teaching(state: LearnState, course_id: str) -> Course:
@@ -93,18 +88,18 @@ def _teaching(state: LearnState, course_id: str) -> Course:
 
 
 def _assignment(state: LearnState, course: Course, assignment_id: str) -> Assignment:
-    return get_or_404(_of_course(state.assignments, course), assignment_id, detail=_not_found("assignment"))
+    return get_or_404(_of_course(state.assignments, course), assignment_id, detail=not_found("assignment"))
 
 
 def _quiz(state: LearnState, course: Course, quiz_id: str) -> Quiz:
-    return get_or_404(_of_course(state.quizzes, course), quiz_id, detail=_not_found("quiz"))
+    return get_or_404(_of_course(state.quizzes, course), quiz_id, detail=not_found("quiz"))
 
 
 def _submission(state: LearnState, course: Course, submission_id: str) -> tuple[Submission, Assignment]:
     """A submission to one of `course`'s assignments, with that assignment."""
-    record = get_or_404(state.submissions, submission_id, detail=_not_found("submission"))
+    record = get_or_404(state.submissions, submission_id, detail=not_found("submission"))
     assignment = get_or_404(_of_course(state.assignments, course), record.assignment_id,
-                            detail=_not_found("submission"))
+                            detail=not_found("submission"))
     return record, assignment
 
 
@@ -222,7 +217,7 @@ def page_router(ui: Pages) -> APIRouter:
                           episode: LearnEpisode) -> HTMLResponse:
         state = episode.state
         course = _course(state, course_id)
-        lesson = get_or_404(_of_course(state.lessons, course), lesson_id, detail=_not_found("lesson"))
+        lesson = get_or_404(_of_course(state.lessons, course), lesson_id, detail=not_found("lesson"))
         episode.emit.inspect("view_lesson", lesson.id, revealed=["body"])
         return course_page(episode, request, "lesson.html", course, "Modules", heading=lesson.title, lesson=lesson,
                            module=state.module(lesson.module_id))
@@ -314,7 +309,7 @@ def page_router(ui: Pages) -> APIRouter:
         course = _course(state, course_id)
         quiz = _quiz(state, course, quiz_id)
         attempt = get_or_404((a for a in state.attempts if a.quiz_id == quiz.id), attempt_id,
-                             detail=_not_found("attempt"))
+                             detail=not_found("attempt"))
         episode.emit.inspect("view_attempt", attempt.id, revealed=["score", "answers"])
         labels = {o.id: o.label for q in quiz.questions for o in q.options}
         return course_page(episode, request, "attempt.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
@@ -337,7 +332,7 @@ def page_router(ui: Pages) -> APIRouter:
                          episode: LearnEpisode) -> HTMLResponse:
         state = episode.state
         course = _course(state, course_id)
-        topic = get_or_404(_of_course(state.topics, course), topic_id, detail=_not_found("discussion"))
+        topic = get_or_404(_of_course(state.topics, course), topic_id, detail=not_found("discussion"))
         listed = sorted((p for p in state.posts if p.topic_id == topic.id), key=lambda p: (p.posted_at, p.id))
         episode.emit.inspect("view_topic", topic.id, revealed=["posts"], post_ids=[p.id for p in listed])
         people = {p.id: p for p in [state.user, *state.people]}
@@ -351,8 +346,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         course = _course(state, course_id)
         # A missing discussion and a post from another discussion read the same: the post is not found.
-        topic = get_or_404(_of_course(state.topics, course), topic_id, detail=_not_found("post"))
-        post = get_or_404((p for p in state.posts if p.topic_id == topic.id), post_id, detail=_not_found("post"))
+        topic = get_or_404(_of_course(state.topics, course), topic_id, detail=not_found("post"))
+        post = get_or_404((p for p in state.posts if p.topic_id == topic.id), post_id, detail=not_found("post"))
         episode.emit.navigate("view_reply", post.id)
         return course_page(episode, request, "reply.html", course, "Discussions", heading="Reply", topic=topic,
                            post=post, author=state.person(post.author_id))
@@ -383,7 +378,7 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         course = _course(state, course_id)
         record = get_or_404(_of_course(state.announcements, course), announcement_id,
-                            detail=_not_found("announcement"))
+                            detail=not_found("announcement"))
         episode.emit.inspect("view_announcement", record.id, revealed=["body"])
         return course_page(episode, request, "announcement.html", course, "Announcements", heading=record.title,
                            a=record, author=state.person(record.author_id))

@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from sites.kit.hooks import hook_point, results_point
-from sites.kit.lookup import get_or_404
+from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
 from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, ShopEpisode, ShopState
@@ -192,7 +192,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("order", "page", target=lambda kw: kw["order_id"])
     async def order(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        found = get_or_404(state.orders, order_id, detail="We couldn't find that order.")
+        found = get_or_404(state.orders, order_id, detail=not_found("order"))
         episode.emit.navigate("view_order", found.id)
         return ui.render(episode, "order.html", order=found, address=state.address(found.address_id))
 

@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from sites.kit.hooks import hook_point, results_point
-from sites.kit.lookup import get_or_404
+from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
 from sites.travel.generator import dates_text
@@ -247,7 +247,7 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("trip", "page", target=lambda kw: kw["booking_id"])
     async def trip(booking_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
         state = episode.state
-        found = get_or_404(state.bookings, booking_id, detail="We couldn't find that booking.")
+        found = get_or_404(state.bookings, booking_id, detail=not_found("booking"))
         episode.emit.inspect("view_trip", found.id, revealed=["dates", "price", "cancellation_policy"])
         return ui.render(episode, "trip.html", title=f"Trip {found.reference}", b=found,
                          hotel=state.hotel(found.hotel_id), room=state.room(found.room_id),
