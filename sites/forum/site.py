@@ -21,7 +21,6 @@ SITE = Site(
             touched=["touched"],
         ),
         affordances=Affordances(sign_in="Log in"),
-        fault_types=sorted(FAULTS),
     ),
     package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,

@@ -67,6 +67,10 @@ class Site(Generic[StateT]):
     password_prefix: str = "pw"                        # of the remembered password
     home_label: str = "Back to the home page"
 
+    def __post_init__(self) -> None:
+        # the fault types a site implements are read off `faults`, never declared a second time
+        object.__setattr__(self, "profile", self.profile.model_copy(update={"fault_types": sorted(self.faults)}))
+
     @property
     def name(self) -> str:
         return self.profile.name

@@ -22,7 +22,6 @@ SITE = Site(
             touched=["touched"],
         ),
         affordances=Affordances(sign_in="Sign in to Lectern"),
-        fault_types=sorted(FAULTS),
     ),
     package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,

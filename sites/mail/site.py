@@ -20,7 +20,6 @@ SITE = Site(
             touched=["touched"],
         ),
         affordances=Affordances(sign_in="Sign in"),
-        fault_types=sorted(FAULTS),
         target=TARGET,
     ),
     package_dir=Path(__file__).resolve().parent,
