@@ -37,9 +37,9 @@ PAGES = {
     # Three decoys listed before the button that works (more than max_retries: each must be tried once).
     "decoys": """<button onclick="hit('decoy')">Save</button> <button onclick="hit('decoy')">Save</button>
                  <button onclick="hit('decoy')">Save</button> <button onclick="done()">Save</button>""",
-    # The button appears after 3.5 s.
+    # The button appears after 6 s: twice one action timeout, so a slow machine's late look still misses it.
     "late": """<div id="slot"></div><script>setTimeout(() => { document.getElementById('slot').innerHTML =
-               '<button onclick="done()">Save</button>'; }, 3500)</script>""",
+               '<button onclick="done()">Save</button>'; }, 6000)</script>""",
     # The button hides in an overflow menu.
     "more": """<button aria-expanded="false" onclick="this.setAttribute('aria-expanded','true');
                document.getElementById('menu').hidden = false">More</button>

@@ -25,12 +25,12 @@ async def test_every_held_flow_goes_at_or_after_its_deadline_in_deadline_order()
     offsets = [0.030, 0.010, 0.020, 0.010, 0.001, 0.040]
     released: list[tuple[float, float]] = []
 
-    async def held(offset: float) -> None:
-        deadline = start + offset
-        await clock.hold(deadline)
+    async def held(deadline: float, hold: asyncio.Future[None]) -> None:
+        await hold
         released.append((deadline, loop.time()))
 
-    await asyncio.gather(*(held(o) for o in offsets))
+    # every hold is taken before any is awaited: a stall of the machine cannot reorder the registrations
+    await asyncio.gather(*(held(start + o, clock.hold(start + o)) for o in offsets))
     assert len(released) == len(offsets)
     assert all(at >= deadline for deadline, at in released)
     assert [d for d, _ in released] == sorted(d for d, _ in released)
