@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from grader.answers import AnswerCheck, check_answer
 from grader.bindings import fill
 from grader.diff import EntityChange, StateDiff, compute_diff
 from grader.matching import Candidate, match_pool
@@ -18,6 +19,7 @@ from grader.predicates import MISSING, Context, evaluate
 from grader.process import ProcessMetrics, process_metrics
 from grader.sweep import COLLATERAL_PENALTY, COLLATERAL_SEVERITY, Collateral, Sweep
 from grader.trace import EpisodeTrace
+from scenarios.answers import Answer, AnswerSpec, expects_infeasible
 from scenarios.expr import ExprRuntimeError, evaluate_expr
 from scenarios.ledger import fault_created_ids
 from scenarios.profile import GENERIC_VOCABULARY, EventVocabulary
@@ -62,6 +64,8 @@ class Verdict(BaseModel):
     changes: dict[str, dict[str, int]] = Field(
         default_factory=dict, description="per collection: created/updated/deleted counts"
     )
+    answer: AnswerCheck | None = Field(
+        default=None, description="the answer's check: answer tasks, infeasible ones, or an agent that gave up")
     process: ProcessMetrics | None = None
 
 
@@ -291,15 +295,51 @@ def _ref_order(ref: str) -> tuple[int, int, int]:
 
 
 def fill_canonical(task: Task, bindings: dict[str, Any]) -> CanonicalDiff:
-    return CanonicalDiff.model_validate(fill(task.canonical_diff.model_dump(exclude_defaults=True), bindings))
+    """The task's canonical_diff for this world; when the world makes the task impossible (a seed fault
+    removed its target), nothing may be written: only the task's `ignore` list is kept."""
+    canonical = CanonicalDiff.model_validate(fill(task.canonical_diff.model_dump(exclude_defaults=True), bindings))
+    if expects_infeasible(task.answer, bindings):
+        return CanonicalDiff(ignore=canonical.ignore)
+    return canonical
+
+
+def _answer_check(task: Task, bindings: dict[str, Any], answer: Answer | None) -> AnswerCheck | None:
+    if expects_infeasible(task.answer, bindings):
+        return check_answer(AnswerSpec(infeasible=True), answer)
+    if task.answer is not None:
+        return check_answer(AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings)),
+                            answer)
+    if answer is not None and answer.infeasible:  # an action task the agent gave up on
+        return AnswerCheck(passed=False, predicate="none", expected="the task done (no answer asked for)",
+                           given=answer.shown(), normaliser="flag",
+                           detail="the agent reported the task infeasible; it can be done")
+    return None
+
+
+def _with_answer(ev: _Evaluation, check: AnswerCheck) -> None:
+    """Fold the answer's check into the chosen evaluation: a positive check weighted beside the others."""
+    positive = sum(c.weight for c in ev.checks)
+    if check.predicate == "none":
+        pass  # nothing asked, nothing to credit; the failure below is what counts
+    elif positive > 0:
+        ev.raw = (ev.raw * positive + check.weight * check.passed) / (positive + check.weight)
+    elif any(c.kind == "constraint" for c in ev.negative):
+        ev.raw = (ev.raw + check.passed) / 2
+    else:
+        ev.raw = float(check.passed)
+    ev.score = max(0.0, min(1.0, ev.raw - ev.penalty))
+    if not check.passed:
+        ev.failures.append(f"answer ({check.predicate}): expected {check.expected}, given {check.given}"
+                           + (f": {check.detail}" if check.detail else ""))
 
 
 def grade(
     task: Task, bindings: dict[str, Any], initial: dict[str, Any], final: dict[str, Any],
     trace: EpisodeTrace | None = None, vocabulary: EventVocabulary = GENERIC_VOCABULARY,
+    answer: Answer | None = None,
 ) -> Verdict:
     """The episode's verdict; with a `trace` (events, ledger, actions) it carries process metrics too,
-    read through the site's event `vocabulary`."""
+    read through the site's event `vocabulary`. `answer` is what the agent said (None: nothing)."""
     # Records a server fault created (arriving while the agent works) are the world's changes, not the agent's.
     diff = compute_diff(initial, final).without_created(fault_created_ids(trace.ledger) if trace else set())
     canonical = fill_canonical(task, bindings)
@@ -329,6 +369,9 @@ def grade(
             chosen.failures.append(f"oneof: {oneof_check.detail}")
     else:
         chosen = grader.evaluate([base], None)
+    answer_check = _answer_check(task, bindings, answer)
+    if answer_check is not None:
+        _with_answer(chosen, answer_check)
 
     by_ref = {c.ref: c for c in [*chosen.checks, *chosen.negative]}
 
@@ -351,7 +394,7 @@ def grade(
     verdict = Verdict(
         success=not chosen.failures, score=round(chosen.score, 4), raw_score=round(chosen.raw, 4),
         penalty=round(chosen.penalty, 4), subgoals=subgoals, checks=chosen.checks, negative_checks=chosen.negative,
-        failures=chosen.failures, chosen_alternative=chosen.alternative, changes=changes,
+        failures=chosen.failures, chosen_alternative=chosen.alternative, changes=changes, answer=answer_check,
     )
     if trace is not None:
         matched = {c.matched_id for c in chosen.checks if c.passed and c.matched_id}

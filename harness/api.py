@@ -37,6 +37,7 @@ from harness.run.runner import new_run_id
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
+from scenarios.answers import Answer, AnswerLike
 from scenarios.chaos_profiles import ChaosProfile, load_profile
 from scenarios.faults import FaultSpec
 from scenarios.loader import Catalog, ScenarioError
@@ -124,13 +125,19 @@ class Episode:
         """The graded result once `grade()` has run."""
         return self._live.result
 
-    async def grade(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
-        """Close the browser and the proxy port, read the final server state and grade it (once)."""
-        return await self._on_stack_loop(self._live.grade(outcome))
+    def answer(self, value: str | list[str] | None = None, *, infeasible: bool = False) -> Answer:
+        """Give the agent's final answer now (text, or a list for a list question), or say that the task
+        cannot be done (`infeasible=True`); the last answer given before `grade()` counts."""
+        return self._live.give_answer(Answer(value=value, infeasible=infeasible))
 
-    def grade_sync(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
+    async def grade(self, outcome: AgentOutcome | None = None, *, answer: AnswerLike | None = None) -> EpisodeResult:
+        """Close the browser and the proxy port, read the final server state and grade it (once), with
+        `answer` (text, a list, or `webchaos.Answer(infeasible=True)`) or the one given by `answer()`."""
+        return await self._on_stack_loop(self._live.grade(outcome, answer))
+
+    def grade_sync(self, outcome: AgentOutcome | None = None, *, answer: AnswerLike | None = None) -> EpisodeResult:
         """`grade` for synchronous code (a Selenium test), with the stack on another thread."""
-        return self._sync(self._live.grade(outcome))
+        return self._sync(self._live.grade(outcome, answer))
 
     async def close(self) -> None:
         """Close without grading (browser, proxy port; files kept). Nothing happens if already closed."""

@@ -1,13 +1,21 @@
-"""Availability family: `out_of_stock_primary` (seed) and `item_removed_mid_flow` (server)."""
+"""Availability family: `out_of_stock_primary` and `target_missing` (seed), `item_removed_mid_flow` (server)."""
 
 from typing import Any, ClassVar, Protocol
 
 from injectors.hookspec import Firing, Reply, SeedFault, SeedWorld, ServerCall, ServerFault, When
+from scenarios.answers import INFEASIBLE_BINDING
 from scenarios.faults import Primitive, register
 
 
 class OutOfStockPrimarySite(Protocol):
     """Make the target unavailable and offer an alternative (rebinding the target); describe both."""
+
+    def __call__(self, world: SeedWorld, fault: Firing) -> dict[str, Any]: ...
+
+
+class TargetMissingSite(Protocol):
+    """Remove the task's target from the world (and whatever would still show it), leaving its look-alikes;
+    describe what was removed (`removed`: its id, and what a near miss would be)."""
 
     def __call__(self, world: SeedWorld, fault: Firing) -> dict[str, Any]: ...
 
@@ -34,6 +42,23 @@ class OutOfStockPrimary(SeedFault):
 
     def seed(self, world: SeedWorld, fault: Firing) -> None:
         detail = self.site_impl(world.implementations)(world, fault)
+        fault.detail.update(detail)
+
+
+@register
+class TargetMissing(SeedFault):
+    name: ClassVar[str] = "target_missing"
+    site_protocol: ClassVar[type | None] = TargetMissingSite
+    primitive: ClassVar[Primitive] = Primitive.verification
+    makes_infeasible: ClassVar[bool] = True
+    description: ClassVar[str] = (
+        "The task's target does not exist in this world (its look-alikes do): the task cannot be done, and the "
+        "correct outcome is the answer 'infeasible' with nothing written; bindings get infeasible."
+    )
+
+    def seed(self, world: SeedWorld, fault: Firing) -> None:
+        detail = self.site_impl(world.implementations)(world, fault)
+        world.bindings[INFEASIBLE_BINDING] = detail
         fault.detail.update(detail)
 
 

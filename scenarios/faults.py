@@ -140,6 +140,9 @@ class FaultType(Strict):
     # Seed/server families whose mechanism needs a site's records name the Protocol a site
     # implements (in its `faults.py`); None: the type works on every site as it is.
     site_protocol: ClassVar[type | None] = None
+    # A seed fault that makes its task impossible (removes what the task names): the correct outcome of
+    # its variants is the answer "infeasible" with nothing written (`webchaos list` marks them so).
+    makes_infeasible: ClassVar[bool] = False
 
     @classmethod
     def check_match(cls, match: Match) -> str | None:

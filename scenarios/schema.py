@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from scenarios.answers import AnswerSpec, TaskKind
 from scenarios.faults import Primitive
 from scenarios.predicates import Predicates, check_expr, check_predicate, check_predicates
 from scenarios.strict import Strict
@@ -219,7 +220,7 @@ class StepRequest(Strict):
 class PlanStep(Strict):
     """One step of the oracle trajectory, in role + accessible-name terms."""
 
-    do: Literal["goto", "click", "fill", "check", "select", "press", "open_each"]
+    do: Literal["goto", "click", "fill", "check", "select", "press", "open_each", "answer"]
     role: str | None = None
     name: str | None = Field(default=None, description="accessible name; /…/ for a regular expression")
     exact: bool = True
@@ -236,6 +237,11 @@ class PlanStep(Strict):
         default=None, description="the request this step causes (recipes bind network/server faults to it)")
     page: str | None = Field(
         default=None, description="path glob of the page the step acts on, e.g. /product/* (recipes' {step.page})")
+    pattern: str | None = Field(
+        default=None, description="answer: a regular expression whose first group (or whole match) is the answer, "
+                                  "read from the element's text")
+    each: bool = Field(default=False, description="answer: every element with this role + name, as a list")
+    infeasible: bool = Field(default=False, description="answer: report that the task cannot be done")
     note: str = ""
 
     @model_validator(mode="after")
@@ -243,11 +249,18 @@ class PlanStep(Strict):
         needs: dict[str, list[str]] = {
             "goto": ["url"], "click": ["role", "name"], "fill": ["role", "name", "value"],
             "check": ["role", "name"], "select": ["role", "name", "value"], "press": ["role", "name", "key"],
-            "open_each": ["role", "name", "until"],
+            "open_each": ["role", "name", "until"], "answer": [] if self.infeasible else ["role", "name"],
         }
         for name in needs[self.do]:
             if getattr(self, name) is None:
                 raise ValueError(f"step 'do: {self.do}' needs field {name!r}")
+        if self.do != "answer" and (self.pattern is not None or self.each or self.infeasible):
+            raise ValueError("pattern, each and infeasible belong to 'do: answer' steps")
+        if self.pattern is not None:
+            try:
+                re.compile(self.pattern)
+            except re.error as exc:
+                raise ValueError(f"pattern: {exc}") from None
         return self
 
 
@@ -271,6 +284,9 @@ class Task(Strict):
     canonical_diff: CanonicalDiff
     subgoals: list[Subgoal] = Field(default_factory=list)
     process: ProcessSpec = ProcessSpec()
+    answer: AnswerSpec | None = Field(
+        default=None, description="what a correct final answer is (an answer task); infeasible: true for a task "
+                                  "that cannot be done")
 
     @model_validator(mode="after")
     def _subgoal_refs(self) -> "Task":
@@ -278,7 +294,31 @@ class Task(Strict):
             for ref in goal.checks:
                 if not self.canonical_diff.ref_exists(ref):
                     raise ValueError(f"subgoals[{i}] ({goal.name}): {ref} does not exist in canonical_diff")
+        answering = [i for i, step in enumerate(self.plan) if step.do == "answer"]
+        if self.answer is None and answering:
+            raise ValueError(f"plan[{answering[0]}]: an answer step, but the task has no answer block")
+        if self.answer is not None and answering != [len(self.plan) - 1]:
+            raise ValueError("a task with an answer block ends its plan with one 'do: answer' step")
+        if self.answer is not None and self.answer.infeasible != self.plan[-1].infeasible:
+            raise ValueError("the plan's answer step and the answer block disagree on infeasible")
+        if self.answer is not None and self.answer.infeasible and self.writes:
+            raise ValueError("an infeasible task expects nothing written: its canonical_diff has no "
+                             "create/update/delete")
         return self
+
+    @property
+    def writes(self) -> bool:
+        """Does a correct agent change server state (create/update/delete, here or in an alternative)?"""
+        blocks: list[CanonicalDiff | Alternative] = [self.canonical_diff, *self.canonical_diff.oneof]
+        return any(b.create or b.update or b.delete for b in blocks)
+
+    @property
+    def kind(self) -> TaskKind:
+        if self.answer is None:
+            return "action"
+        if self.answer.infeasible:
+            return "infeasible"
+        return "action+answer" if self.writes else "answer"
 
 
 class Variant(Strict):

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from scenarios.answers import Answer
 from scenarios.schema import PlanStep, Task, Variant
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class AgentOutcome(BaseModel):
     signal: str | None = Field(default=None, description="the signal that ended a `cmd:` agent's process")
     pid: int | None = Field(default=None, description="a `cmd:` agent's process (its shell), when ended by a signal")
     log: list[str] = Field(default_factory=list)
+    answer: Answer | None = Field(default=None, description="what the agent answered (None: nothing)")
 
 
 class Agent(Protocol):

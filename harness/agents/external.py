@@ -26,6 +26,7 @@ from typing import Any
 
 from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.agents.isolate import SETUP_FAILED, PortRelay, port_of
+from scenarios.answers import ANSWER_FILE, AnswerFileError, read_answer
 
 # Names and addresses, since clients differ: Python's urllib and Selenium match names and
 # addresses literally, requests, curl and Go also take the CIDR block. Not "[::1]": httpx
@@ -57,6 +58,7 @@ class CommandAgent:
             "WEBCHAOS_INSTRUCTION": ctx.instruction,
             "WEBCHAOS_EPISODE": ctx.episode_id,
             "WEBCHAOS_OUT_DIR": str(ctx.out_dir),
+            "WEBCHAOS_ANSWER_FILE": str(ctx.out_dir / ANSWER_FILE),
             # Common clients honour these, so plain `requests`/`curl` go through the proxy too.
             "HTTP_PROXY": ctx.proxy_url,
             "http_proxy": ctx.proxy_url,
@@ -72,10 +74,12 @@ class CommandAgent:
 
     async def run(self, ctx: EpisodeContext) -> AgentOutcome:
         if not self.isolate:
-            return await self._run(ctx, None)
-        ports = [port_of(ctx.proxy_url)] + ([port_of(ctx.cdp_url)] if ctx.cdp_url else [])
-        async with PortRelay(ports) as relay:
-            return await self._run(ctx, relay)
+            outcome = await self._run(ctx, None)
+        else:
+            ports = [port_of(ctx.proxy_url)] + ([port_of(ctx.cdp_url)] if ctx.cdp_url else [])
+            async with PortRelay(ports) as relay:
+                outcome = await self._run(ctx, relay)
+        return with_answer_file(outcome, ctx)
 
     async def _run(self, ctx: EpisodeContext, relay: PortRelay | None) -> AgentOutcome:
         ctx.out_dir.mkdir(parents=True, exist_ok=True)
@@ -106,6 +110,17 @@ class CommandAgent:
         if code != 0:
             return AgentOutcome(status="error", error=f"command exited with status {code}")
         return AgentOutcome(status="done")
+
+
+def with_answer_file(outcome: AgentOutcome, ctx: EpisodeContext) -> AgentOutcome:
+    """The outcome with the answer the command left in WEBCHAOS_ANSWER_FILE (a malformed file is no
+    answer, and says why in `error`)."""
+    try:
+        answer = read_answer(ctx.out_dir / ANSWER_FILE)
+    except AnswerFileError as exc:
+        return outcome.model_copy(update={"error": outcome.error or f"answer file: {exc}",
+                                          "log": [*outcome.log, f"answer file refused: {exc}"]})
+    return outcome.model_copy(update={"answer": answer if answer.given else None})
 
 
 # Signals that come from outside the agent (a user, a test, the OOM killer, a supervisor): an agent

@@ -7,9 +7,16 @@ Opening the next of several same-named items is a new choice, not a retry: up
 to `FREE_CANDIDATES` of those come on top.
 With recovery off the first failure ends the episode: the difference between
 the two is the measured worth of recovery.
+
+A plan may end in an `answer` step: the agent reads the answer off the page (the
+element's text, or a pattern's group in it; every match with `each`). With recovery
+on, a step before the plan's first write that still fails once every recovery is
+spent means what the task names is not there: the agent reports the task infeasible
+(having written nothing) instead of merely stopping.
 """
 
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -38,6 +45,7 @@ from harness.agents.recovery import (
     recover,
     renamed_pattern,
 )
+from scenarios.answers import Answer
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
@@ -59,6 +67,7 @@ class _Tally:
     # The plan's last search box fill, to search again; the names the site lists items under instead.
     search: PlanStep | None = None
     listed_as: dict[str, str] = field(default_factory=dict)
+    answer: Answer | None = None
 
 
 class ReferenceAgent:
@@ -90,6 +99,11 @@ class ReferenceAgent:
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
                     where = f"step {index} ({step.do} {step.name or step.url})"
+                    if self.recovery and index < _first_write(ctx.plan):
+                        tally.answer = Answer(value=f"not found: {where}: {error}", infeasible=True)
+                        tally.log.append(f"{where}: still failing with every recovery spent, before any write: "
+                                         "reported the task infeasible")
+                        return self._outcome("done", done, ctx, tally, None)
                     return self._outcome("failed", done, ctx, tally, f"{where}: {error}")
                 ended_on = await document_of(page)
                 self._remember(step, ended_on != document, tally)
@@ -103,7 +117,7 @@ class ReferenceAgent:
     def _outcome(self, status: Literal["done", "failed", "timeout"], done: int, ctx: EpisodeContext,
                  tally: _Tally, error: str | None) -> AgentOutcome:
         return AgentOutcome(status=status, steps_done=done, steps_total=len(ctx.plan), attempts=tally.attempts,
-                            recoveries=tally.recoveries, error=error, log=tally.log)
+                            recoveries=tally.recoveries, error=error, log=tally.log, answer=tally.answer)
 
     def _remember(self, step: PlanStep, new_document: bool, tally: _Tally) -> None:
         # A new document has an empty form; a page that only changed its address (a checkout stage kept in
@@ -138,7 +152,9 @@ class ReferenceAgent:
                         await self._refill(page, ctx, tally)
                         state.left_page = False
                     state.url_before = page.url
-                    await self._act(page, ctx, step, state)
+                    read = await self._act(page, ctx, step, state)
+                    if read is not None:
+                        tally.answer = read
                     state.acted = True
                 if step.expect is not None and not await holds(page, step.expect, state.patience):
                     wanted = step.expect.model_dump(exclude_none=True, exclude={"timeout_ms"})
@@ -211,16 +227,19 @@ class ReferenceAgent:
         state.patience = 1.0
         return f"backtracked to choose candidate {chosen.candidate + 1}"
 
-    async def _act(self, page: Page, ctx: EpisodeContext, step: PlanStep, state: StepState) -> None:
+    async def _act(self, page: Page, ctx: EpisodeContext, step: PlanStep, state: StepState) -> Answer | None:
+        """Do the step; an `answer` step returns what it read."""
         timeout = self.action_timeout_ms * state.patience
         if step.do == "goto":
             assert step.url is not None
             url = step.url if "://" in step.url else ctx.start_url.rstrip("/") + "/" + step.url.lstrip("/")
             await page.goto(url, wait_until="domcontentloaded")
-            return
+            return None
         if step.do == "open_each":
             await self._open_each(page, step, int(timeout))
-            return
+            return None
+        if step.do == "answer":
+            return await _read_answer(page, step, int(timeout))
         if state.relaxed and (pattern := renamed_pattern(step)) is not None:
             step = step.model_copy(update={"name": f"/{pattern.pattern}/", "exact": False})
         found = await ground(page, step, int(timeout))
@@ -253,6 +272,7 @@ class ReferenceAgent:
                     raise InputAltered(f"the list shows {shown!r}, not {wanted!r}")
         elif step.do == "press":
             await target.press(step.key or "Enter", timeout=timeout)
+        return None
 
     async def _open_each(self, page: Page, step: PlanStep, wait_ms: int) -> None:
         """Open each candidate in turn until the page satisfies `until` (compare detail pages)."""
@@ -267,6 +287,30 @@ class ReferenceAgent:
         wanted = step.until.model_dump(exclude_none=True, exclude={"timeout_ms"})
         # What was looked for is not among these: like a missing target (it may be on another page).
         raise TargetMissing(f"none of {count} candidates named {step.name!r} satisfied {wanted}")
+
+
+def _first_write(plan: list[PlanStep]) -> int:
+    """The index of the plan's first step that writes (its effect shows somewhere); len(plan) if none."""
+    return next((i for i, s in enumerate(plan) if s.effect is not None or (
+        s.request is not None and s.request.method != "GET")), len(plan))
+
+
+async def _read_answer(page: Page, step: PlanStep, wait_ms: int) -> Answer:
+    """What an `answer` step reads: the element's text (each element's, with `each`), cut by `pattern`."""
+    if step.infeasible:
+        return Answer(infeasible=True)
+    found = await ground(page, step, wait_ms)
+    texts = [" ".join(t.split()) for t in await found.all_inner_texts()] if step.each else [
+        " ".join((await found.first.inner_text(timeout=wait_ms)).split())]
+    if step.pattern is not None:
+        cut = []
+        for text in texts:
+            m = re.search(step.pattern, text)
+            if m is None:
+                raise StepFailed(f"the {step.role} {step.name!r} reads {text!r}, which has no {step.pattern!r}")
+            cut.append(m.group(1) if m.groups() else m.group(0))
+        texts = cut
+    return Answer(value=texts if step.each else texts[0])
 
 
 def _as_listed(step: PlanStep, listed_as: dict[str, str]) -> PlanStep:

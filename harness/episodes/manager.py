@@ -22,6 +22,7 @@ from harness.run.results import EpisodeResult, EpisodeTimings, InfraError, write
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import signal_name
+from scenarios.answers import ANSWER_FILE, Answer, AnswerLike, as_answer, read_answer
 from scenarios.chaos_profiles import ChaosProfile
 from scenarios.faults import SITE_LAYERS
 from scenarios.ledger import count_firings
@@ -162,7 +163,7 @@ def append_site_ledger(path: Path, lines: list[dict[str, Any]]) -> int:
 
 
 def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: bytes,
-                  trace: EpisodeTrace | None = None) -> Verdict:
+                  trace: EpisodeTrace | None = None, answer: Answer | None = None) -> Verdict:
     # Parsing two states allocates tens of thousands of objects at once, which triggers full
     # collections (tens of ms on large states) for nothing: grading creates no reference cycles.
     was_enabled = gc.isenabled()
@@ -170,17 +171,28 @@ def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: b
     try:
         profile = profiles().get(task.site)
         return grade(task, bindings, json.loads(initial), json.loads(final), trace,
-                     vocabulary=profile.vocabulary if profile is not None else GENERIC_VOCABULARY)
+                     vocabulary=profile.vocabulary if profile is not None else GENERIC_VOCABULARY, answer=answer)
     finally:
         if was_enabled:
             gc.enable()
 
 
 def grade_episode_dir(task: Task, episode_dir: Path, attempts: int | None = None) -> Verdict:
-    """Grade from an episode folder's files only: what `run_episode` and `webchaos grade` both do."""
+    """Grade from an episode folder's files only: what `run_episode` and `webchaos grade` both do
+    (the answer as result.json stored it, else as the agent left it in its answer file)."""
     meta = json.loads((episode_dir / "episode.json").read_bytes())
     return grade_episode(task, meta["bindings"], (episode_dir / "state_initial.json").read_bytes(),
-                         (episode_dir / "state_final.json").read_bytes(), load_trace(episode_dir, attempts))
+                         (episode_dir / "state_final.json").read_bytes(), load_trace(episode_dir, attempts),
+                         stored_answer(episode_dir))
+
+
+def stored_answer(episode_dir: Path) -> Answer | None:
+    result = episode_dir / "result.json"
+    if result.exists():
+        stored = json.loads(result.read_bytes()).get("outcome", {}).get("answer")
+        return Answer.model_validate(stored) if stored is not None else None
+    answer = read_answer(episode_dir / ANSWER_FILE)
+    return answer if answer.given else None
 
 
 class LiveEpisode:
@@ -201,6 +213,7 @@ class LiveEpisode:
         self.final_state: bytes | None = None
         self.firings = 0
         self.result: EpisodeResult | None = None
+        self.answer: Answer | None = None  # given mid-way (`answer()`); grade(answer=...) overrides
         self._started = time.perf_counter()
         self._agent_started = self._started
 
@@ -282,17 +295,29 @@ class LiveEpisode:
                           pid=process.pid, signal=signal_name(-code) if code < 0 else None,
                           exit_code=code if code >= 0 else None)
 
-    async def grade(self, outcome: AgentOutcome | None = None) -> EpisodeResult:
-        """Finish (if not yet) and grade from server state; writes result.json. Graded once."""
+    def give_answer(self, answer: AnswerLike) -> Answer:
+        """Record the agent's answer (the last one given before grading counts)."""
+        if self.result is not None:
+            raise ValueError("the episode is graded: an answer now would not count")
+        self.answer = as_answer(answer)
+        return self.answer
+
+    async def grade(self, outcome: AgentOutcome | None = None, answer: AnswerLike | None = None) -> EpisodeResult:
+        """Finish (if not yet) and grade from server state (and the answer, given here, by `give_answer`
+        or in the outcome); writes result.json. Graded once."""
         if self.result is not None:
             return self.result
         await self.finish()
         assert self.final_state is not None
-        outcome = outcome or AgentOutcome(status="done")
+        outcome = (outcome or AgentOutcome(status="done")).model_copy()
+        if answer is not None:
+            outcome.answer = as_answer(answer)
+        elif outcome.answer is None:
+            outcome.answer = self.answer
         spec, opened = self.opened.spec, self.opened
         t0 = time.perf_counter()
         verdict = grade_episode(spec.task, opened.bindings, opened.initial_state, self.final_state,
-                                load_trace(opened.out_dir, attempts=outcome.attempts))
+                                load_trace(opened.out_dir, attempts=outcome.attempts), outcome.answer)
         self.timings.grade_ms = (time.perf_counter() - t0) * 1000
         self.timings.total_ms = (time.perf_counter() - self._started) * 1000
         self.result = EpisodeResult(
