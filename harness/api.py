@@ -125,6 +125,11 @@ class Episode:
         """The graded result once `grade()` has run."""
         return self._live.result
 
+    @property
+    def given_answer(self) -> Answer | None:
+        """The answer given so far with `answer()` (None: none yet)."""
+        return self._live.answer
+
     def answer(self, value: str | list[str] | None = None, *, infeasible: bool = False) -> Answer:
         """Give the agent's final answer now (text, or a list for a list question), or say that the task
         cannot be done (`infeasible=True`); the last answer given before `grade()` counts."""

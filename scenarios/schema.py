@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from scenarios.answers import AnswerSpec, TaskKind
-from scenarios.faults import Primitive
+from scenarios.faults import Primitive, lookup
 from scenarios.predicates import Predicates, check_expr, check_predicate, check_predicates
 from scenarios.strict import Strict
 
@@ -337,3 +337,14 @@ class Variant(Strict):
         if self.status == "unfair" and not self.reason.strip():
             raise ValueError("status unfair needs a reason")
         return self
+
+    @property
+    def makes_infeasible(self) -> bool:
+        """Does one of its (seed) faults make the task impossible (e.g. `target_missing`)?"""
+        return any((kind := lookup(str(f.get("type")), str(f.get("layer", "seed")))) is not None
+                   and kind.makes_infeasible for f in self.faults if f.get("layer") == "seed")
+
+
+def kind_of(task: Task, variant: Variant | None = None) -> TaskKind:
+    """What a correct outcome is: the task's kind, or `infeasible` under a variant that removes its target."""
+    return "infeasible" if variant is not None and variant.makes_infeasible else task.kind

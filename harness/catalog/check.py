@@ -15,6 +15,7 @@ warning for now).
 import asyncio
 import fnmatch
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,8 +25,10 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
 
+from grader.answers import check_answer
 from grader.bindings import BindingError, fill
 from harness.catalog.a11y_html import Page
+from scenarios.answers import Answer, AnswerSpec
 from scenarios.faults import FaultError, Layer, Primitive
 from scenarios.loader import Catalog, ScenarioError
 from scenarios.schema import Expect, PlanStep, Task
@@ -225,11 +228,13 @@ def _expect_problem(page: Page | None, url: str, expect: Expect | None) -> str |
     return None
 
 
-async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str) -> tuple[int, str] | None:
+async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
+                    answer: AnswerSpec | None = None) -> tuple[int, str] | None:
     """(step index, problem) for the first plan step whose element is not where the plan expects it.
 
     Steps that run scripts (a button's click, a key other than a form's Enter) leave the rendered
-    page unknown: the steps after them are checked again from the next `goto`."""
+    page unknown: the steps after them are checked again from the next `goto`. An `answer` step on a
+    known page must read an answer that the task's (filled) `answer` block accepts."""
     problem = await browser.open(start_url)
     if problem:
         return 0, problem
@@ -244,7 +249,7 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str) -> 
                 return index, problem
             known = True
             continue
-        if not known or browser.page is None:
+        if not known or browser.page is None or (step.do == "answer" and step.infeasible):
             continue
         assert step.role is not None and step.name is not None
         found = browser.page.find(step.role, step.name, step.exact, step.within)
@@ -258,6 +263,11 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str) -> 
             typed[element.attrs.get("name", "")] = step.value or ""
             continue
         if step.do in ("check", "select"):
+            continue
+        if step.do == "answer":
+            problem = _answer_problem(step, found, answer)
+            if problem:
+                return index, problem
             continue
         if step.do == "open_each":
             assert step.until is not None
@@ -294,6 +304,21 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str) -> 
     return None
 
 
+def _answer_problem(step: PlanStep, found: list[Any], spec: AnswerSpec | None) -> str | None:
+    """What the answer step reads off the rendered page, refused by the task's answer block (or None)."""
+    texts = [node.text() for node in (found if step.each else found[:1])]
+    if step.pattern is not None:
+        matches = [re.search(step.pattern, text) for text in texts]
+        if any(m is None for m in matches):
+            return f"its text {texts!r} has no match for pattern {step.pattern!r}"
+        texts = [m.group(1) if m.groups() else m.group(0) for m in matches if m is not None]
+    if spec is None:
+        return None
+    check = check_answer(spec, Answer(value=texts if step.each else texts[0]))
+    return None if check.passed else (f"it reads {check.given}, which the answer block refuses: expected "
+                                      f"{check.expected} ({check.detail})")
+
+
 async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
     public, _, store = build()
     sites = all_sites()
@@ -316,7 +341,9 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Fi
             plan = [PlanStep.model_validate(fill(s.model_dump(exclude_none=True), bindings)) for s in task.plan]
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=public), base_url=f"http://{site.host}",
                                          headers={"x-webchaos-episode": episode_id}) as client:
-                missing = await walk_plan(_Browser(client), plan, start_url)
+                spec = (AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings))
+                        if task.answer is not None and not task.answer.infeasible else None)
+                missing = await walk_plan(_Browser(client), plan, start_url, spec)
             if missing:
                 index, problem = missing
                 step = task.plan[index]

@@ -49,6 +49,13 @@ def catalog_summary(ctx: typer.Context,
     primitives = Counter(v.target_primitive.value for v in variants)
     console.print("variants by primitive: " + ", ".join(f"{p.value} {primitives[p.value]}" for p in Primitive),
                   highlight=False)
+    kinds: Counter[tuple[str, str]] = Counter((t.site, t.kind) for t in cat.tasks.values())
+    kinds.update((cat.tasks[task].site, "infeasible variants") for v in variants if v.makes_infeasible
+                 for task in v.tasks if task in cat.tasks)
+    for site in sites:
+        console.print(f"{site} tasks by kind: " + ", ".join(
+            f"{kind} {kinds[(site, kind)]}" for kind in ("action", "answer", "action+answer", "infeasible",
+                                                         "infeasible variants")), highlight=False)
     types = Counter(kind.layer.value for kind in registry().values())
     console.print("fault types per layer: " + ", ".join(f"{k} {types[k]}" for k in sorted(types)), highlight=False)
     cells = coverage(cat)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grader.verdict import Verdict
@@ -31,7 +32,9 @@ from harness.reporting.table import print_summary
 from harness.run.overlays import print_robustness, with_overlays
 from harness.run.results import EpisodeResult, RunConfig, RunSummary
 from harness.run.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
+from scenarios.answers import Answer
 from scenarios.loader import Catalog
+from scenarios.schema import kind_of
 
 T = TypeVar("T")
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
@@ -272,12 +275,15 @@ def demo(
 
 @app.command("list")
 def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
-    """List tasks and variants."""
+    """List tasks and variants, each with its kind: action (graded from server state), answer (from the
+    agent's answer, nothing written), action+answer, or infeasible (the answer 'infeasible', nothing written)."""
     cat = load_catalog(catalog)
     for t in cat.tasks.values():
-        console.print(f"[bold]{t.id}[/] ({t.site}; {', '.join(p.value for p in t.primitives)}): {t.title}")
+        primitives = ", ".join(p.value for p in t.primitives)
+        console.print(f"[bold]{t.id}[/] {escape(f'[{t.kind}]')} ({t.site}; {primitives}): {t.title}", highlight=False)
         for v in cat.variants_for(t.id):
-            console.print(f"    variant [cyan]{v.id}[/] → {v.target_primitive.value}: {v.title}")
+            mark = escape(" [infeasible]") if kind_of(t, v) != t.kind else ""
+            console.print(f"    variant [cyan]{v.id}[/]{mark} → {v.target_primitive.value}: {v.title}", highlight=False)
 
 
 @app.command()
@@ -308,8 +314,13 @@ def faults(
 def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folder of a run")],
               catalog: Annotated[list[Path] | None, typer.Option()] = None,
               check: Annotated[bool, typer.Option(
-                  "--check", help="exit 1 if the verdict differs from the one in result.json")] = False) -> None:
-    """Re-grade a finished episode offline from its saved files (states, events, ledger, actions)."""
+                  "--check", help="exit 1 if the verdict differs from the one in result.json")] = False,
+              answer: Annotated[str | None, typer.Option(
+                  "--answer", help="grade this answer instead of the one the episode stored")] = None,
+              infeasible: Annotated[bool, typer.Option(
+                  "--infeasible", help="grade the answer 'the task cannot be done' instead")] = False) -> None:
+    """Re-grade a finished episode offline from its saved files (states, events, ledger, actions, and the
+    agent's answer as result.json stored it)."""
     try:
         meta = json.loads((episode_dir / "episode.json").read_text())
         for name in ("state_initial.json", "state_final.json"):
@@ -320,7 +331,8 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
     task = cat.tasks.get(meta["task_id"])
     if task is None:
         raise CliError(f"task {meta['task_id']!r} is not in the catalog")
-    text = grade_episode_dir(task, episode_dir).model_dump_json(indent=2)
+    given = Answer(value=answer, infeasible=infeasible) if answer is not None or infeasible else None
+    text = grade_episode_dir(task, episode_dir, answer=given).model_dump_json(indent=2)
     sys.stdout.write(text + "\n")
     if check:
         try:
@@ -403,6 +415,11 @@ def up(
     isolate: Annotated[bool, typer.Option(
         "--isolate", help="also print a command line that runs your agent in its own namespaces, where only "
         "the episode's proxy (and CDP) port is reachable")] = False,
+    answer: Annotated[str | None, typer.Option(
+        "--answer", help="the agent's answer, graded with the state (else: typed before Enter, else the "
+        "episode's answer file)")] = None,
+    infeasible: Annotated[bool, typer.Option(
+        "--infeasible", help="the agent reports that the task cannot be done")] = False,
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
     from harness.interactive.up import serve_one
@@ -419,7 +436,9 @@ def up(
         check_runs_dir(runs_dir)
     except RunsDirError as exc:
         raise CliError(str(exc)) from exc
-    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp, isolate=isolate))
+    given = Answer(value=answer, infeasible=infeasible) if answer is not None or infeasible else None
+    raise typer.Exit(serve_one(cat, task, variant, seed, runs_dir, console, https=https, cdp=cdp, isolate=isolate,
+                               answer=given))
 
 
 def _register_catalog_commands() -> None:

@@ -177,13 +177,14 @@ def grade_episode(task: Task, bindings: dict[str, Any], initial: bytes, final: b
             gc.enable()
 
 
-def grade_episode_dir(task: Task, episode_dir: Path, attempts: int | None = None) -> Verdict:
+def grade_episode_dir(task: Task, episode_dir: Path, attempts: int | None = None,
+                      answer: Answer | None = None) -> Verdict:
     """Grade from an episode folder's files only: what `run_episode` and `webchaos grade` both do
-    (the answer as result.json stored it, else as the agent left it in its answer file)."""
+    (with `answer`, else the answer result.json stored, else the one the agent left in its answer file)."""
     meta = json.loads((episode_dir / "episode.json").read_bytes())
     return grade_episode(task, meta["bindings"], (episode_dir / "state_initial.json").read_bytes(),
                          (episode_dir / "state_final.json").read_bytes(), load_trace(episode_dir, attempts),
-                         stored_answer(episode_dir))
+                         answer if answer is not None else stored_answer(episode_dir))
 
 
 def stored_answer(episode_dir: Path) -> Answer | None:

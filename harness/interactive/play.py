@@ -15,7 +15,8 @@ carry no foreign `Origin`):
 - `GET /` the page; `GET /api/catalog` tasks, variants and the runs to compare with;
 - `POST /api/episodes {"task", "variant": id|null, "seed"}` -> the open episode:
   id, proxy URL, start URL, instruction, a Chromium command line;
-- `POST /api/episodes/<id>/done` -> the verdict, the replay link, the comparison;
+- `POST /api/episodes/<id>/done {"compare_run", "answer": text|null, "infeasible": bool}` -> the verdict,
+  the replay link, the comparison (an answer box shows for tasks that ask for one);
 - `GET /api/compare?run=&task=&variant=&seed=` -> the comparison alone;
 - `GET /files/<run>/<episode>/replay.html` a replay page (only that file name is served).
 """
@@ -42,6 +43,7 @@ from harness.run.runner import new_run_id
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
+from scenarios.answers import MAX_ANSWER_CHARS, Answer
 from scenarios.loader import Catalog
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,19 @@ def _failed(result: EpisodeResult) -> list[str]:
     if verdict is None:
         return [result.error] if result.error else []
     return [c.desc for c in [*verdict.checks, *verdict.negative_checks] if not c.passed]
+
+
+def _answer_of(body: Any) -> Answer | str | None:
+    """The player's answer in Done's body (`answer` text, `infeasible` flag); a string says what is wrong."""
+    if not isinstance(body, dict):
+        return None
+    text, infeasible = body.get("answer"), body.get("infeasible", False)
+    if text is not None and (not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS):
+        return f"answer: expected text of at most {MAX_ANSWER_CHARS} characters"
+    if not isinstance(infeasible, bool):
+        return "infeasible: expected true or false"
+    text = (text or "").strip() or None
+    return Answer(value=text, infeasible=infeasible) if text is not None or infeasible else None
 
 
 def _summary(result: EpisodeResult, href: str | None) -> dict[str, Any]:
@@ -187,6 +202,7 @@ class PlayApp:
         return web.json_response({
             "episode_id": episode_id, "proxy_url": opened.proxy_url, "start_url": opened.start_url,
             "instruction": opened.instruction, "launched": launch,
+            "asks_answer": task.kind in ("answer", "action+answer"),
             "chromium": f"chromium --proxy-server={opened.proxy_url} --user-data-dir=$(mktemp -d) {opened.start_url}",
         }, status=201)
 
@@ -213,7 +229,11 @@ class PlayApp:
         except ValueError:
             body = None
         run = body.get("compare_run") if isinstance(body, dict) else None
-        result = await self._finish(playing, AgentOutcome(status="done"))
+        answer = _answer_of(body)
+        if isinstance(answer, str):
+            self.playing[request.match_info["id"]] = playing  # still open: the player may fix the answer
+            return web.json_response({"error": answer}, status=422)
+        result = await self._finish(playing, AgentOutcome(status="done", answer=answer))
         spec = playing.spec
         return web.json_response({
             "you": _summary(result, self._href(self.run_id, result.episode_id)),

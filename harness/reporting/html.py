@@ -357,7 +357,9 @@ def _episode(r: EpisodeResult, run_dir: Path) -> dict[str, Any]:
     verdict = r.verdict
     failed_checks = [c for c in ([*verdict.checks, *verdict.negative_checks] if verdict else []) if not c.passed]
     refs = {c.ref for c in failed_checks}
-    other_failures = [f for f in (verdict.failures if verdict else []) if f.split(" ", 1)[0] not in refs]
+    # The answer's failure is shown with the answer itself.
+    other_failures = [f for f in (verdict.failures if verdict else [])
+                      if f.split(" ", 1)[0] not in refs and not f.startswith("answer (")]
     status = "infra error" if r.infra_failed else r.outcome.status
     log = r.outcome.log
     t = r.timings

@@ -186,7 +186,7 @@ def replay_data(episode_dir: Path) -> dict[str, Any]:
         "instruction": meta.get("instruction") or result.get("instruction"),
         "agent": result.get("agent"), "success": result.get("success"), "score": result.get("score"),
         "status": (result.get("outcome") or {}).get("status"), "error": result.get("error"),
-        "failed_checks": failed, "failures": verdict.get("failures", []),
+        "failed_checks": failed, "failures": verdict.get("failures", []), "answer": verdict.get("answer"),
         "first_wrong_step": process.get("first_wrong_step"),
         "opened_epoch_ms": opened, "rrweb": recording,
         "actions": _jsonl(episode_dir / "actions.jsonl"),
