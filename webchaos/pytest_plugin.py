@@ -5,7 +5,7 @@
     @pytest.mark.webchaos(task="shop_buy_by_seller", variants=["base", "shop_checkout_overlay"], seeds=[1, 2])
     async def test_agent_buys(webchaos_episode):            # or a plain `def` test: see grade_sync
         await my_agent.run(webchaos_episode.instruction, cdp_url=webchaos_episode.cdp_url)
-        result = await webchaos_episode.grade()
+        result = await webchaos_episode.grade()   # a question task: grade(answer="...")
         assert result.success, result.verdict.failures
 
 The marker parametrises the test over variants × seeds (ids like `shop_checkout_overlay-s2`;

@@ -169,7 +169,8 @@ def run(
     agent: Annotated[
         list[str] | None,
         typer.Option("--agent", "-a", help="reference | reference-no-recovery | cmd:'<command>', optionally "
-                     "NAME=cmd:'<command>' (repeatable; the name shows in every table)"),
+                     "NAME=cmd:'<command>' (repeatable; the name shows in every table). A cmd: agent answers by "
+                     "writing WEBCHAOS_ANSWER_FILE: text, or JSON {\"answer\": ..., \"infeasible\": true|false}"),
     ] = None,
     browser: Annotated[str, typer.Option(
         "--browser", help="for cmd: agents: 'proxy' (WEBCHAOS_PROXY only) or 'cdp' (webchaos launches the "
