@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
 from harness.agents.external import CommandAgent, name_from_command
 from harness.agents.reference import ReferenceAgent
+from scenarios.faults import Primitive
 
 __all__ = ["Agent", "AgentOutcome", "CommandAgent", "EpisodeContext", "ReferenceAgent", "agent_from_spec",
            "agents_from_specs", "name_from_command"]
@@ -15,7 +16,8 @@ _NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,39})=(.+)$", re.S)
 
 def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[str] = (),
                     isolate: bool = False) -> Agent:
-    """'reference', 'reference-no-recovery' or 'cmd:<shell command>', optionally 'NAME=' first.
+    """'reference', 'reference-no-recovery', 'reference-without-<primitive>' (every recovery but that
+    primitive's) or 'cmd:<shell command>', optionally 'NAME=' first.
 
     `browser`: 'proxy' (the command gets a proxy URL) or 'cdp' (it also gets WEBCHAOS_CDP_URL, the
     DevTools endpoint of a Chromium webchaos launches on the episode's proxy). `isolate`: a command
@@ -31,6 +33,12 @@ def agent_from_spec(spec: str, browser: str = "proxy", chromium_args: Sequence[s
         agent = ReferenceAgent(recovery=True)
     elif spec in ("reference-no-recovery", "reference:norecovery"):
         agent = ReferenceAgent(recovery=False)
+    elif spec.startswith("reference-without-"):
+        lacking = spec.removeprefix("reference-without-")
+        if lacking not in {p.value for p in Primitive}:
+            raise ValueError(f"unknown primitive {lacking!r} in {spec!r}; one of: "
+                             + ", ".join(p.value for p in Primitive))
+        agent = ReferenceAgent(recovery=True, without=Primitive(lacking))
     elif spec.startswith("cmd:"):
         agent = CommandAgent(spec[4:], name=name, cdp=browser == "cdp", chromium_args=chromium_args,
                              isolate=isolate)

@@ -1,7 +1,10 @@
 """The reference agent's recoveries: generic moves a careful person makes when a step fails.
 
 Each recovery looks at the page and the failure, does at most one thing, and
-says what it did. None of them knows which fault is armed.
+says what it did. None of them knows which fault is armed. Each serves one
+primitive (`RECOVERIES`, the one table of it): an ablated agent lacking a
+primitive makes none of that primitive's moves, and validity's specificity
+matrix measures what each primitive's moves are worth.
 """
 
 import asyncio
@@ -23,8 +26,42 @@ from harness.agents.perception import (
     settle_after_write,
     visible_dialog,
 )
+from scenarios.faults import Primitive
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
+
+# Every generic move of the reference agent and the primitive it serves. An agent "without" a primitive
+# (reference-without-<primitive>) skips exactly these moves; nothing else about it changes.
+RECOVERIES: dict[str, Primitive] = {
+    "sign in again": Primitive.state_tracking,          # the session ended: sign in, come back to the step
+    "refill the form": Primitive.state_tracking,        # type again what a reload or a detour emptied
+    "use the renamed control": Primitive.state_tracking,  # the control's name changed as the form was typed in
+    "do the step asked for": Primitive.planning,        # a dialog asks for one more step first: do it, go on
+    "dismiss a dialog": Primitive.grounding,            # a banner covers the target: close it to reach the target
+    "refuse a detour": Primitive.planning,              # a dialog offers a way off the task: decline, keep to it
+    "open an overflow menu": Primitive.exploration,     # the control is tucked into "More"
+    "turn the page": Primitive.exploration,             # the item is on a later page of the list
+    "search again broadly": Primitive.exploration,      # nothing under the wanted name: search by its first word
+    "wait longer": Primitive.patience,                  # a control that is late, disabled for a while, or moving
+    "reload": Primitive.patience,                       # a page that failed or showed nothing: load it again
+    "retry after an error": Primitive.patience,         # the site said it failed: do it again
+    "try the next same-named item": Primitive.backtracking,  # several match the name: the next one
+    "go back and choose again": Primitive.backtracking,  # the chosen item cannot be used: back, the next one
+    "check where the write shows": Primitive.verification,  # before repeating a write, and after a success message
+    "read back what was typed": Primitive.verification,  # a field that changed what was typed: type it again
+    "report infeasible": Primitive.verification,        # the task names what is not there: say so, write nothing
+}
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """Which recovery moves an agent makes: all of them, none, or all but one primitive's."""
+
+    recovery: bool = True
+    without: Primitive | None = None
+
+    def may(self, move: str) -> bool:
+        return self.recovery and RECOVERIES[move] != self.without
 
 
 @dataclass
@@ -47,6 +84,7 @@ class StepState:
     searched_again: bool = False
     listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
     affordances: Affordances = field(default_factory=Affordances)  # the site's words for generic controls
+    abilities: Abilities = field(default_factory=Abilities)  # which recovery moves this agent makes
 
 
 async def sign_in_if_asked(page: Page, words: Affordances) -> bool:
@@ -76,6 +114,24 @@ async def dismiss_dialog(page: Page, words: Affordances) -> str | None:
         return None
     await asyncio.sleep(0.1)
     return label
+
+
+async def offers_a_detour(page: Page, words: Affordances) -> bool | None:
+    """Whether the visible modal dialog offers a way off the task (a button that does not dismiss it, e.g.
+    "Take the survey") rather than only covering the page (a consent banner); None without a dialog."""
+    dialog = await visible_dialog(page)
+    if dialog is None:
+        return None
+    buttons = dialog.get_by_role("button")
+    dismissing = words.dismiss_pattern()
+    try:
+        for index in range(await buttons.count()):
+            label = (await buttons.nth(index).inner_text()).strip()
+            if label and not dismissing.search(label):
+                return True
+    except PlaywrightError:
+        return None
+    return False
 
 
 async def do_the_step_asked_for(page: Page, words: Affordances) -> str | None:
@@ -129,9 +185,15 @@ async def open_more_menu(page: Page, step: PlanStep, words: Affordances) -> bool
     return False
 
 
+class NoMove(Exception):
+    """No recovery move this agent may make applies: the step has failed."""
+
+
 async def recover(page: Page, step: PlanStep, state: StepState, error: BaseException, base_url: str) -> str:
-    """Do one recovery move; returns what was done ('effect confirmed' ends the step as passed)."""
-    if await sign_in_if_asked(page, state.affordances):
+    """Do one recovery move; returns what was done ('effect confirmed' ends the step as passed). Raises
+    NoMove when every move that applies is one the agent lacks."""
+    may = state.abilities.may
+    if may("sign in again") and await sign_in_if_asked(page, state.affordances):
         # The site sends us back where we were going; check before acting again: where the effect shows
         # when the step names it (a message on the page we come back to proves nothing), else on the page.
         if state.acted and step.effect is not None:
@@ -142,13 +204,17 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.acted = False
         state.left_page = True
         return "signed in again"
-    asked = await do_the_step_asked_for(page, state.affordances)
+    asked = await do_the_step_asked_for(page, state.affordances) if may("do the step asked for") else None
     if asked:
         return f"did the step the page asked for first ({asked})"
-    dismissed = await dismiss_dialog(page, state.affordances)
-    if dismissed:
-        return f"dismissed dialog ({dismissed})"
+    detour = await offers_a_detour(page, state.affordances)
+    if detour is not None and may("refuse a detour" if detour else "dismiss a dialog"):
+        dismissed = await dismiss_dialog(page, state.affordances)
+        if dismissed:
+            return f"dismissed dialog ({dismissed})"
     if isinstance(error, EffectMissing):
+        if not may("check where the write shows"):
+            raise NoMove("the claimed success did not show where the write shows")
         state.acted = False
         state.claimed = True
         if state.url_before and page.url != state.url_before:
@@ -162,6 +228,8 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
             await page.reload(wait_until="domcontentloaded")
         return "the claimed success did not happen: repeating the action"
     if isinstance(error, InputAltered):
+        if not may("read back what was typed"):
+            raise NoMove("the field changed what was typed")
         state.acted = False
         state.type_slowly = True
         return "the field changed what was typed: typing it again"
@@ -171,33 +239,36 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
 
 
 async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException) -> str:
+    may = state.abilities.may
     if step.expect is not None and page.url != state.url_before and await holds(page, step.expect, 0.5):
         # The action timed out but went through (the page moved on to what it should show).
         return "effect confirmed"
     if isinstance(error, TargetMissing):
-        if await open_more_menu(page, step, state.affordances):
+        if may("open an overflow menu") and await open_more_menu(page, step, state.affordances):
             return "opened an overflow menu"
-        if state.pages_turned < 5 and await turn_page(page, state.affordances):
+        if may("turn the page") and state.pages_turned < 5 and await turn_page(page, state.affordances):
             state.pages_turned += 1
             return "went to the next page of results"
-        if not state.relaxed and await renamed_control(page, step):
+        if may("use the renamed control") and not state.relaxed and await renamed_control(page, step):
             state.relaxed = True
             return "the control was renamed: using the one whose name begins with the wanted one"
-        if state.search is not None and not state.searched_again:
+        if may("search again broadly") and state.search is not None and not state.searched_again:
             state.searched_again = True
             listed = await search_again_broadly(page, step, state.search)
             if listed is not None:
                 state.listed_as = listed
                 return f"searched again more broadly: it is listed as {listed!r}"
-        if not state.reloaded:
+        if may("reload") and not state.reloaded:
             state.reloaded = True
             state.left_page = True
             state.patience *= 2
             await page.reload(wait_until="domcontentloaded")
             return "reloaded the page"
-    elif state.patience >= 3 and step.role and await _all_disabled(page, step):
+    elif may("go back and choose again") and state.patience >= 3 and step.role and await _all_disabled(page, step):
         # Still disabled after a long wait: this item cannot be used; choose another one.
         return BACKTRACK
+    if not may("wait longer"):
+        raise NoMove("the control did not become usable in the time one action takes")
     # Present but not actionable (disabled, covered, moving): give it longer.
     state.patience *= 3
     return "waiting longer for the control"
@@ -349,18 +420,19 @@ async def _holds_after_second_look(page: Page, step: PlanStep) -> bool:
 
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
     assert step.expect is not None
+    may = state.abilities.may
     # A page that says the action failed is believed; otherwise the effect may just be slow.
     errored = await reports_error(page)
-    if not errored and await holds(page, step.expect, scale=2 * state.patience):
+    if not errored and may("wait longer") and await holds(page, step.expect, scale=2 * state.patience):
         return "effect confirmed"
-    if (not errored and step.expect.role and step.expect.name
+    if (not errored and step.expect.role and step.expect.name and may("open an overflow menu")
             and (step.expect.url_contains or "") in page.url):
         # The page came, but the control it should show may sit in an overflow menu.
         shown = step.model_copy(update={"role": step.expect.role, "name": step.expect.name, "within": None,
                                         "exact": True})
         if await open_more_menu(page, shown, state.affordances):
             return "the control the page should show was in an overflow menu: opened it"
-    if step.effect is not None:
+    if step.effect is not None and may("check where the write shows"):
         # Before repeating a write, check whether it happened after all.
         await page.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
         state.left_page = True
@@ -370,21 +442,24 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
         await page.goto(state.url_before, wait_until="domcontentloaded")
         state.left_page = True
     count = await candidates(page, step).count() if step.role else 0
-    if count > 1:
+    if count > 1 and may("try the next same-named item"):
         state.candidate = (state.candidate + 1) % count
         if state.candidate:  # not wrapped around: an item not opened yet
             state.fresh_candidates += 1
         state.acted = False
         return f"trying candidate {state.candidate + 1} of {count}"
-    state.acted = False
-    if not state.reloaded and not errored:
+    if not state.reloaded and not errored and may("reload"):
         # The action showed nothing (no error either): the control may not be what it looked like.
+        state.acted = False
         state.reloaded = True
         state.left_page = True
         await page.reload(wait_until="domcontentloaded")
         return "reloaded the page to repeat the action"
+    if not may("retry after an error"):
+        raise NoMove("the step's action showed no effect" + (" and the page reports an error" if errored else ""))
+    state.acted = False
     return "repeating the action"
 
 
-__all__ = ["BACKTRACK", "EffectMissing", "StepFailed", "StepState", "TargetMissing", "complete_effect",
-           "confirm_effect", "dismiss_dialog", "recover", "renamed_pattern"]
+__all__ = ["BACKTRACK", "RECOVERIES", "Abilities", "EffectMissing", "NoMove", "StepFailed", "StepState",
+           "TargetMissing", "complete_effect", "confirm_effect", "dismiss_dialog", "recover", "renamed_pattern"]

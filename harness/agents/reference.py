@@ -38,6 +38,8 @@ from harness.agents.perception import (
 )
 from harness.agents.recovery import (
     BACKTRACK,
+    Abilities,
+    NoMove,
     StepState,
     complete_effect,
     confirm_effect,
@@ -46,6 +48,7 @@ from harness.agents.recovery import (
     renamed_pattern,
 )
 from scenarios.answers import Answer
+from scenarios.faults import Primitive
 from scenarios.profile import Affordances
 from scenarios.schema import PlanStep
 from sites.registry import profiles
@@ -73,11 +76,16 @@ class _Tally:
 class ReferenceAgent:
     needs_browser = True
 
-    def __init__(self, recovery: bool = True, max_retries: int = 2, action_timeout_ms: int = 3000) -> None:
+    def __init__(self, recovery: bool = True, max_retries: int = 2, action_timeout_ms: int = 3000,
+                 without: Primitive | None = None) -> None:
+        """`without`: an ablated agent that makes every recovery move except that primitive's
+        (harness/agents/recovery.py RECOVERIES), named reference-without-<primitive>."""
         self.recovery = recovery
+        self.abilities = Abilities(recovery=recovery, without=without if recovery else None)
         self.max_retries = max_retries
         self.action_timeout_ms = action_timeout_ms
-        self.name = "reference" if recovery else "reference-no-recovery"
+        self.name = ("reference-no-recovery" if not recovery else
+                     f"reference-without-{without.value}" if without is not None else "reference")
 
     async def run(self, ctx: EpisodeContext) -> AgentOutcome:
         if ctx.browser is None:
@@ -99,11 +107,11 @@ class ReferenceAgent:
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
                     where = f"step {index} ({step.do} {step.name or step.url})"
-                    if self.recovery and index < _first_write(ctx.plan):
+                    if self.abilities.may("report infeasible") and index < _first_write(ctx.plan):
+                        # The plan could not go on (status failed, where it stopped kept), and it says so.
                         tally.answer = Answer(value=f"not found: {where}: {error}", infeasible=True)
                         tally.log.append(f"{where}: still failing with every recovery spent, before any write: "
                                          "reported the task infeasible")
-                        return self._outcome("done", done, ctx, tally, None)
                     return self._outcome("failed", done, ctx, tally, f"{where}: {error}")
                 ended_on = await document_of(page)
                 self._remember(step, ended_on != document, tally)
@@ -134,7 +142,8 @@ class ReferenceAgent:
             tally.search = None  # only the step right after a search may search again
 
     async def _step(self, page: Page, ctx: EpisodeContext, index: int, step: PlanStep, tally: _Tally) -> str | None:
-        state = StepState(url_before=page.url, affordances=_affordances(ctx.task.site), search=tally.search)
+        state = StepState(url_before=page.url, affordances=_affordances(ctx.task.site), search=tally.search,
+                          abilities=self.abilities)
         tally.last_state = state
         step = _as_listed(step, tally.listed_as)
         label = f"step {index} {step.do} {step.name or step.url}"
@@ -160,7 +169,8 @@ class ReferenceAgent:
                     wanted = step.expect.model_dump(exclude_none=True, exclude={"timeout_ms"})
                     raise StepFailed(f"postcondition not met: {wanted}")
                 # With recovery on, the agent also verifies: a write is confirmed where its effect shows.
-                if self.recovery and step.effect is not None and not await confirm_effect(
+                verifies = self.abilities.may("check where the write shows")
+                if verifies and step.effect is not None and not await confirm_effect(
                         page, step, ctx.start_url, state.affordances):
                     if step.effect.complete and not state.completed:
                         state.completed = True
@@ -180,10 +190,13 @@ class ReferenceAgent:
                 tally.recoveries += 1
                 try:
                     move = await recover(page, step, state, exc, ctx.start_url)
+                    if move == BACKTRACK:
+                        move = await self._backtrack(page, ctx, tally, state)
                 except PlaywrightError as recovery_error:
                     move = f"recovery failed: {first_line(recovery_error)}"
-                if move == BACKTRACK:
-                    move = await self._backtrack(page, ctx, tally, state)
+                except NoMove as lacking:
+                    tally.log.append(f"no move this agent makes applies ({lacking})")
+                    return message
                 if state.listed_as is not None and step.name and step.name not in tally.listed_as:
                     # from here on the item goes by the name the site lists it under
                     tally.listed_as[step.name] = state.listed_as
@@ -195,13 +208,16 @@ class ReferenceAgent:
 
     def _finisher(self, ctx: EpisodeContext) -> Callable[[Page, PlanStep], Awaitable[None]]:
         async def act(page: Page, step: PlanStep) -> None:
-            await self._act(page, ctx, step, StepState(affordances=_affordances(ctx.task.site)))
+            await self._act(page, ctx, step, StepState(affordances=_affordances(ctx.task.site),
+                                                       abilities=self.abilities))
         return act
 
     async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
         """Type again what this page's form held before a recovery reloaded or left it (a dialog that
         covers the form on the fresh page is dismissed first)."""
         words = _affordances(ctx.task.site)
+        if not self.abilities.may("refill the form"):
+            return
         for step in tally.form:
             try:
                 await self._act(page, ctx, step, StepState(affordances=words))
@@ -215,6 +231,8 @@ class ReferenceAgent:
     async def _backtrack(self, page: Page, ctx: EpisodeContext, tally: _Tally, state: StepState) -> str:
         """Go back to the page where an item was chosen and choose the next one with the same name."""
         if tally.chooser is None:
+            if not self.abilities.may("wait longer"):
+                raise NoMove("the control did not become usable and nothing was chosen before it")
             state.patience *= 3
             return "waiting longer for the control"
         chooser, chosen = tally.chooser
@@ -254,7 +272,7 @@ class ReferenceAgent:
             else:
                 await target.fill(text, timeout=timeout)
             # With recovery on, the agent reads back what it typed (verification).
-            if self.recovery:
+            if self.abilities.may("read back what was typed"):
                 await page.wait_for_timeout(50)
                 typed = await target.input_value(timeout=timeout)
                 if typed != text:
@@ -265,7 +283,7 @@ class ReferenceAgent:
             wanted = step.value or ""
             await target.select_option(label=wanted, timeout=timeout)
             # With recovery on, the agent reads back which option the list shows.
-            if self.recovery:
+            if self.abilities.may("read back what was typed"):
                 await page.wait_for_timeout(50)
                 shown = await target.evaluate("el => el.selectedOptions.length ? el.selectedOptions[0].label : ''")
                 if shown != wanted:

@@ -14,7 +14,7 @@ import pytest_asyncio
 from aiohttp import web
 from playwright.async_api import BrowserContext
 
-from harness.agents import ReferenceAgent
+from harness.agents import ReferenceAgent, agent_from_spec
 from harness.agents.base import EpisodeContext
 from harness.browser.pool import BrowserPool
 from scenarios.schema import CanonicalDiff, PlanStep, Task
@@ -215,6 +215,12 @@ def plan(page: str, **save: object) -> list[PlanStep]:
 
 async def run(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], recovery: bool,
               tmp_path: Path) -> tuple[str, list[str], list[str]]:
+    return await run_agent(served, steps, "reference" if recovery else "reference-no-recovery", tmp_path)
+
+
+async def run_agent(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], spec: str,
+                    tmp_path: Path) -> tuple[str, list[str], list[str]]:
+    """Run the agent `spec` names (reference, reference-no-recovery, reference-without-<primitive>)."""
     site, base, browser = served
     site.hits.clear()
     site.landing = False
@@ -222,7 +228,9 @@ async def run(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], reco
     ctx = EpisodeContext(episode_id="t", task=task, variant=None, seed=1, instruction="", start_url=base + "/",
                          proxy_url="http://127.0.0.1:9", plan=steps, out_dir=tmp_path, browser=browser,
                          time_budget_s=60)
-    outcome = await ReferenceAgent(recovery=recovery).run(ctx)
+    agent = agent_from_spec(spec)
+    assert isinstance(agent, ReferenceAgent)
+    outcome = await agent.run(ctx)
     return outcome.status, [line for line in outcome.log if line.startswith("recover")], list(site.hits)
 
 

@@ -1,0 +1,54 @@
+"""The ablated reference agents: `reference-without-<primitive>` skips exactly that primitive's recovery moves
+(harness/agents/recovery.py RECOVERIES), so on a page that fails in one way only the agent lacking the move's
+primitive fails (specificity in miniature). Pages and the browser are the reference agent's own tests'."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.agents import agent_from_spec
+from harness.agents.recovery import RECOVERIES
+from harness.browser.pool import BrowserPool
+from scenarios.faults import Primitive
+from tests.harness.test_reference_agent import Site, plan, run_agent, served  # noqa: F401 - `served` is a fixture
+
+pytestmark = [pytest.mark.e2e]
+
+AGENTS_DIR = Path(__file__).resolve().parents[2] / "harness" / "agents"
+
+
+def test_every_move_the_agent_makes_is_in_the_table_and_every_primitive_has_moves() -> None:
+    used = set()
+    for source in ("recovery.py", "reference.py"):
+        for call in re.findall(r"\bmay\(([^)]*)\)", (AGENTS_DIR / source).read_text()):
+            used |= set(re.findall(r'"([^"]+)"', call))
+    assert used == set(RECOVERIES), (used ^ set(RECOVERIES))
+    assert {RECOVERIES[m] for m in RECOVERIES} == set(Primitive)
+
+
+def test_the_ablated_agents_are_named_by_what_they_lack() -> None:
+    agent = agent_from_spec("reference-without-patience")
+    assert agent.name == "reference-without-patience"
+    with pytest.raises(ValueError, match="unknown primitive 'speed'"):
+        agent_from_spec("reference-without-speed")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize(
+    ("page", "lacking", "spared"),
+    [
+        ("more", Primitive.exploration, Primitive.patience),
+        ("modal", Primitive.grounding, Primitive.planning),
+        ("decoy", Primitive.backtracking, Primitive.planning),
+        ("disabled", Primitive.patience, Primitive.backtracking),
+    ],
+)
+async def test_only_the_agent_lacking_the_moves_primitive_fails(
+    served: tuple[Site, str, BrowserPool], tmp_path: Path, page: str, lacking: Primitive, spared: Primitive,
+) -> None:
+    status, moves, _ = await run_agent(served, plan(page), f"reference-without-{lacking.value}", tmp_path)
+    assert status == "failed", moves
+    status, moves, hits = await run_agent(served, plan(page), f"reference-without-{spared.value}", tmp_path)
+    assert status == "done", moves
+    assert hits.count("save") == 1
