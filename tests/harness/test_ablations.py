@@ -45,7 +45,7 @@ def test_the_ablated_agents_are_named_by_what_they_lack() -> None:
     ],
 )
 async def test_only_the_agent_lacking_the_moves_primitive_fails(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path, page: str, lacking: Primitive, spared: Primitive,
+    served: tuple[Site, str, BrowserPool], tmp_path: Path, page: str, lacking: Primitive, spared: Primitive,  # noqa: F811
 ) -> None:
     status, moves, _ = await run_agent(served, plan(page), f"reference-without-{lacking.value}", tmp_path)
     assert status == "failed", moves
