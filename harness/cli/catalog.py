@@ -60,7 +60,8 @@ def catalog_summary(ctx: typer.Context,
     console.print("fault types per layer: " + ", ".join(f"{k} {types[k]}" for k in sorted(types)), highlight=False)
     cells = coverage(cat)
     judged = shares(all_validity())
-    table = Table(title="variants per primitive × site (fair % / biting % of those validated)", header_style="bold")
+    table = Table(title="variants per primitive × site (fair % / effective % / biting % of those validated)",
+                  header_style="bold")
     table.add_column("primitive")
     for site in sites:
         table.add_column(site, justify="right")
@@ -71,6 +72,7 @@ def catalog_summary(ctx: typer.Context,
             cell = judged.get((site, primitive.value))
             if cell and cell["judged"]:
                 text += (f"  ({100 * cell['fair'] / cell['judged']:.0f}% / "
+                         f"{100 * cell['effective'] / cell['judged']:.0f}% / "
                          f"{100 * cell['biting'] / cell['judged']:.0f}% of {cell['judged']})")
             row.append(text)
         table.add_row(*row)
@@ -110,14 +112,28 @@ def validate(
         "--resume", help="keep the runs already in the validity files; run only what is missing")] = False,
     runs_dir: Annotated[Path, typer.Option(help="where the validation's episodes are written")] = RUNS_DIR,
     docs: Annotated[bool, typer.Option(
-        "--docs", help="only render docs/validity.md from the validity files (runs nothing)")] = False,
+        "--docs", help="only judge again from the runs the validity files hold and render docs/validity.md "
+        "(runs nothing)")] = False,
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
-    from harness.catalog.validate import DOCS_FILE, all_validity, render_markdown, validate_site
+    from harness.catalog.validate import (
+        DOCS_FILE,
+        all_validity,
+        drop_stale,
+        refresh,
+        render_markdown,
+        validate_site,
+        write_validity,
+    )
 
     cat = load_catalog(None)
-    if not docs:
+    if docs:
+        for data in all_validity():
+            drop_stale(data, cat)
+            refresh(data, cat)
+            write_validity(data)
+    else:
         missing = sorted(set(variant or ()) - set(cat.variants))
         if missing:
             raise CliError(f"unknown variant(s) {', '.join(missing)} (`webchaos list` names them)")
@@ -144,6 +160,7 @@ def validate(
                 raise CliError(str(exc)) from None
             judged = [j for j in data.variants.values() if j.fair is not None]
             console.print(f"{name}: {len(judged)} variants judged, {sum(1 for j in judged if j.fair)} fair, "
+                          f"{sum(1 for j in judged if j.effective)} effective, "
                           f"{sum(1 for j in judged if j.biting)} biting", highlight=False)
         console.print(f"validated in {time.monotonic() - started:.0f} s", highlight=False)
     DOCS_FILE.write_text(render_markdown(all_validity(), cat))
