@@ -114,21 +114,35 @@ def validate(
     docs: Annotated[bool, typer.Option(
         "--docs", help="only judge again from the runs the validity files hold and render docs/validity.md "
         "(runs nothing)")] = False,
+    specificity: Annotated[bool, typer.Option(
+        "--specificity", help="run the seven reference-without-<primitive> agents on a stratified sample of valid "
+        "variants (5 per primitive x site, committed seed) and write scenarios/validity/specificity.json and the "
+        "matrix in docs/validity.md (with --resume, only what is missing)")] = False,
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
+    from harness.catalog.specificity import run_specificity, validity_docs
     from harness.catalog.validate import (
         DOCS_FILE,
         all_validity,
         drop_stale,
         refresh,
-        render_markdown,
         validate_site,
         write_validity,
     )
 
     cat = load_catalog(None)
-    if docs:
+    if specificity:
+        try:
+            result = asyncio.run(run_specificity(cat, all_validity(), runs_dir=runs_dir, concurrency=concurrency,
+                                                 resume=resume))
+        except ChromiumNotFound as exc:
+            raise CliError(str(exc)) from None
+        diagonal = ", ".join(f"{row} {100 * cells[row].failed / cells[row].of:.0f}%"
+                             for row, cells in result.matrix.items() if cells[row].of)
+        console.print(f"specificity: {len(result.sample)} variants sampled; diagonal: {diagonal or '–'}",
+                      highlight=False)
+    elif docs:
         for data in all_validity():
             drop_stale(data, cat)
             refresh(data, cat)
@@ -163,5 +177,5 @@ def validate(
                           f"{sum(1 for j in judged if j.effective)} effective, "
                           f"{sum(1 for j in judged if j.biting)} biting", highlight=False)
         console.print(f"validated in {time.monotonic() - started:.0f} s", highlight=False)
-    DOCS_FILE.write_text(render_markdown(all_validity(), cat))
+    DOCS_FILE.write_text(validity_docs(all_validity(), cat))
     sys.stdout.write(f"docs: {DOCS_FILE}\n")

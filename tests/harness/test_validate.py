@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from harness.catalog.specificity import validity_docs
 from harness.catalog.validate import (
     AGENTS,
     DOCS_FILE,
@@ -20,7 +21,6 @@ from harness.catalog.validate import (
     plan_validation,
     prepare_validation,
     read_validity,
-    render_markdown,
     validate_site,
     write_validity,
 )
@@ -118,7 +118,7 @@ def test_committed_validity_files_judge_every_variant_they_name_and_docs_match_t
             if judgement.fair is False:
                 # an unfair variant is a defect unless the catalog says so (and leaves it out of default runs)
                 assert variant.status == "unfair", f"{variant_id}: not fair and not marked: {judgement.reason}"
-    assert DOCS_FILE.read_text() == render_markdown(files, CATALOG), \
+    assert DOCS_FILE.read_text() == validity_docs(files, CATALOG), \
         "docs/validity.md is stale: run `webchaos validate --docs`"
 
 

@@ -1,0 +1,52 @@
+"""Specificity: the sample is stratified and the same for everyone (a committed seed), and the matrix counts,
+per target primitive, the variants each ablated agent fails."""
+
+from pathlib import Path
+
+from harness.catalog.specificity import (
+    ablated,
+    choose_sample,
+    plan_specificity,
+    render_specificity,
+    tally,
+)
+from harness.catalog.validate import Judgement, RunRecord, ValidityFile
+from scenarios.faults import Primitive
+from sites.registry import load_site_catalog
+
+CATALOG = load_site_catalog()
+
+
+def _judged(site: str, valid: bool = True) -> ValidityFile:
+    variants = {v.id: Judgement(task=v.tasks[0], target_primitive=v.target_primitive.value, layers=[], fair=valid,
+                                effective=True, biting=False)
+                for v in CATALOG.variants.values() if CATALOG.tasks[v.tasks[0]].site == site}
+    return ValidityFile(site=site, seeds=[1], variants=variants)
+
+
+def test_the_sample_is_stratified_valid_only_and_reproducible() -> None:
+    files = [_judged("shop"), _judged("bank", valid=False)]
+    sample = choose_sample(CATALOG, files, per_cell=2, sample_seed=7)
+    assert sample == choose_sample(CATALOG, files, per_cell=2, sample_seed=7)
+    assert sample != choose_sample(CATALOG, files, per_cell=2, sample_seed=8)
+    assert all(CATALOG.tasks[CATALOG.variants[v].tasks[0]].site == "shop" for v in sample)  # bank: none valid
+    per_primitive: dict[str, int] = {}
+    for v in sample:
+        key = CATALOG.variants[v].target_primitive.value
+        per_primitive[key] = per_primitive.get(key, 0) + 1
+    assert per_primitive and max(per_primitive.values()) <= 2
+
+
+def test_the_matrix_counts_failures_per_target_and_lacking_primitive(tmp_path: Path) -> None:
+    files = [_judged("shop")]
+    data, specs = plan_specificity(CATALOG, files, resume=True, path=tmp_path / "specificity.json")
+    assert len(specs) == len(data.sample) > 0
+    patience = next(v for v in data.sample if CATALOG.variants[v].target_primitive == Primitive.patience)
+    data.runs[patience] = {ablated(p): RunRecord(success=p != Primitive.patience, score=1.0) for p in Primitive}
+    tally(data, CATALOG)
+    assert data.matrix["patience"]["patience"].failed == 1 and data.matrix["patience"]["patience"].of == 1
+    assert data.matrix["patience"]["planning"].failed == 0 and data.matrix["patience"]["planning"].of == 1
+    assert data.matrix["grounding"]["patience"].of == 0
+    table = "\n".join(render_specificity(data))
+    assert "| patience | " in table and "**100% of 1**" in table
+
