@@ -9,8 +9,14 @@ variant × seed × agent run, reduced to what is deterministic (pass, score, fai
 plan step that failed, the fault types that fired), and per variant the judgement with its reason.
 It is rewritten after every episode, so an interrupted validation resumes where it stopped
 (`--resume`). `docs/validity.md` is rendered from these files.
+
+Each run records a digest of what decides it (the task, the variant's faults, the site's and the kit's
+code and templates, the agent's code, the seed): `--resume` runs again what is missing or stale (its
+digest differs from today's), so changing one site's template re-judges that site only, and
+`--stale` lists it. A run recorded before digests (no digest) is taken as current.
 """
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -42,6 +48,7 @@ class RunRecord(BaseModel):
     first_failed_step: int | None = Field(default=None, description="1-based plan step the agent stopped at")
     agent_error: str | None = None
     fired: list[str] = Field(default_factory=list, description="fault types that fired (sorted)")
+    digest: str = Field(default="", description="of what decides the run (decision_digest); '': before digests")
 
 
 class Judgement(BaseModel):
@@ -94,6 +101,40 @@ def write_validity(data: ValidityFile, folder: Path = VALIDITY_DIR) -> Path:
     return path
 
 
+def _tree_digest(*roots: Path) -> str:
+    """Of every file under `roots` (path and bytes), caches left out."""
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@functools.cache
+def site_digest(site: str) -> str:
+    """The site's code and templates, with the kit's and the fault mechanisms' (seed/server in injectors)."""
+    return _tree_digest(PROJECT_ROOT / "sites" / "kit", PROJECT_ROOT / "sites" / site, PROJECT_ROOT / "injectors")
+
+
+@functools.cache
+def agent_digest() -> str:
+    """The reference agent's code (and the client/network fault mechanisms it meets at the proxy)."""
+    return _tree_digest(PROJECT_ROOT / "harness" / "agents", PROJECT_ROOT / "proxy_addons")
+
+
+def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
+    """Of everything that decides a validation run's verdict but the machine's timing (a variant's runs are
+    recorded once for all its tasks, so all of them are in it)."""
+    tasks = [catalog.tasks[t] for t in spec.variant.tasks] if spec.variant is not None else [spec.task]
+    parts = [*(t.model_dump_json() for t in tasks), faults_digest(spec.variant) if spec.variant is not None else "",
+             site_digest(spec.task.site), agent_digest(), str(spec.seed)]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def is_current(record: RunRecord | None, spec: EpisodeSpec, catalog: Catalog) -> bool:
+    return record is not None and record.digest in ("", decision_digest(spec, catalog))
+
+
 def item_key(spec: EpisodeSpec) -> str:
     return spec.variant.id if spec.variant is not None else f"{BASE}:{spec.task.id}"
 
@@ -113,7 +154,7 @@ def fired_types(episode_dir: Path) -> list[str]:
     return sorted(types)
 
 
-def record_of(result: EpisodeResult, episode_dir: Path) -> RunRecord:
+def record_of(result: EpisodeResult, episode_dir: Path, digest: str = "") -> RunRecord:
     outcome = result.outcome
     failed_step = None
     if outcome.status != "done" and outcome.steps_total:
@@ -122,7 +163,7 @@ def record_of(result: EpisodeResult, episode_dir: Path) -> RunRecord:
     return RunRecord(success=result.success, score=round(result.score, 3), failed_checks=failures[:3],
                      first_failed_step=failed_step,
                      agent_error=(outcome.error or None) and " ".join(str(outcome.error).split())[:200],
-                     fired=fired_types(episode_dir))
+                     fired=fired_types(episode_dir), digest=digest)
 
 
 def faults_digest(variant: Variant) -> str:
@@ -196,7 +237,7 @@ def site_variants(catalog: Catalog, site: str, variant_ids: Iterable[str] | None
 def plan_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_ids: Iterable[str] | None = None,
                     done: ValidityFile | None = None) -> list[EpisodeSpec]:
     """Every base task of the variants' tasks and every variant (each of its tasks) × seed, minus the
-    (item, seed) pairs `done` already has for both agents."""
+    (item, seed) pairs `done` already has, current, for both agents."""
     variants = site_variants(catalog, site, variant_ids)
     if variant_ids is None:
         task_ids = sorted(t for t, task in catalog.tasks.items() if task.site == site)
@@ -207,7 +248,18 @@ def plan_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_i
     if done is None:
         return specs
     return [spec for spec in specs
-            if not all(a in done.runs.get(item_key(spec), {}).get(str(spec.seed), {}) for a in AGENTS)]
+            if not all(is_current(done.runs.get(item_key(spec), {}).get(str(spec.seed), {}).get(a), spec, catalog)
+                       for a in AGENTS)]
+
+
+def stale_items(catalog: Catalog, site: str, seeds: Sequence[int], done: ValidityFile) -> list[tuple[str, int, str]]:
+    """(item, seed, why) for every run `--resume` would do: missing, or judged on what has changed since."""
+    out = []
+    for spec in plan_validation(catalog, site, seeds, None, done):
+        by_agent = done.runs.get(item_key(spec), {}).get(str(spec.seed), {})
+        why = "changed since judged" if any(a in by_agent for a in AGENTS) else "never run"
+        out.append((item_key(spec), spec.seed, why))
+    return out
 
 
 def prepare_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_ids: list[str] | None, *,
@@ -234,12 +286,14 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
     ids = list(variant_ids) if variant_ids is not None else None
     data, specs = prepare_validation(catalog, site, seeds, ids, resume=resume, folder=folder)
 
+    digests = {(item_key(s), s.seed): decision_digest(s, catalog) for s in specs}
+
     def keep(result: EpisodeResult) -> None:
         if not result.infra_failed:
             spec_key = result.variant_id or f"{BASE}:{result.task_id}"
             episode_dir = runs_dir / run_id / "episodes" / result.episode_id
             data.runs.setdefault(spec_key, {}).setdefault(str(result.seed), {})[result.agent] = \
-                record_of(result, episode_dir)
+                record_of(result, episode_dir, digests.get((spec_key, result.seed), ""))
             refresh(data, catalog, ids)
             write_validity(data, folder)
         if on_result is not None:

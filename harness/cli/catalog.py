@@ -114,6 +114,9 @@ def validate(
     docs: Annotated[bool, typer.Option(
         "--docs", help="only judge again from the runs the validity files hold and render docs/validity.md "
         "(runs nothing)")] = False,
+    stale: Annotated[bool, typer.Option(
+        "--stale", help="list what --resume would run: runs never done, or judged on a task, faults, site or "
+        "agent code that has changed since (runs nothing)")] = False,
     specificity: Annotated[bool, typer.Option(
         "--specificity", help="run the seven reference-without-<primitive> agents on a stratified sample of valid "
         "variants (5 per primitive x site, committed seed) and write scenarios/validity/specificity.json and the "
@@ -124,6 +127,7 @@ def validate(
     from harness.catalog.specificity import run_specificity, validity_docs
     from harness.catalog.validate import (
         DOCS_FILE,
+        ValidityFile,
         all_validity,
         drop_stale,
         refresh,
@@ -132,6 +136,19 @@ def validate(
     )
 
     cat = load_catalog(None)
+    if stale:
+        from harness.catalog.validate import read_validity, stale_items
+
+        wanted_sites = site or sorted({t.site for t in cat.tasks.values()})
+        total = 0
+        for name in wanted_sites:
+            data = read_validity(name) or ValidityFile(site=name, seeds=cli_seeds(seeds))
+            items = stale_items(cat, name, cli_seeds(seeds), data)
+            total += len(items)
+            for item, seed, why in items:
+                console.print(f"{name} {item} s{seed}: {why}", highlight=False, markup=False)
+        console.print(f"{total} runs stale or missing", highlight=False)
+        return
     if specificity:
         try:
             result = asyncio.run(run_specificity(cat, all_validity(), runs_dir=runs_dir, concurrency=concurrency,

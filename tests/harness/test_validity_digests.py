@@ -1,0 +1,68 @@
+"""Incremental validation: a run is done again only when what decides it changed (task, faults, the site's
+or the kit's code and templates, the agent's code, the seed); one site's change leaves the others' runs."""
+
+from pathlib import Path
+
+import pytest
+
+from harness.catalog import validate
+from harness.catalog.validate import (
+    AGENTS,
+    RunRecord,
+    ValidityFile,
+    decision_digest,
+    item_key,
+    plan_validation,
+    stale_items,
+)
+from sites.registry import load_site_catalog
+
+CATALOG = load_site_catalog()
+
+
+def _all_done(site: str, digest_of: object) -> ValidityFile:
+    data = ValidityFile(site=site, seeds=[1])
+    for spec in plan_validation(CATALOG, site, [1]):
+        digest = digest_of(spec) if callable(digest_of) else str(digest_of)
+        data.runs.setdefault(item_key(spec), {})["1"] = {
+            a: RunRecord(success=True, score=1.0, digest=digest) for a in AGENTS}
+    return data
+
+
+def test_current_and_pre_digest_runs_are_kept_and_changed_ones_run_again() -> None:
+    current = _all_done("shop", lambda spec: decision_digest(spec, CATALOG))
+    assert plan_validation(CATALOG, "shop", [1], None, current) == []
+    assert plan_validation(CATALOG, "shop", [1], None, _all_done("shop", "")) == []  # before digests: current
+    stale = _all_done("shop", "0123456789abcdef")
+    assert len(plan_validation(CATALOG, "shop", [1], None, stale)) == len(plan_validation(CATALOG, "shop", [1]))
+    assert {why for _, _, why in stale_items(CATALOG, "shop", [1], stale)} == {"changed since judged"}
+    assert {why for _, _, why in stale_items(CATALOG, "shop", [1], ValidityFile(site="shop", seeds=[1]))} == {
+        "never run"}
+
+
+def test_a_change_to_one_site_changes_only_that_sites_digests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shop = plan_validation(CATALOG, "shop", [1])[0]
+    bank = plan_validation(CATALOG, "bank", [1])[0]
+    before = decision_digest(shop, CATALOG), decision_digest(bank, CATALOG)
+    # A copy of the tree where one shop template differs.
+    root = tmp_path / "tree"
+    for part in ("sites", "injectors", "harness/agents", "proxy_addons"):
+        source = validate.PROJECT_ROOT / part
+        for path in source.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
+                target = root / path.relative_to(validate.PROJECT_ROOT)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+    monkeypatch.setattr(validate, "PROJECT_ROOT", root)
+    validate.site_digest.cache_clear()
+    validate.agent_digest.cache_clear()
+    try:
+        # The same bytes: the same digests.
+        assert (decision_digest(shop, CATALOG), decision_digest(bank, CATALOG)) == before
+        template = next((root / "sites" / "shop").rglob("*.html"))
+        template.write_text(template.read_text() + "<!-- changed -->")
+        validate.site_digest.cache_clear()
+        assert decision_digest(shop, CATALOG) != before[0] and decision_digest(bank, CATALOG) == before[1]
+    finally:
+        validate.site_digest.cache_clear()
+        validate.agent_digest.cache_clear()
