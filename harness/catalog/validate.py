@@ -49,6 +49,11 @@ class RunRecord(BaseModel):
     agent_error: str | None = None
     fired: list[str] = Field(default_factory=list, description="fault types that fired (sorted)")
     digest: str = Field(default="", description="of what decides the run (decision_digest); '': before digests")
+    again: bool | None = Field(default=None, description="success when run again (--resample); None: not yet")
+
+    @property
+    def flaky(self) -> bool:
+        return self.again is not None and self.again != self.success
 
 
 class Judgement(BaseModel):
@@ -60,6 +65,7 @@ class Judgement(BaseModel):
     fair: bool | None = Field(description="None: not every seed has run yet")
     effective: bool | None = Field(default=None, description="each fault fired for the reference agent on every seed")
     biting: bool | None
+    flaky: bool = Field(default=False, description="a run of it, run again, came out otherwise (either agent)")
     reason: str | None = Field(default=None, description="why not fair (seed, failed check, step, firings) or "
                                                          "not effective (seed, the faults that never fired)")
 
@@ -97,7 +103,7 @@ def write_validity(data: ValidityFile, folder: Path = VALIDITY_DIR) -> Path:
                for item, seeds in sorted(data.runs.items())}
     data = data.model_copy(update={"runs": ordered, "variants": dict(sorted(data.variants.items())),
                                    "seeds": sorted(data.seeds)})
-    write_json_atomic(path, data.model_dump(mode="json"))
+    write_json_atomic(path, data.model_dump(mode="json", exclude_defaults=True))
     return path
 
 
@@ -223,9 +229,13 @@ def judge(variant: Variant, task_id: str, runs: dict[str, dict[str, dict[str, Ru
     base_known = all(RECOVERY_OFF in base.get(str(s), {}) for s in seeds)
     if complete and base_known:
         biting = any(base[str(s)][RECOVERY_OFF].success and not mine[str(s)][RECOVERY_OFF].success for s in seeds)
+    flaky = [(s, agent) for s, by_agent in sorted(mine.items()) for agent, run in sorted(by_agent.items())
+             if run.flaky]
+    if flaky and reason is None:
+        reason = "flaky: " + "; ".join(f"seed {s} {agent} passed once and failed once" for s, agent in flaky)
     return Judgement(task=task_id, target_primitive=variant.target_primitive.value, layers=layers_of(variant),
                      faults_digest=faults_digest(variant), recipe=variant.recipe, fair=fair, effective=effective,
-                     biting=biting, reason=reason)
+                     biting=biting, flaky=bool(flaky), reason=reason)
 
 
 def site_variants(catalog: Catalog, site: str, variant_ids: Iterable[str] | None = None) -> list[Variant]:
@@ -311,6 +321,46 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
     return data
 
 
+async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, seed: int, *, runs_dir: Path,
+                   concurrency: int = 2, sample_seed: int = 29, folder: Path = VALIDITY_DIR,
+                   stack: Services | None = None) -> tuple[int, int, list[str]]:
+    """Run `count` judged variants (drawn by `sample_seed`) again on `seed` with both agents; record each
+    run's second outcome (`again`) in its site's file and judge again. Returns (agreeing runs, runs, the
+    variants whose verdict flipped)."""
+    import random
+
+    by_site = {data.site: data for data in files}
+    judged = sorted((data.site, v) for data in files for v, j in data.variants.items()
+                    if j.fair is not None and v in catalog.variants
+                    and all(a in data.runs.get(v, {}).get(str(seed), {}) for a in AGENTS))
+    chosen = random.Random(sample_seed).sample(judged, min(count, len(judged)))
+    specs = [EpisodeSpec(catalog.tasks[catalog.variants[v].tasks[0]], catalog.variants[v], seed) for _, v in chosen]
+    site_of = dict((v, s) for s, v in chosen)
+    tally = {"agree": 0, "runs": 0}
+    flipped: set[str] = set()
+
+    def keep(result: EpisodeResult) -> None:
+        if result.infra_failed or result.variant_id is None:
+            return
+        data = by_site[site_of[result.variant_id]]
+        record = data.runs[result.variant_id][str(seed)][result.agent]
+        record.again = result.success
+        tally["runs"] += 1
+        tally["agree"] += int(record.again == record.success)
+        if record.flaky:
+            flipped.add(result.variant_id)
+        refresh(data, catalog, [result.variant_id])
+        write_validity(data, folder)
+
+    from harness.run.runner import new_run_id
+
+    if specs:
+        await run_matrix(specs, [ReferenceAgent(recovery=True), ReferenceAgent(recovery=False)],
+                         run_id=f"resample-{new_run_id()}", runs_dir=runs_dir, concurrency=concurrency,
+                         on_result=keep, stack=stack, record_replay=False)
+    return tally["agree"], tally["runs"], sorted(flipped)
+
+
 def refresh(data: ValidityFile, catalog: Catalog, variant_ids: Iterable[str] | None = None) -> None:
     """Judge every variant of the file's site that has runs (or was asked for)."""
     wanted = set(variant_ids) if variant_ids is not None else None
@@ -359,7 +409,8 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
                   f"Seeds {', '.join(map(str, data.seeds))}; {len(judged)} of {site_variants_total} variants judged, "
                   f"{_pct(sum(1 for j in judged if j.fair), len(judged))} fair, "
                   f"{_pct(sum(1 for j in judged if j.effective), len(judged))} effective, "
-                  f"{_pct(sum(1 for j in judged if j.biting), len(judged))} biting.", "",
+                  f"{_pct(sum(1 for j in judged if j.biting), len(judged))} biting, "
+                  f"{sum(1 for j in judged if j.flaky)} flaky.", "",
                   "| primitive | judged | fair | effective | biting |", "|---|---:|---:|---:|---:|"]
         for (site, primitive), cell in sorted(cells.items()):
             if site == data.site:

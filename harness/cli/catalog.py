@@ -59,7 +59,11 @@ def catalog_summary(ctx: typer.Context,
     types = Counter(kind.layer.value for kind in registry().values())
     console.print("fault types per layer: " + ", ".join(f"{k} {types[k]}" for k in sorted(types)), highlight=False)
     cells = coverage(cat)
-    judged = shares(all_validity())
+    evidence = all_validity()
+    judged = shares(evidence)
+    flaky = sorted(v for data in evidence for v, j in data.variants.items() if j.flaky)
+    console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky)}"
+                  + (f" ({', '.join(flaky[:5])}{' …' if len(flaky) > 5 else ''})" if flaky else ""), highlight=False)
     table = Table(title="variants per primitive × site (fair % / effective % / biting % of those validated)",
                   header_style="bold")
     table.add_column("primitive")
@@ -114,6 +118,10 @@ def validate(
     docs: Annotated[bool, typer.Option(
         "--docs", help="only judge again from the runs the validity files hold and render docs/validity.md "
         "(runs nothing)")] = False,
+    resample: Annotated[int | None, typer.Option(
+        "--resample", min=1, help="run N judged variants (drawn by a committed seed) again with both agents on the "
+        "first of --seeds; print how many runs agree with the validity files, record the second outcome and mark "
+        "the variants whose verdict flipped flaky")] = None,
     stale: Annotated[bool, typer.Option(
         "--stale", help="list what --resume would run: runs never done, or judged on a task, faults, site or "
         "agent code that has changed since (runs nothing)")] = False,
@@ -136,6 +144,20 @@ def validate(
     )
 
     cat = load_catalog(None)
+    if resample is not None:
+        from harness.catalog.validate import resample as run_resample
+
+        first_seed = cli_seeds(seeds)[0]
+        try:
+            agree, runs, flipped = asyncio.run(run_resample(cat, all_validity(), resample, first_seed,
+                                                            runs_dir=runs_dir, concurrency=concurrency))
+        except ChromiumNotFound as exc:
+            raise CliError(str(exc)) from None
+        share = f"{100 * agree / runs:.1f}%" if runs else "–"
+        console.print(f"resample: {agree} of {runs} runs agree with the validity files ({share}) on seed {first_seed}; "
+                      f"flipped: {', '.join(flipped) or 'none'}", highlight=False, markup=False)
+        DOCS_FILE.write_text(validity_docs(all_validity(), cat))
+        return
     if stale:
         from harness.catalog.validate import read_validity, stale_items
 
