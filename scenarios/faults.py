@@ -50,11 +50,16 @@ class Match(Strict):
     host: str | None = Field(default=None, description="host glob, e.g. 'shop.test' or '*.test'")
     path: str | None = Field(default=None, description="path glob (query string excluded), e.g. '/api/cart*'")
     methods: list[str] | None = Field(default=None, description="HTTP methods, e.g. [POST]")
-    content_type: str | None = Field(default=None, description="response/request content-type glob")
+    content_type: str | None = Field(
+        default=None, description="content-type glob: the response's; before it, the request's (a request without "
+                                  "a body: the first type its Accept header asks for, text/html for a page load)")
     body_contains: str | None = Field(default=None, description="substring of the request body")
     selector: str | None = Field(default=None, description="client faults: CSS selector of the target")
     role: str | None = Field(default=None, description="client faults: ARIA role of the target")
     name: str | None = Field(default=None, description="client faults: accessible name of the target")
+    within: str | None = Field(
+        default=None, description="client faults: the target inside the nearest container (article, section, list "
+                                  "item, row, form, region, group) whose text holds this, as a plan step's `within`")
 
     @field_validator("methods")
     @classmethod

@@ -111,17 +111,27 @@ _STEP_WORDS = ("{step.name}", "{step.page}", "{prior_fill.name}")
 
 def _step_words(task: Task, bound: BoundStep) -> dict[str, str]:
     """What `{step.name}`, `{step.page}` (its page's path glob) and `{prior_fill.name}` (the last literal
-    fill before the step) stand for."""
+    fill before the step on the step's own page: a client fault lives on one page, so a field typed in on
+    an earlier page is never typed in where the fault waits for it) stand for."""
     words: dict[str, str] = {}
     if bound.step is not None and bound.step.name:
         words["{step.name}"] = bound.step.name
     if bound.step is not None and bound.step.page:
         words["{step.page}"] = bound.step.page
     if bound.index is not None:
-        fills = [s for s in task.plan[:bound.index] if s.do == "fill" and _literal(s.name)]
-        if fills and fills[-1].name:
-            words["{prior_fill.name}"] = fills[-1].name
+        for earlier in reversed(task.plan[:bound.index]):
+            if _navigates(earlier):
+                break
+            if earlier.do == "fill" and _literal(earlier.name) and earlier.name:
+                words["{prior_fill.name}"] = earlier.name
+                break
     return words
+
+
+def _navigates(step: PlanStep) -> bool:
+    """Does the step (as plans write them) load another page: a goto, a link, a search submitted?"""
+    return (step.do in ("goto", "open_each") or (step.do == "click" and step.role == "link")
+            or (step.do == "press" and step.role == "searchbox"))
 
 
 def _fill_words(value: Any, words: dict[str, str]) -> Any:
@@ -153,6 +163,8 @@ def _match(layer: Layer, recipe: Recipe, bound: BoundStep, host: str, given: dic
             if not step.role or not _literal(step.name):
                 return None
             match.update(role=step.role, name=step.name)
+            if step.within is not None:
+                match["within"] = step.within
     elif step is not None and step.request is not None:
         match.update(path=step.request.path, methods=[step.request.method])
     elif recipe.bind == "commit" and recipe.nth == 1:

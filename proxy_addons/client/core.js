@@ -209,8 +209,22 @@ function bySelector(selector) {
   try { return D.querySelector(selector); } catch (e) { return null; }
 }
 
+/* As the agent's grounding scopes a step: the last (innermost) container whose text holds `text`. */
+var CONTAINERS = "article, section, li, tr, form, fieldset, [role=region], [role=group], [role=listitem]";
+
+function containerOf(text) {
+  var all = Array.prototype.slice.call(D.querySelectorAll(CONTAINERS));
+  var wanted = clean(text).toLowerCase();
+  var holding = all.filter(function (el) { return clean(el.textContent || "").toLowerCase().indexOf(wanted) >= 0; });
+  return holding.length ? holding[holding.length - 1] : null;
+}
+
 function findTarget(target) {
   if (target.selector) { return bySelector(target.selector); }
+  if (target.role && target.within) {
+    var scope = containerOf(target.within);
+    return scope ? byRole(target.role, target.name, scope) : null;
+  }
   if (target.role) { return byRole(target.role, target.name); }
   return D.body || null;
 }

@@ -123,6 +123,8 @@ class ClientFault(FaultType):
             return f"not a valid CSS selector: {match.selector!r}"
         if match.name is not None and match.role is None:
             return "match.name needs match.role"
+        if match.within is not None and match.role is None:
+            return "match.within needs match.role"
         if match.role is not None and match.role not in ARIA_ROLES:
             return f"unknown ARIA role {match.role!r}; allowed: {', '.join(sorted(ARIA_ROLES))}"
         if cls.needs_target and match.selector is None and match.role is None:
@@ -137,7 +139,7 @@ def fault_config(armed: ArmedFault) -> dict[str, Any]:
         "id": armed.id,
         "type": armed.spec.type,
         "params": armed.params.model_dump(mode="json"),
-        "target": {"selector": match.selector, "role": match.role, "name": match.name},
+        "target": {"selector": match.selector, "role": match.role, "name": match.name, "within": match.within},
     }
 
 

@@ -123,6 +123,18 @@ def received_at(flow: http.HTTPFlow, hook: HookPoint) -> float:
     return now - max(0.0, time.time() - stamp)
 
 
+def exchanged_type(flow: http.HTTPFlow, hook: HookPoint) -> str:
+    """The content type a `match.content_type` is read against: the response's, once there is one; before it,
+    the request's own, or for a request without a body the first type its Accept header asks for (a
+    browser's page load asks for text/html, a script's fetch for JSON or anything)."""
+    if hook == "response" and flow.response is not None:
+        return flow.response.headers.get("content-type", "")
+    own = flow.request.headers.get("content-type", "")
+    if own or flow.request.raw_content:
+        return own
+    return flow.request.headers.get("accept", "").split(",", 1)[0].split(";", 1)[0].strip()
+
+
 class NetworkFault(FaultType):
     """Base of network fault types: declare parameters as fields, implement `apply`."""
 
@@ -205,10 +217,7 @@ class NetworkFaults:
 
     def _candidates(self, episode: ProxyEpisode, flow: http.HTTPFlow, hook: HookPoint) -> list[ArmedFault]:
         req = request_summary(flow)
-        if hook == "response" and flow.response is not None:
-            content_type = flow.response.headers.get("content-type", "")
-        else:
-            content_type = flow.request.headers.get("content-type", "")
+        content_type = exchanged_type(flow, hook)
         body = flow.request.raw_content or b""
         out = []
         for armed in episode.faults_of(Layer.network):

@@ -32,6 +32,19 @@ PAGE = """<!doctype html>
 """
 
 
+# Two same-named buttons, each in its own answer: what a step scoped by `within:` tells apart.
+ANSWERS = """<!doctype html>
+<html><head><title>Thread</title></head>
+<body>
+  <article><p>First answer: restart it.</p>
+    <button type="button" onclick="document.getElementById('out').textContent += 'first;'">Upvote</button></article>
+  <article><p>Second answer: update the driver.</p>
+    <button type="button" onclick="document.getElementById('out').textContent += 'second;'">Upvote</button></article>
+  <p id="out"></p>
+</body></html>
+"""
+
+
 # The query strings of the /slow requests the stand-in upstream has received (appended on its own thread).
 SLOW_ARRIVALS: list[str] = []
 
@@ -59,6 +72,8 @@ def stack_command(sites_port: int, control_port: int, state_dir: Path) -> list[s
 async def _echo(request: web.Request) -> web.StreamResponse:
     if request.path == "/page":
         return web.Response(text=PAGE, content_type="text/html")
+    if request.path == "/answers":
+        return web.Response(text=ANSWERS, content_type="text/html")
     if request.path == "/huge":  # ?mib=N: a response body of N MiB
         return web.Response(body=b"x" * (int(request.query.get("mib", "1")) << 20), content_type="text/plain")
     await request.read()

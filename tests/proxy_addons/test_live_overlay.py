@@ -73,3 +73,42 @@ async def test_overlay_blocks_until_dismissed(stack: Any, tmp_path: Path) -> Non
     har = json.loads((out_dir / "trace.har").read_text())
     (page_entry,) = [e for e in har["log"]["entries"] if e["request"]["url"] == "http://shop.test/page"]
     assert page_entry["_webchaos"][0]["detail"]["event"] == "injected"
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed")
+async def test_a_client_fault_scoped_within_a_container_acts_on_that_containers_control(stack: Any,
+                                                                                       tmp_path: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    out_dir = tmp_path / "ep-within"
+    fault = {"id": "swallow-second", "type": "click_swallow", "layer": "client",
+             "match": {"host": "shop.test", "path": "/answers", "role": "button", "name": "Upvote",
+                       "within": "Second answer"},
+             "params": {"swallow_clicks": 1}}
+    async with aiohttp.ClientSession(headers=stack.auth) as s:
+        async with s.post(f"{stack.control}/episodes", json={
+                "episode_id": "within-1", "seed": 5, "out_dir": str(out_dir), "faults": [fault]}) as r:
+            assert r.status == 201, await r.text()
+            proxy = (await r.json())["proxy_url"]
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, proxy={"server": proxy})
+            try:
+                page = await browser.new_page()
+                await page.goto("http://shop.test/answers")
+                first = page.locator("article").filter(has_text="First answer").get_by_role("button", name="Upvote")
+                second = page.locator("article").filter(has_text="Second answer").get_by_role("button",
+                                                                                             name="Upvote")
+                await first.click()
+                await second.click()  # swallowed: the fault is on this one
+                await second.click()
+                await page.wait_for_function("() => document.getElementById('out').textContent.length > 12")
+                assert await page.locator("#out").text_content() == "first;second;"
+            finally:
+                await browser.close()
+        async with s.delete(f"{stack.control}/episodes/within-1") as r:
+            assert r.status == 200
+    from scenarios.ledger import is_firing
+
+    fired = [line for line in ledger_lines(out_dir / "faults.jsonl")
+             if line.get("fault_id") == "swallow-second" and is_firing(line)]
+    assert len(fired) == 1, fired

@@ -192,3 +192,17 @@ async def test_in_an_episode_with_a_delay_every_site_request_goes_through_the_ga
         await chain.hook("requestheaders", f)
         await chain.hook("request", f)
         assert GATE_HEADER not in f.request.headers and (f.request.host, f.request.port) == SITES
+
+
+async def test_a_page_load_matches_a_text_html_content_type_before_its_response(chain: Chain) -> None:
+    # The tail-latency recipe delays page loads: requests that ask for text/html (a browser's navigation),
+    # not a script's fetch of JSON, though neither carries a content type of its own.
+    ep = chain.open([latency(5, match={"methods": ["GET"], "content_type": "text/html*"})])
+    page = chain.flow(ep, "GET", "http://shop.test/product/p1",
+                      headers={"accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    fetch = chain.flow(ep, "GET", "http://shop.test/api/cart", headers={"accept": "application/json"})
+    posted = chain.flow(ep, "POST", "http://shop.test/api/cart", b'{"q": 1}',
+                        headers={"accept": "text/html", "content-type": "application/json"})
+    for f in (page, fetch, posted):
+        await chain.send(f)
+    assert [line["request"]["path"] for line in ledger(ep)] == ["/product/p1"]

@@ -262,3 +262,28 @@ def test_the_builtin_sites_declarations_replace_the_hand_kept_exclusions() -> No
     assert "seed_decoys@travel_book_nonstop_flight" in skipped  # travel's decoys need a hotel, not a flight
     assert "seed_decoys@travel_book_namesake_hotel" not in skipped  # a hotel task
     assert not skipped & set(catalog.variants)
+
+
+def test_a_client_fault_is_scoped_like_its_step_and_a_prior_fill_must_be_on_the_steps_page(tmp_path: Path) -> None:
+    scoped = TASKS.replace("- {do: click, role: button, name: Buy now, page: \"/item/*\",",
+                           "- {do: click, role: button, name: Buy now, page: \"/item/*\", within: Gift options,")
+    scoped = scoped.replace("      - {do: fill, role: spinbutton, name: Quantity, value: \"1\"}\n", "")
+    (tmp_path / "tasks.yaml").write_text(scoped)
+    (tmp_path / "recipes.yaml").write_text("""recipes:
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    faults: [{type: overlay, layer: client}]
+  - id: renamed
+    title: Renamed
+    target_primitive: state_tracking
+    bind: commit
+    faults:
+      - {type: rename_after_input, layer: client, params: {new_label: "x", after_input_in: "{prior_fill.name}"}}
+""")
+    v = load_catalog(tmp_path, profiles=PROFILES).variants
+    assert v["commit_overlay@buy"].faults[0]["match"] == {"host": "alpha.test", "role": "button", "name": "Buy now",
+                                                         "within": "Gift options"}
+    # The only fill before Buy now is the search box, on another page (a link was followed since): no variant.
+    assert "renamed@buy" not in v
