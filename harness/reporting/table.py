@@ -1,5 +1,8 @@
-"""The result table printed at the end of a run."""
+"""What a run prints at its end: a per-agent summary and a primitive × agent table, which fit an 80-column
+terminal; the wider tables (every episode, primitive × agent × site, the biggest drops) only when the terminal
+is wide enough to show them whole (report.html always has them)."""
 
+import io
 from collections import defaultdict
 
 from rich.console import Console
@@ -22,22 +25,72 @@ def results_table(summary: RunSummary) -> Table:
     return table
 
 
+def _share(passed: int, count: int) -> str:
+    return f"{passed}/{count} {100 * passed / count:.0f}%" if count else "–"
+
+
 def agent_totals(summary: RunSummary) -> Table:
-    """Passed / graded per agent; infrastructure errors are counted apart, never as failures."""
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    """Per agent: passed / graded overall, on base tasks and on variants, recovery moves, infrastructure errors
+    (counted apart, never as failures)."""
+    totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in summary.episodes:
+        row = totals[r.agent]
+        if r.infra_failed:
+            row["infra"] += 1
+            continue
+        kind = "variant" if r.variant_id else "base"
+        row["n"] += 1
+        row["passed"] += int(r.success)
+        row[f"{kind}_n"] += 1
+        row[f"{kind}_passed"] += int(r.success)
+        row["recoveries"] += r.outcome.recoveries
+    table = Table(title="by agent", header_style="bold")
+    for column in ("agent", "passed", "base", "variants", "recoveries", "infra"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for agent, row in sorted(totals.items()):
+        table.add_row(agent, _share(row["passed"], row["n"]), _share(row["base_passed"], row["base_n"]),
+                      _share(row["variant_passed"], row["variant_n"]), str(row["recoveries"]), str(row["infra"]))
+    return table
+
+
+def primitive_by_agent(summary: RunSummary) -> Table | None:
+    """Success per target primitive (rows) and agent (columns), over every site: the shape of a profile."""
+    cells: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for r in summary.episodes:
         if r.infra_failed:
-            totals[r.agent][2] += 1
             continue
-        totals[r.agent][0] += int(r.success)
-        totals[r.agent][1] += 1
-    table = Table(title="by agent", header_style="bold")
-    table.add_column("agent")
-    table.add_column("passed", justify="right")
-    table.add_column("infra errors", justify="right")
-    for agent, (passed, count, infra) in sorted(totals.items()):
-        table.add_row(agent, f"{passed}/{count} ({100 * passed / count:.0f}%)" if count else "–", str(infra))
+        cell = cells[(r.target_primitive or "base", r.agent)]
+        cell[0] += int(r.success)
+        cell[1] += 1
+    agents = sorted({agent for _, agent in cells})
+    if not agents:
+        return None
+    table = Table(title="success by target primitive", header_style="bold")
+    table.add_column("primitive")
+    for agent in agents:
+        table.add_column(agent, justify="right")
+    present = {primitive for primitive, _ in cells}
+    for primitive in sorted(present, key=lambda p: PRIMITIVE_ORDER.index(p) if p in PRIMITIVE_ORDER else 99):
+        row = [primitive]
+        for agent in agents:
+            passed, count = cells.get((primitive, agent), (0, 0))
+            if not count:
+                row.append("–")
+                continue
+            rate = passed / count
+            color = "green" if rate >= 0.8 else "yellow" if rate >= 0.5 else "red"
+            row.append(f"[{color}]{100 * rate:.0f}%[/] n={count}")
+        table.add_row(*row)
     return table
+
+
+def fits(console: Console, table: Table) -> bool:
+    """Whether the console shows the table whole: rendered at its width, no cell is cut short (rich marks a
+    cut with an ellipsis) and no line is wider."""
+    trial = Console(file=io.StringIO(), width=console.width, color_system=None, force_terminal=False)
+    trial.print(table)
+    text = trial.file.getvalue()  # type: ignore[attr-defined]
+    return "…" not in text and all(len(line) <= console.width for line in text.splitlines())
 
 
 PRIMITIVE_ORDER = ("base", *(p.value for p in Primitive))
@@ -87,8 +140,17 @@ def drops_table(summary: RunSummary, limit: int = 12) -> Table | None:
 
 def print_summary(summary: RunSummary, console: Console | None = None) -> None:
     console = console or Console()
-    console.print(results_table(summary))
+    left_out = []
+    for wide in (results_table(summary), primitive_table(summary), drops_table(summary)):
+        if wide is None:
+            continue
+        if fits(console, wide):
+            console.print(wide)
+        else:
+            left_out.append(str(wide.title))
     console.print(agent_totals(summary))
-    for extra in (primitive_table(summary), drops_table(summary)):
-        if extra is not None:
-            console.print(extra)
+    by_primitive = primitive_by_agent(summary)
+    if by_primitive is not None:
+        console.print(by_primitive)
+    if left_out:
+        console.print(f"[dim]wider than this terminal, in report.html: {'; '.join(left_out)}[/]")

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from harness.episodes.manager import EpisodeSpec
 from harness.episodes.script import load_script, with_script
+from harness.reporting.table import fits
 from harness.run.results import RunSummary
 from scenarios.chaos_profiles import load_profile
 
@@ -54,5 +55,9 @@ def robustness_table(summary: RunSummary) -> Table | None:
 
 def print_robustness(summary: RunSummary, console: Console) -> None:
     table = robustness_table(summary)
-    if table is not None:
+    if table is None:
+        return
+    if fits(console, table):
         console.print(table)
+    else:
+        console.print(f"[dim]wider than this terminal, in report.html: {table.title}[/]")
