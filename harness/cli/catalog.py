@@ -1,19 +1,21 @@
 """The `webchaos catalog`, `webchaos catalog check` and `webchaos validate` commands."""
 
+from __future__ import annotations
+
 import asyncio
 import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from harness.cli.common import CliError, cli_seeds, console, load_catalog
 from harness.config import RUNS_DIR, ChromiumNotFound
-from scenarios.faults import Primitive, registry
-from scenarios.loader import Catalog
+
+if TYPE_CHECKING:
+    from scenarios.loader import Catalog
 
 catalog_app = typer.Typer(add_completion=False, invoke_without_command=True,
                           help="What the catalog holds (counts, primitive × site coverage, fair and biting shares); "
@@ -33,8 +35,11 @@ def catalog_summary(ctx: typer.Context,
     primitive × site matrix with the fair and biting shares of the validity files."""
     if ctx.invoked_subcommand is not None:
         return
+    from rich.table import Table
+
     from harness.catalog.check import coverage
     from harness.catalog.validate import all_validity, shares
+    from scenarios.faults import Primitive, registry
 
     cat = load_catalog(catalog)
     sites = sorted({t.site for t in cat.tasks.values()})

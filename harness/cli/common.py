@@ -1,16 +1,19 @@
 """What every command shares: the one error path (`CliError`), the console, loading the catalog,
 reading a seed list, and the options several commands take."""
 
+from __future__ import annotations
+
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from scenarios.loader import Catalog, ScenarioError
 from scenarios.seeding import SeedsError, parse_seeds
-from sites.registry import load_site_catalog
+
+if TYPE_CHECKING:
+    from scenarios.loader import Catalog
 
 console = Console(soft_wrap=True)  # an error names a path: never broken across lines
 
@@ -59,6 +62,9 @@ def cli_seeds(text: str) -> list[int]:
 
 def load_catalog(paths: list[Path] | list[str] | None) -> Catalog:
     """The built-in catalog plus `paths` (scenario YAML files or folders)."""
+    from scenarios.loader import ScenarioError
+    from sites.registry import load_site_catalog
+
     try:
         return load_site_catalog(*(Path(p) for p in paths or []))
     except ScenarioError as exc:

@@ -1,19 +1,17 @@
 """The `webchaos` command line."""
 
+from __future__ import annotations
+
 import asyncio
 import json
 import signal
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from grader.verdict import Verdict
-from harness.agents import agents_from_specs
 from harness.cli.common import (
     HTTPS_HELP,
     ISOLATE_HELP,
@@ -26,15 +24,12 @@ from harness.cli.common import (
     load_catalog,
 )
 from harness.config import RUNS_DIR, ChromiumNotFound
-from harness.episodes.manager import grade_episode_dir
-from harness.executors.ray_cluster import RayExecutorError, RayOptions, import_ray
-from harness.reporting.table import print_summary
-from harness.run.overlays import print_robustness, with_overlays
-from harness.run.results import EpisodeResult, RunConfig, RunSummary
-from harness.run.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix, tour
-from scenarios.answers import Answer
-from scenarios.loader import Catalog
-from scenarios.schema import kind_of
+
+# Each command imports what it runs when it runs: `webchaos --help`, `list` and `faults` start without the
+# web frameworks, the browser driver, the proxy or the sites (tests/harness/test_cli_startup.py).
+if TYPE_CHECKING:
+    from harness.run.results import EpisodeResult, RunConfig
+    from scenarios.loader import Catalog
 
 T = TypeVar("T")
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
@@ -57,6 +52,14 @@ def _execute(config: RunConfig, *, run_id: str | None, runs_dir: Path, resume: b
     """Plan and run what `config` asks for (the catalog: `catalog`, else the built-in one plus
     `config.catalog`); raises CliError before anything starts when it cannot, typer.Exit(130) when
     interrupted (finished episodes kept)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from harness.agents import agents_from_specs
+    from harness.executors.ray_cluster import RayExecutorError, RayOptions
+    from harness.reporting.table import print_summary
+    from harness.run.overlays import print_robustness, with_overlays
+    from harness.run.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix
+
     catalog = catalog if catalog is not None else load_catalog(config.catalog)
     try:
         specs = with_overlays(plan_matrix(catalog, config.tasks, config.variants, config.seeds,
@@ -113,6 +116,8 @@ def _executor_options(executor: str | None, address: str | None, workers: int | 
                       recorded: RunConfig | None = None) -> dict[str, Any]:
     """RunConfig's executor, address and workers; CliError with how to install Ray when it is missing.
     `recorded`: a resumed run's config, whose executor, address and workers hold where none is given."""
+    from harness.executors.ray_cluster import RayExecutorError, import_ray
+
     if recorded is not None and recorded.executor == "ray" and executor in (None, "ray"):
         executor = "ray"
         address = recorded.address if address is None else address
@@ -136,6 +141,8 @@ def _resume(run_dir: Path, concurrency: int | None, executor: str | None = None,
     """Run again exactly the missing and infrastructure-failed episodes of a run, as it was configured
     (on its recorded executor, unless `executor`, `address` or `workers` say otherwise)."""
     from pydantic import ValidationError
+
+    from harness.run.results import RunSummary
 
     try:
         summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
@@ -213,6 +220,8 @@ def run(
         "path) laid over every base episode, run beside the clean base (repeatable)")] = None,
 ) -> None:
     """Run tasks × variants × seeds with one or more agents and print a result table."""
+    from harness.run.results import RunConfig
+
     if resume is not None:
         _resume(resume, concurrency, executor, address, workers)
         return
@@ -244,6 +253,7 @@ def script(
 ) -> None:
     """Run a scenario script beside any agent: it arms and disarms faults as the episode goes; graded like run."""
     from harness.episodes.script import ScriptError, load_script
+    from harness.run.results import RunConfig
 
     try:
         tasks = task or list(load_script(path).tasks)
@@ -267,6 +277,9 @@ def demo(
 ) -> None:
     """A tour: per site, the task whose variants reach the most primitives, its base run and one variant
     per target primitive, with the reference agent with recovery on and off."""
+    from harness.run.results import RunConfig
+    from harness.run.runner import tour
+
     catalog = load_catalog(None)
     tasks, variants = (None, None) if everything else tour(catalog)
     config = RunConfig(tasks=tasks, variants=variants, seeds=[1], agents=["reference", "reference-no-recovery"],
@@ -278,6 +291,10 @@ def demo(
 def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
     """List tasks and variants, each with its kind: action (graded from server state), answer (from the
     agent's answer, nothing written), action+answer, or infeasible (the answer 'infeasible', nothing written)."""
+    from rich.markup import escape
+
+    from scenarios.schema import kind_of
+
     cat = load_catalog(catalog)
     for t in cat.tasks.values():
         primitives = ", ".join(p.value for p in t.primitives)
@@ -322,6 +339,10 @@ def grade_cmd(episode_dir: Annotated[Path, typer.Argument(help="an episode folde
                   "--infeasible", help="grade the answer 'the task cannot be done' instead")] = False) -> None:
     """Re-grade a finished episode offline from its saved files (states, events, ledger, actions, and the
     agent's answer as result.json stored it)."""
+    from grader.verdict import Verdict
+    from harness.episodes.manager import grade_episode_dir
+    from scenarios.answers import Answer
+
     try:
         meta = json.loads((episode_dir / "episode.json").read_text())
         for name in ("state_initial.json", "state_final.json"):
@@ -351,6 +372,7 @@ def report_cmd(run_dir: Annotated[Path, typer.Argument(help="a run folder (holds
     from pydantic import ValidationError
 
     from harness.reporting.html import write_report
+    from harness.run.results import RunSummary
 
     try:
         summary = RunSummary.model_validate_json((run_dir / "run.json").read_bytes())
@@ -424,6 +446,8 @@ def up(
 ) -> None:
     """Start the stack and open one episode for your own agent; grade on Enter or Ctrl-C."""
     from harness.interactive.up import serve_one
+    from harness.run.runner import RunsDirError, check_runs_dir
+    from scenarios.answers import Answer
 
     if isolate:
         check_isolation()
