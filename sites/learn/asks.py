@@ -12,8 +12,8 @@ one generated before asks existed.
                {course_id, other_course_id, code, section, other_section, course_label, assignment_id,
                 title, names}; `target` becomes that problem set.
     missing:   an assignment of one course asked for in another course the user takes, where nothing
-               has that name (the task cannot be done). {course_id, code, course_label, title, last_listed, home_course_id,
-               home_code, home_assignment_id, text}
+               has that name (the task cannot be done). {course_id, code, course_label, title, last_listed,
+               home_course_id, home_code, home_assignment_id, text}
 """
 
 from random import Random
