@@ -1,12 +1,17 @@
 """Lectern's implementations of the seed and server fault families (`FAULTS`, by type name).
 
-The task's `target` binding is the assignment whose due date an announcement extended.
+The task's `target` binding is the assignment whose due date an announcement extended (the `to_grade`
+answer task's is the problem set whose grades it asks about; `asks.py`).
 
 - `decoy_items` (seed): assignments in the target's course named one small edit away from it,
   each due on another day (the calendar and the to-do list show them all).
 - `hard_negatives` (seed): more announcements in the target's course that name the target and
   look alike in the list, but only remind of the old date (the difference is in the body).
 - `noise_records` (seed): old, routine announcements in every course.
+- `target_missing` (seed): the target assignment is gone (with its submissions and any announcement
+  that names it); an assignment of the same name in another section, or else the nearest-numbered
+  one in its course, stays as the near miss. Only the `to_grade` answer task takes it (`TARGET`):
+  the other tasks' target is the extended assignment, which their jobs do not need.
 - `partial_write` (server): a grade is stored without its feedback, or a submission without its
   attached file.
 - `concurrent_edit` (server): a co-instructor leaves a note on the submission just before the
@@ -21,7 +26,9 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from scenarios.clock import iso, parse_iso
+from scenarios.profile import TargetScope
 from sites.learn import content as C
+from sites.learn.asks import ASKS
 from sites.learn.generator import long_day
 from sites.learn.models import Announcement, Assignment, LearnState
 
@@ -92,6 +99,42 @@ def noise_announcements(world: SeedWorld[LearnState], fault: Firing, count: int,
     return ids
 
 
+def target_missing(world: SeedWorld[LearnState], fault: Firing) -> dict[str, Any]:
+    state, target = world.state, _target(world)
+    near = _near_miss(state, target)
+    gone = [s.id for s in state.submissions if s.assignment_id == target.id]
+    naming = [a.id for a in state.announcements if a.course_id == target.course_id and target.title in a.body]
+    state.assignments = [a for a in state.assignments if a.id != target.id]
+    state.submissions = [s for s in state.submissions if s.assignment_id != target.id]
+    state.announcements = [a for a in state.announcements if a.id not in naming]
+    return {"removed": target.id, "title": target.title, "course_id": target.course_id, "submissions": gone,
+            "announcements": naming, "near_miss": near}
+
+
+def _near_miss(state: LearnState, target: Assignment) -> dict[str, str]:
+    """What a careless agent would take for the target: the same name in another section of the course,
+    else the assignment of its course listed next to it."""
+    course = state.course(target.course_id)
+    assert course is not None
+    namesakes = [a for a in state.assignments if a.title == target.title and a.id != target.id
+                 and (c := state.course(a.course_id)) is not None and c.code == course.code]
+    if namesakes:
+        near = namesakes[0]
+    else:
+        siblings = sorted((a for a in state.assignments if a.course_id == target.course_id and a.id != target.id),
+                          key=lambda a: abs(_number(a.title) - _number(target.title)))
+        if not siblings:
+            raise ValueError(f"the learn world has no look-alike of {target.title} to keep")
+        near = siblings[0]
+    return {"id": near.id, "title": near.title, "course_id": near.course_id}
+
+
+def _number(title: str) -> int:
+    """'Problem Set 3' -> 3 (0 when a title has no number)."""
+    last = title.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
 # --- server -----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -131,10 +174,21 @@ class _ConcurrentEdit:
         return {"edited": assignment.id, "field": "instructions"}
 
 
+# The task's target, by the answer question it is for (`asks.py`): the `to_grade` task's is a problem set
+# with submissions waiting for grades; every other task's is the assignment an announcement extended,
+# which removing would not make their job impossible, so target_missing takes only the former.
+TARGET = TargetScope(
+    param="ask", default="none",
+    kinds={ask: "problem set awaiting grades" if ask == "to_grade" else "extended assignment"
+           for ask in ("none", *ASKS)},
+    accepts={"target_missing": ["problem set awaiting grades"]},
+)
+
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,
     "hard_negatives": hard_negatives,
     "noise_records": noise_announcements,
+    "target_missing": target_missing,
     "partial_write": _PartialWrite(),
     "concurrent_edit": _ConcurrentEdit(),
 }

@@ -4,7 +4,8 @@ Everything random comes from the `rng` argument and every time from the episode 
 same (setup, seed) gives byte-identical state. The user teaches two sections of one course and
 takes three others; assignments fall due at 11:59 PM on days around the clock's epoch.
 
-Setup params: none (unknown keys are refused).
+Setup params: `ask` (optional): the question of an answer task (`asks.ASKS`); it adds that question's
+binding (see `sites/learn/asks.py`) and leaves the state as it is. Unknown keys are refused.
 
 Bindings (task templates refer to them as `{group.key}`):
     user:      {id, name, email}
@@ -36,6 +37,7 @@ from scenarios.clock import EpisodeClock, iso, parse_iso
 from sites.kit.accounts import email_address
 from sites.kit.site import World, WorldSetup
 from sites.learn import content as C
+from sites.learn.asks import ASKS, ask_bindings
 from sites.learn.models import (
     Announcement,
     Assignment,
@@ -81,8 +83,10 @@ def term_of(clock: EpisodeClock) -> str:
     return f"{'Spring' if month <= 5 else 'Summer' if month <= 8 else 'Fall'} {clock.epoch.year}"
 
 
-def _validate(setup: WorldSetup) -> None:
-    setup.refuse_unknown("learn", ())
+def _validate(setup: WorldSetup) -> str | None:
+    """The answer question the world is for (`ask`), if any."""
+    setup.refuse_unknown("learn", ("ask",))
+    return setup.one_of("ask", ASKS, ASKS[0]) if "ask" in setup.params else None
 
 
 def score_attempt(quiz: Quiz, answers: dict[str, list[str]]) -> float:
@@ -139,7 +143,7 @@ def _questions(rng: Random, quiz_id: str, spec: tuple[tuple[str, str, tuple[str,
 
 
 def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
-    _validate(setup)
+    ask = _validate(setup)
     b = _Builder(rng, clock)
     first, last = rng.choice(C.USER_FIRST), rng.choice(C.USER_LAST)
     user = Person(id="u001", name=f"{first} {last}", email=email_address(first, last, domain="uni.test"))
@@ -409,6 +413,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                   "other_author_name": b_name(b, other_post.author_id),
                   "text": "Good question: the second reading is the one with the worked example."},
     }
+    if ask is not None:
+        bindings.update(ask_bindings(ask, state, bindings, rng, clock))
     return World(state=state, bindings=bindings)
 
 

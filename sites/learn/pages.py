@@ -19,6 +19,7 @@ from sites.kit.lookup import get_or_404, not_found
 from sites.kit.templating import Pages
 from sites.learn.generator import day_label, long_day, time_label
 from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
+from sites.learn.standing import course_total, status_label
 
 
 class _InCourse(Protocol):
@@ -106,17 +107,8 @@ def _submission(state: LearnState, course: Course, submission_id: str) -> tuple[
 def _status(state: LearnState, assignment: Assignment, now: str) -> dict[str, Any]:
     """How an assignment stands for the user: its latest submission and what to show."""
     mine = state.submissions_of(assignment.id, state.user.id)
-    latest = mine[-1] if mine else None
-    if latest is not None and latest.score is not None:
-        label = "Graded"
-    elif latest is not None:
-        label = "Submitted"
-    elif assignment.due_at < now:
-        label = "Missing"
-    else:
-        label = "Not submitted"
-    return {"a": assignment, "latest": latest, "count": len(mine), "label": label,
-            "left": assignment.allowed_attempts - len(mine)}
+    return {"a": assignment, "latest": mine[-1] if mine else None, "count": len(mine),
+            "label": status_label(state, assignment, now), "left": assignment.allowed_attempts - len(mine)}
 
 
 def page_router(ui: Pages) -> APIRouter:
@@ -397,13 +389,9 @@ def page_router(ui: Pages) -> APIRouter:
                                                        key=lambda a: a.due_at)]
         quiz_rows = [(q, max((a.score for a in state.attempts_of(q.id, state.user.id)), default=None))
                      for q in state.quizzes if q.course_id == course.id and q.allowed_attempts == 1]
-        earned = sum(r["latest"].score for r in rows if r["latest"] and r["latest"].score is not None)
-        possible = sum(r["a"].points for r in rows if r["latest"] and r["latest"].score is not None)
-        earned += sum(s for _, s in quiz_rows if s is not None)
-        possible += sum(q.points for q, s in quiz_rows if s is not None)
         episode.emit.navigate("view_grades", course.id, submission_ids=[r["latest"].id for r in rows if r["latest"]])
         return course_page(episode, request, "grades.html", course, "Grades", rows=rows, quiz_rows=quiz_rows,
-                           total=(100 * earned / possible) if possible else None)
+                           total=course_total(state, course.id))
 
     async def gradebook(course: Course, request: Request, episode: SiteEpisode) -> HTMLResponse:
         state = episode.state

@@ -5,7 +5,7 @@ from pathlib import Path
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.site import Site
 from sites.learn.api import api_router
-from sites.learn.faults import FAULTS
+from sites.learn.faults import FAULTS, TARGET
 from sites.learn.generator import generate
 from sites.learn.models import LearnState
 from sites.learn.pages import learn_filters, page_context, page_router
@@ -22,6 +22,7 @@ SITE = Site(
             touched=["touched"],
         ),
         affordances=Affordances(sign_in="Sign in to Lectern"),
+        target=TARGET,
     ),
     package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,

@@ -12,7 +12,8 @@ from . import client_for, new_world
 
 def test_profile_lists_what_faults_py_implements() -> None:
     assert SITE.profile.fault_types == sorted(SITE.faults)
-    assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "partial_write", "concurrent_edit"}
+    assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "target_missing", "partial_write",
+                                "concurrent_edit"}
 
 
 @pytest.mark.parametrize("fault", [
