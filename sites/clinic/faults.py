@@ -1,12 +1,17 @@
 """CareBridge's implementations of the seed and server fault families (`FAULTS`, by type name).
 
-The task's `target` binding is the test result with a value above range.
+The task's `target` binding is the test result with a value above range, except in the worlds of the
+question tasks (setup param `focus`, `asks.py`), where it is the record the question is about; `TARGET`
+says which families take which.
 
 - `decoy_items` (seed): results of tests named one small edit away from the target's, all in range,
   collected more recently and ordered by other providers.
 - `hard_negatives` (seed): more results of the target's very test, all in range (the difference is
   only on each result's page).
 - `noise_records` (seed): old, read messages from the care team about routine matters.
+- `target_missing` (seed): the doctor of the next-visit question has no upcoming visit any more (they
+  are removed and their slots freed); the namesake's visit, with the same surname and specialty, stays
+  as the near miss.
 - `partial_write` (server): a pre-visit form is stored with the card on file (the primary one)
   instead of the card chosen, or a new phone number is not stored.
 - `concurrent_edit` (server): the front desk updates the appointment just before the agent's
@@ -21,7 +26,9 @@ from random import Random
 from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
+from scenarios.profile import TargetScope
 from sites.clinic import content as C
+from sites.clinic.asks import DEFAULT_FOCUS, TARGET_KINDS
 from sites.clinic.models import ClinicState, Component, Message, TestResult
 
 
@@ -87,6 +94,26 @@ def noise_messages(world: SeedWorld[ClinicState], fault: Firing, count: int, max
     return ids
 
 
+def target_missing(world: SeedWorld[ClinicState], fault: Firing) -> dict[str, Any]:
+    """Remove every upcoming visit with the next-visit question's doctor (freeing their slots)."""
+    asked = world.bindings.get("next_visit")
+    if not asked:
+        raise ValueError("the clinic's target_missing works on the next-visit question (focus next_visit)")
+    state = world.state
+    gone = [a for a in state.appointments if a.provider_id == asked["provider_id"] and a.status == "booked"]
+    for appointment in gone:
+        slot = state.slot(appointment.slot_id or "")
+        if slot is not None:
+            slot.taken = False
+    state.appointments = [a for a in state.appointments if a not in gone]
+    near = next((a for a in state.appointments if a.id != asked["appointment_id"] and a.status == "booked"
+                 and (p := state.provider(a.provider_id)) is not None
+                 and p.last_name == asked["provider_name"].split()[-1]), None)
+    return {"removed": [a.id for a in gone], "provider_id": asked["provider_id"],
+            "near_miss": near.id if near else None,
+            "near_miss_is": f"the visit with {asked['other_name']} on {asked['other_date']}" if near else None}
+
+
 # --- server -----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -120,10 +147,18 @@ class _ConcurrentEdit:
         return {"edited": appointment.id, "field": "visit_reason"}
 
 
+# The task's target by focus (the generator's setup param), and the kinds each family above works on:
+# the result look-alikes need the flagged result; only the next-visit question loses its target whole.
+TARGET = TargetScope(
+    param="focus", default=DEFAULT_FOCUS, kinds=TARGET_KINDS,
+    accepts={"decoy_items": ["result"], "hard_negatives": ["result"], "target_missing": ["appointment"]},
+)
+
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,
     "hard_negatives": hard_negatives,
     "noise_records": noise_messages,
+    "target_missing": target_missing,
     "partial_write": _PartialWrite(),
     "concurrent_edit": _ConcurrentEdit(),
 }
