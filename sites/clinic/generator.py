@@ -69,6 +69,12 @@ def day_label(stamp: str) -> str:
     return f"{moment:%a} {moment.day} {moment:%b}"
 
 
+def long_date(stamp: str) -> str:
+    """'2025-01-14T09:30:00Z' -> 'Tuesday 14 January 2025'."""
+    moment = parse_iso(stamp)
+    return f"{moment:%A} {moment.day} {moment:%B %Y}"
+
+
 def time_label(stamp: str) -> str:
     """'2025-01-14T09:30:00Z' -> '9:30 AM'."""
     moment = parse_iso(stamp)

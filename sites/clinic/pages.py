@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from scenarios.clock import iso, parse_iso
 from sites.clinic.billing import dollars, visit_cost
-from sites.clinic.generator import card_label, day_label, time_label
+from sites.clinic.generator import card_label, day_label, long_date, time_label
 from sites.clinic.models import (
     CANCEL_REASONS,
     RELATIONSHIPS,
@@ -37,11 +37,6 @@ NOTICES = {
 
 
 NAME_QUERY_MAX = 80
-
-
-def long_date(stamp: str) -> str:
-    moment = parse_iso(stamp)
-    return f"{moment:%A} {moment.day} {moment:%B %Y}"
 
 
 def short_date(stamp: str) -> str:
