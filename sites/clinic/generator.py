@@ -4,7 +4,11 @@ Everything random comes from the `rng` argument and every time from the episode 
 the same (setup, seed) gives byte-identical state. Slots are on weekdays from the day after
 the clock's epoch for three weeks, every half hour from 8:00 to 16:30.
 
-Setup params: none (unknown keys are refused).
+Setup params (unknown keys are refused):
+    focus: which question the world is set up for (`asks.py`): flagged (the default: every action task's
+           world, whose target is the flagged result), next_visit, copay, accepting, insurance,
+           missing_doctor. A focus other than the default adds its records and its bindings group after
+           the default world is built, and rebinds `target`.
 
 Bindings (task templates refer to them as `{group.key}`):
     user:      {id, name, email}
@@ -35,6 +39,7 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock, iso, parse_iso
 from sites.clinic import content as C
+from sites.clinic.asks import DEFAULT_FOCUS, FOCUSES
 from sites.clinic.models import (
     Appointment,
     ClinicState,
@@ -64,6 +69,12 @@ def day_label(stamp: str) -> str:
     return f"{moment:%a} {moment.day} {moment:%b}"
 
 
+def long_date(stamp: str) -> str:
+    """'2025-01-14T09:30:00Z' -> 'Tuesday 14 January 2025'."""
+    moment = parse_iso(stamp)
+    return f"{moment:%A} {moment.day} {moment:%B %Y}"
+
+
 def time_label(stamp: str) -> str:
     """'2025-01-14T09:30:00Z' -> '9:30 AM'."""
     moment = parse_iso(stamp)
@@ -74,8 +85,9 @@ def card_label(card: InsuranceCard) -> str:
     return f"{card.carrier} {card.plan} · member {card.member_id}"
 
 
-def _validate(setup: WorldSetup) -> None:
-    setup.refuse_unknown("clinic", ())
+def _validate(setup: WorldSetup) -> str:
+    setup.refuse_unknown("clinic", ("focus",))
+    return setup.one_of("focus", tuple(FOCUSES), DEFAULT_FOCUS)
 
 
 def _workdays(clock: EpisodeClock) -> list[datetime]:
@@ -135,7 +147,7 @@ def _first_slot(slots: list[Slot], provider_id: str, day: datetime) -> Slot:
 
 
 def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
-    _validate(setup)
+    focus = _validate(setup)
     b = _Builder(rng, clock)
     days = b.days
     locations = [Location(id=f"loc{i + 1}", name=n, address=a) for i, (n, a) in enumerate(C.LOCATIONS)]
@@ -314,4 +326,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                     "location": location_of[derm[2].location_id], "other_ids": [d.id for d in derm[:2]],
                     "reason": "Skin check"},
     }
+    build = FOCUSES[focus]
+    if build is not None:   # after every draw of the default world, which it leaves as it was
+        build(state, bindings, rng, clock)
     return World(state=state, bindings=bindings)

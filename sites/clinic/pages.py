@@ -8,7 +8,8 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from scenarios.clock import iso, parse_iso
-from sites.clinic.generator import card_label, day_label, time_label
+from sites.clinic.billing import dollars, visit_cost
+from sites.clinic.generator import card_label, day_label, long_date, time_label
 from sites.clinic.models import (
     CANCEL_REASONS,
     RELATIONSHIPS,
@@ -35,9 +36,7 @@ NOTICES = {
 }
 
 
-def long_date(stamp: str) -> str:
-    moment = parse_iso(stamp)
-    return f"{moment:%A} {moment.day} {moment:%B %Y}"
+NAME_QUERY_MAX = 80
 
 
 def short_date(stamp: str) -> str:
@@ -57,7 +56,7 @@ def number(value: float) -> str:
 
 def clinic_filters() -> dict[str, Any]:
     return {"day": day_label, "time": time_label, "long_date": long_date, "short_date": short_date,
-            "iso_day": iso_day, "number": number, "card_label": card_label}
+            "iso_day": iso_day, "number": number, "card_label": card_label, "dollars": dollars}
 
 
 def page_context(state: ClinicState | None) -> dict[str, Any]:
@@ -142,17 +141,25 @@ def page_router(ui: Pages) -> APIRouter:
             raise HTTPException(400, f"There is no specialty called “{specialty[:40]}”.")
         if location and state.location(location) is None:
             raise HTTPException(400, "Choose one of our locations.")
+        name = " ".join(request.query_params.get("name", "").split())
+        if len(name) > NAME_QUERY_MAX:
+            raise HTTPException(400, f"A doctor's name is at most {NAME_QUERY_MAX} characters.")
+        new_patients = request.query_params.get("accepting", "")
+        if new_patients not in ("", "1"):
+            raise HTTPException(400, "accepting is 1 (only doctors accepting new patients) or absent.")
         shown = [p for p in state.providers
-                 if (not specialty or p.specialty == specialty) and (not location or p.location_id == location)]
+                 if (not specialty or p.specialty == specialty) and (not location or p.location_id == location)
+                 and (not name or name.casefold() in p.name.casefold()) and (not new_patients or p.accepting)]
         rows = [{"p": p, "location": state.location(p.location_id),
                  "next": (_free_slots(state, episode, p.id) or [("No openings", [])])[0][0]} for p in shown]
-        if specialty or location:
+        if specialty or location or name or new_patients:
             episode.emit.filter("find_care", None, specialty=specialty, location=location,
                                 results=[p.id for p in shown])
         else:
             episode.emit.navigate("find_care", None, results=[p.id for p in shown])
         return render(episode, request, "providers.html", title="Find care", active="care", rows=rows,
-                      specialties=specialties, locations=state.locations, specialty=specialty, location=location)
+                      specialties=specialties, locations=state.locations, specialty=specialty, location=location,
+                      name=name, new_patients=bool(new_patients))
 
     @router.get("/providers/{provider_id}", response_class=HTMLResponse)
     @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
@@ -201,7 +208,7 @@ def page_router(ui: Pages) -> APIRouter:
         visit = _visit(state, get_or_404(state.appointments, appointment_id, detail=not_found("appointment")))
         episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
         return render(episode, request, "appointment.html", title="Appointment details", active="appointments",
-                      v=visit, reasons=CANCEL_REASONS,
+                      v=visit, reasons=CANCEL_REASONS, cost=visit_cost(state, visit["a"]),
                       card=next((c for c in state.insurance_cards if visit["form"] and
                                  c.id == visit["form"].insurance_card_id), None))
 

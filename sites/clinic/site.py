@@ -4,7 +4,7 @@ from pathlib import Path
 
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.clinic.api import api_router
-from sites.clinic.faults import FAULTS
+from sites.clinic.faults import FAULTS, TARGET
 from sites.clinic.generator import generate
 from sites.clinic.models import ClinicState
 from sites.clinic.pages import clinic_filters, page_context, page_router
@@ -22,6 +22,7 @@ SITE = Site(
             touched=["touched"],
         ),
         affordances=Affordances(sign_in="Sign in to CareBridge"),
+        target=TARGET,
     ),
     package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,

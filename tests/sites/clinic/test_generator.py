@@ -15,9 +15,10 @@ def test_people_and_traps_change_with_the_seed() -> None:
     assert len({w.state.patient.name for w in worlds}) > 1
 
 
-@pytest.mark.parametrize("params", [{"focus": "x"}, {"size": 3}])
-def test_setup_params_are_refused(params: dict[str, Any]) -> None:
-    with pytest.raises(ValueError, match="unknown clinic setup param"):
+@pytest.mark.parametrize(("params", "message"), [({"focus": "x"}, "focus must be one of"),
+                                                 ({"size": 3}, "unknown clinic setup param")])
+def test_setup_params_are_refused(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         new_world(1, **params)
 
 
