@@ -211,22 +211,24 @@ def _nonstops_missing(world: SeedWorld[TravelState]) -> dict[str, Any]:
 
 def _hotel_missing(world: SeedWorld[TravelState], rng: Random) -> dict[str, Any]:
     state, target = world.state, _target(world)
+    if world.params.get("focus") == "namesake":
+        near = state.hotel(str(world.bindings["namesake"]["other_id"]))
+        assert near is not None
+    else:
+        # No look-alike in the city: the same name in another city (a traveller's classic near miss),
+        # copied before the target and its rooms go.
+        elsewhere = rng.choice([c for c in state.cities if c != target.city])
+        _, hoods, streets = C.CITIES[elsewhere]
+        near = _copy_hotel(state, rng, target, target.name, rank=rng.randint(1, 10_000),
+                           neighborhood=rng.choice(hoods))
+        near.city = elsewhere
+        near.address = f"{rng.choice(streets)} {rng.randint(2, 180)}, {elsewhere}"
     rooms = {r.id for r in state.rooms_of(target.id)}
     state.hotels = [h for h in state.hotels if h.id != target.id]
     state.rooms = [r for r in state.rooms if r.id not in rooms]
     state.reviews = [r for r in state.reviews if r.hotel_id != target.id]
     _drop_bookings(state, [b for b in state.bookings if b.hotel_id == target.id])
-    if world.params.get("focus") == "namesake":
-        twin = state.hotel(str(world.bindings["namesake"]["other_id"]))
-        assert twin is not None
-        return {"removed": target.id, "near_miss": twin.id, "near_miss_is": f"{twin.name} in {twin.city}"}
-    # No look-alike in the city: the same name in another city (a traveller's classic near miss).
-    elsewhere = rng.choice([c for c in state.cities if c != target.city])
-    _, hoods, streets = C.CITIES[elsewhere]
-    copy = _copy_hotel(state, rng, target, target.name, rank=rng.randint(1, 10_000), neighborhood=rng.choice(hoods))
-    copy.city = elsewhere
-    copy.address = f"{rng.choice(streets)} {rng.randint(2, 180)}, {elsewhere}"
-    return {"removed": target.id, "near_miss": copy.id, "near_miss_is": f"{copy.name} in {elsewhere}"}
+    return {"removed": target.id, "near_miss": near.id, "near_miss_is": f"{near.name} in {near.city}"}
 
 
 # --- server -----------------------------------------------------------------------------------
