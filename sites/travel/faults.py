@@ -41,7 +41,6 @@ from sites.travel import content as C
 from sites.travel.generator import DEFAULT_FOCUS, FOCUSES
 from sites.travel.models import PAGE_SIZE, Booking, Hotel, Review, Room, TravelState
 
-
 # Focuses whose subject is one of the traveller's stays (bindings[focus]["booking_id"]).
 _TRIP_FOCUSES = ("cancel", "change", "check_in", "past_reference")
 

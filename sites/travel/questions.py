@@ -8,7 +8,7 @@ from datetime import date
 from random import Random
 from typing import Any
 
-from sites.kit.dates import day_month_year
+from sites.kit.dates import MONTH_NAMES, day_month_year
 from sites.travel.models import PAGE_SIZE, Booking, Flight, TravelState, dates_text, quote
 
 
@@ -44,7 +44,7 @@ def past_reference(state: TravelState, rng: Random) -> dict[str, Any]:
     hotel = state.hotel(past.hotel_id)
     assert hotel is not None
     return {"booking_id": past.id, "reference": past.reference, "hotel_name": hotel.name, "city": hotel.city,
-            "check_in": past.check_in, "month_text": day_month_year(date.fromisoformat(past.check_in)).split(" ", 1)[1],
+            "check_in": past.check_in, "month_text": _month_year(past.check_in),
             "dates_text": dates_text(past.check_in, past.check_out)}
 
 
@@ -67,10 +67,17 @@ def unserved_route(state: TravelState, day: str) -> dict[str, Any]:
     return {**_route(state, origin, destination, day), "way_back_served": (destination, origin) in served}
 
 
+def _month_year(iso: str) -> str:
+    """'May 2025'"""
+    day = date.fromisoformat(iso)
+    return f"{MONTH_NAMES[day.month - 1]} {day.year}"
+
+
 def _served(flights: list[Flight]) -> set[tuple[str, str]]:
     return {(f.origin, f.destination) for f in flights}
 
 
 def _route(state: TravelState, origin: str, destination: str, day: str) -> dict[str, Any]:
     return {"origin": origin, "destination": destination, "origin_city": state.airports[origin],
-            "destination_city": state.airports[destination], "date": day, "date_text": day_month_year(date.fromisoformat(day))}
+            "destination_city": state.airports[destination], "date": day,
+            "date_text": day_month_year(date.fromisoformat(day))}

@@ -14,8 +14,9 @@ from .test_api import booking_body
 def test_profile_lists_what_faults_py_implements() -> None:
     assert SITE.profile.fault_types == sorted(SITE.faults)
     assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "push_past_first_page",
-                                "contradictory_update", "planted_wrong_answer", "target_missing", "item_removed_mid_flow",
-                                "price_change_at_checkout", "partial_write", "concurrent_edit", "pagination_drift"}
+                                "contradictory_update", "planted_wrong_answer", "target_missing",
+                                "item_removed_mid_flow", "price_change_at_checkout", "partial_write", "concurrent_edit",
+                                "pagination_drift"}
 
 
 SEED_FAULTS = [

@@ -1,7 +1,6 @@
 """The question tasks' worlds and pages: each focus's binding is what its page shows under the accessible
 name the task's plan reads, other focuses' worlds stay as they were, and bad query values are 4xx."""
 
-from typing import Any
 
 import pytest
 
