@@ -6,7 +6,9 @@ seed) gives byte-identical state. Hotels, rooms and bookings get ids in creation
 
 Setup params (validated; unknown keys are refused):
     focus: which record is the task's `target` (for the look-alike, ordering and misinformation
-           faults): one of book (default), namesake, refundable, resort, fallback, cancel, change, flight.
+           faults): one of book (default), namesake, refundable, resort, fallback, cancel, change, flight,
+           or a question's: stay_total, check_in, past_reference, nonstop_airlines, unserved_route. A
+           question focus adds only its own binding group (drawn last, so the world is the same).
 
 Bindings (task templates refer to them as `{group.key}`); every stay has check_in/check_out
 (ISO dates, as typed in the search form) and guests:
@@ -31,6 +33,17 @@ Bindings (task templates refer to them as `{group.key}`); every stay has check_i
     flight:     the cheapest nonstop flight on a route and day (a one-stop flight is cheaper).
                 {flight_id, airline, number, origin, destination, origin_city, destination_city, date,
                  date_text, trap_id, card_id}
+  Question focuses (sites/travel/questions.py), each present only under its own focus:
+    stay_total:       the total (taxes, resort fee) of a dearer free-cancellation room at a hotel with a resort
+                      fee. {hotel_id, hotel_name, city, room_id, room_name, total_cents, nightly_cents, ...stay}
+    check_in:         the check-in day of one of the two upcoming stays in one city. {booking_id, hotel_name,
+                      city, check_in, check_in_from, dates_text}
+    past_reference:   a past stay's booking reference. {booking_id, reference, hotel_name, city, check_in,
+                      month_text, dates_text}
+    nonstop_airlines: the airlines flying the flight task's route and day nonstop. {origin, destination,
+                      origin_city, destination_city, date, date_text, airlines, one_stop_only}
+    unserved_route:   a route nobody flies, whose way back is flown. {origin, destination, origin_city,
+                      destination_city, date, date_text, way_back_served}
 """
 
 from datetime import date, timedelta
