@@ -14,6 +14,11 @@ The task's `target` binding is a hotel (the generator's `focus`).
   a newer one says it was discontinued.
 - `planted_wrong_answer` (seed): on the target, a highly rated review claims the list price already
   includes taxes and that non-refundable rates can be cancelled by phone.
+- `target_missing` (seed): the task's subject is gone, its look-alikes stay. A hotel (with its rooms,
+  reviews and stays): the namesake task's twin is the near miss; for any other, a hotel of the same
+  name is added in another city. A trip (cancel, change, the trip questions): the stay and its points line;
+  the other stay in that city is the near miss. The flight task: every nonstop flight on its route and
+  day; the cheaper one-stop flight is the near miss.
 - `item_removed_mid_flow` (server): the room sells out just before the booking is placed.
 - `price_change_at_checkout` (server): the room's nightly price changes as the booking is placed.
 - `partial_write` (server): a booking is stored on the default card instead of the chosen one;
@@ -35,6 +40,9 @@ from sites.kit.templating import format_cents
 from sites.travel import content as C
 from sites.travel.generator import DEFAULT_FOCUS, FOCUSES
 from sites.travel.models import PAGE_SIZE, Booking, Hotel, Review, Room, TravelState
+
+# Focuses whose subject is one of the traveller's stays (bindings[focus]["booking_id"]).
+_TRIP_FOCUSES = ("cancel", "change", "check_in", "past_reference")
 
 
 def _target(world: SeedWorld[TravelState]) -> Hotel:
@@ -159,6 +167,69 @@ def planted_review(world: SeedWorld[TravelState], fault: Firing, helpful_votes: 
             "truth": "taxes are added at checkout and non-refundable rates are not refunded"}
 
 
+def target_missing(world: SeedWorld[TravelState], fault: Firing) -> dict[str, Any]:
+    """The task's subject is gone and its look-alikes stay: a trip (cancel, change, a question about a trip),
+    the nonstop flights of a route and day (flight), or otherwise a hotel."""
+    focus = str(world.params.get("focus", DEFAULT_FOCUS))
+    if focus in _TRIP_FOCUSES:
+        return _trip_missing(world, str(world.bindings[focus]["booking_id"]))
+    if focus == "flight":
+        return _nonstops_missing(world)
+    return _hotel_missing(world, fault.rng)
+
+
+def _drop_bookings(state: TravelState, gone: list[Booking]) -> None:
+    """Remove stays and what still names them (their points lines carry the booking reference)."""
+    ids, references = {b.id for b in gone}, {f"({b.reference})" for b in gone}
+    state.bookings = [b for b in state.bookings if b.id not in ids]
+    state.points = [p for p in state.points if not any(p.text.endswith(ref) for ref in references)]
+
+
+def _trip_missing(world: SeedWorld[TravelState], booking_id: str) -> dict[str, Any]:
+    state = world.state
+    booking = state.booking(booking_id)
+    assert booking is not None, f"the travel world has no booking {booking_id}"
+    hotel = state.hotel(booking.hotel_id)
+    _drop_bookings(state, [booking])
+    # The near miss: another stay in the same city (the other trip there), else any other upcoming one.
+    same_city = [b.id for b in state.bookings if b.status == booking.status
+                 and (other := state.hotel(b.hotel_id)) is not None and hotel is not None and other.city == hotel.city]
+    near = same_city or [b.id for b in state.bookings if b.status == booking.status]
+    return {"removed": booking.id, "reference": booking.reference, "near_miss": near[0] if near else None}
+
+
+def _nonstops_missing(world: SeedWorld[TravelState]) -> dict[str, Any]:
+    state, flight = world.state, world.bindings["flight"]
+    day = [f for f in state.flights if (f.origin, f.destination, f.date) == (
+        flight["origin"], flight["destination"], flight["date"])]
+    gone = [f.id for f in day if f.stops == 0]
+    state.flights = [f for f in state.flights if f.id not in gone]
+    return {"removed": gone, "near_miss": flight["trap_id"],
+            "note": "no nonstop flight on the route that day; one-stop flights remain"}
+
+
+def _hotel_missing(world: SeedWorld[TravelState], rng: Random) -> dict[str, Any]:
+    state, target = world.state, _target(world)
+    if world.params.get("focus") == "namesake":
+        near = state.hotel(str(world.bindings["namesake"]["other_id"]))
+        assert near is not None
+    else:
+        # No look-alike in the city: the same name in another city (a traveller's classic near miss),
+        # copied before the target and its rooms go.
+        elsewhere = rng.choice([c for c in state.cities if c != target.city])
+        _, hoods, streets = C.CITIES[elsewhere]
+        near = _copy_hotel(state, rng, target, target.name, rank=rng.randint(1, 10_000),
+                           neighborhood=rng.choice(hoods))
+        near.city = elsewhere
+        near.address = f"{rng.choice(streets)} {rng.randint(2, 180)}, {elsewhere}"
+    rooms = {r.id for r in state.rooms_of(target.id)}
+    state.hotels = [h for h in state.hotels if h.id != target.id]
+    state.rooms = [r for r in state.rooms if r.id not in rooms]
+    state.reviews = [r for r in state.reviews if r.hotel_id != target.id]
+    _drop_bookings(state, [b for b in state.bookings if b.hotel_id == target.id])
+    return {"removed": target.id, "near_miss": near.id, "near_miss_is": f"{near.name} in {near.city}"}
+
+
 # --- server -----------------------------------------------------------------------------------
 
 def _room_of(call: ServerCall[TravelState]) -> Room | None:
@@ -263,9 +334,13 @@ class _PaginationDrift:
 # kinds each family above works on; recipe expansion reads this instead of generating worlds.
 TARGET = TargetScope(
     param="focus", default=DEFAULT_FOCUS,
-    kinds={focus: "flight" if focus == "flight" else "hotel" for focus in FOCUSES},
-    accepts={family: ["hotel"] for family in ("decoy_items", "hard_negatives", "push_past_first_page",
-                                              "contradictory_update", "planted_wrong_answer")},
+    kinds={**{focus: "flight" if focus == "flight" else "hotel" for focus in FOCUSES},
+           **{focus: "trip" for focus in _TRIP_FOCUSES if focus not in ("cancel", "change")},
+           "nonstop_airlines": "route", "unserved_route": "route"},
+    accepts={**{family: ["hotel"] for family in ("decoy_items", "hard_negatives", "push_past_first_page",
+                                                 "contradictory_update", "planted_wrong_answer")},
+             # A route's airlines have no single record to take away, and an unserved route is missing already.
+             "target_missing": ["hotel", "flight", "trip"]},
 )
 
 FAULTS: dict[str, object] = {
@@ -275,6 +350,7 @@ FAULTS: dict[str, object] = {
     "push_past_first_page": push_past_first_page,
     "contradictory_update": contradictory_update,
     "planted_wrong_answer": planted_review,
+    "target_missing": target_missing,
     "item_removed_mid_flow": _RoomSellsOut(),
     "price_change_at_checkout": _PriceChange(),
     "partial_write": _PartialWrite(),

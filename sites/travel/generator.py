@@ -6,7 +6,9 @@ seed) gives byte-identical state. Hotels, rooms and bookings get ids in creation
 
 Setup params (validated; unknown keys are refused):
     focus: which record is the task's `target` (for the look-alike, ordering and misinformation
-           faults): one of book (default), namesake, refundable, resort, fallback, cancel, change, flight.
+           faults): one of book (default), namesake, refundable, resort, fallback, cancel, change, flight,
+           or a question's: stay_total, check_in, past_reference, nonstop_airlines, unserved_route. A
+           question focus adds only its own binding group (drawn last, so the world is the same).
 
 Bindings (task templates refer to them as `{group.key}`); every stay has check_in/check_out
 (ISO dates, as typed in the search form) and guests:
@@ -31,6 +33,17 @@ Bindings (task templates refer to them as `{group.key}`); every stay has check_i
     flight:     the cheapest nonstop flight on a route and day (a one-stop flight is cheaper).
                 {flight_id, airline, number, origin, destination, origin_city, destination_city, date,
                  date_text, trap_id, card_id}
+  Question focuses (sites/travel/questions.py), each present only under its own focus:
+    stay_total:       the total (taxes, resort fee) of a dearer free-cancellation room at a hotel with a resort
+                      fee. {hotel_id, hotel_name, city, room_id, room_name, total_cents, nightly_cents, ...stay}
+    check_in:         the check-in day of one of the two upcoming stays in one city. {booking_id, hotel_name,
+                      city, check_in, check_in_from, dates_text}
+    past_reference:   a past stay's booking reference. {booking_id, reference, hotel_name, city, check_in,
+                      month_text, dates_text}
+    nonstop_airlines: the airlines flying the flight task's route and day nonstop. {origin, destination,
+                      origin_city, destination_city, date, date_text, airlines, one_stop_only}
+    unserved_route:   a route nobody flies, whose way back is flown. {origin, destination, origin_city,
+                      destination_city, date, date_text, way_back_served}
 """
 
 from datetime import date, timedelta
@@ -39,9 +52,10 @@ from typing import Any, Literal
 
 from scenarios.clock import EpisodeClock
 from sites.kit.accounts import email_address
-from sites.kit.dates import day_month, day_month_year
+from sites.kit.dates import day_month_year
 from sites.kit.site import World, WorldSetup
 from sites.travel import content as C
+from sites.travel import questions as Q
 from sites.travel.models import (
     AMENITIES,
     Account,
@@ -54,10 +68,14 @@ from sites.travel.models import (
     Review,
     Room,
     TravelState,
+    dates_text,
     quote,
 )
 
-FOCUSES = ("book", "namesake", "refundable", "resort", "fallback", "cancel", "change", "flight")
+ACTION_FOCUSES = ("book", "namesake", "refundable", "resort", "fallback", "cancel", "change", "flight")
+# The question tasks' focuses: each adds its own binding group (sites/travel/questions.py), nothing else.
+QUESTION_FOCUSES = ("stay_total", "check_in", "past_reference", "nonstop_airlines", "unserved_route")
+FOCUSES = ACTION_FOCUSES + QUESTION_FOCUSES
 DEFAULT_FOCUS = "book"
 KNOWN_PARAMS = ("focus",)
 HOTELS_PER_CITY = 11
@@ -67,12 +85,6 @@ _PRICE_BY_STARS = {2: (5500, 8000), 3: (8500, 13000), 4: (14000, 21000), 5: (240
 def _validate(setup: WorldSetup) -> str:
     setup.refuse_unknown("travel", KNOWN_PARAMS)
     return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
-
-
-def dates_text(check_in: str, check_out: str) -> str:
-    """'14 Mar – 17 Mar 2025', as the trips page shows a stay."""
-    a, b = date.fromisoformat(check_in), date.fromisoformat(check_out)
-    return f"{day_month(a)} – {day_month_year(b)}"
 
 
 class _Builder:
@@ -371,6 +383,27 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         "fallback": (fb_hotel.id, fb_hotel.name), "cancel": (to_cancel.hotel_id, bindings["cancel"]["hotel_name"]),
         "change": (change_hotel.id, change_hotel.name), "flight": (flight_target.id, flight_target.number),
     }
+    if focus in QUESTION_FOCUSES:
+        asked = _question(focus, state, b, upcoming, {resort_hotel.id, fb_hotel.id}, origin, destination,
+                          flight_day.isoformat())
+        bindings[focus] = asked
+        focused[focus] = (asked.get("booking_id") or asked.get("hotel_id")
+                          or f"{asked['origin']}-{asked['destination']}",
+                          asked.get("hotel_name") or f"{asked['origin_city']} to {asked['destination_city']}")
     target_id, target_name = focused[focus]
     bindings["target"] = {"id": target_id, "name": target_name}
     return World(state=state, bindings=bindings)
+
+
+def _question(focus: str, state: TravelState, b: _Builder, upcoming: list[Booking], avoid: set[str],
+              origin: str, destination: str, day: str) -> dict[str, Any]:
+    """The binding group of a question focus (drawn last: the world is the same as every other focus's)."""
+    if focus == "stay_total":
+        return Q.stay_total(state, b.rng, b.stay(), avoid)
+    if focus == "check_in":
+        return Q.trip_check_in(state, upcoming[0])
+    if focus == "past_reference":
+        return Q.past_reference(state, b.rng)
+    if focus == "nonstop_airlines":
+        return Q.nonstop_airlines(state, origin, destination, day)
+    return Q.unserved_route(state, day)

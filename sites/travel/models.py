@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
+from sites.kit.dates import day_month, day_month_year
 from sites.kit.deps import EpisodeOf
 
 if TYPE_CHECKING:
@@ -265,6 +266,12 @@ class FlightBookingBody(_Body):
     first_name: Name
     last_name: Name
     card_id: Id
+
+
+def dates_text(check_in: str, check_out: str) -> str:
+    """'14 Mar – 17 Mar 2025', as the trips page shows a stay."""
+    a, b = date.fromisoformat(check_in), date.fromisoformat(check_out)
+    return f"{day_month(a)} – {day_month_year(b)}"
 
 
 def parse_date(raw: str) -> date | None:

@@ -12,11 +12,11 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
-from sites.travel.generator import dates_text
 from sites.travel.models import (
     AMENITIES,
     BOOK_AHEAD_DAYS,
@@ -25,6 +25,7 @@ from sites.travel.models import (
     Hotel,
     TravelEpisode,
     TravelState,
+    dates_text,
     parse_date,
     quote,
 )
@@ -43,8 +44,14 @@ def money(cents: int) -> str:
     return format_cents(cents, "$")
 
 
+def long_date(iso: str) -> str:
+    """'Fri 9 Jan 2026': a trip's day of arrival or departure, in full."""
+    day = date.fromisoformat(iso)
+    return f"{WEEKDAY_ABBREVIATIONS[day.weekday()]} {day_month_year(day)}"
+
+
 def travel_filters() -> dict[str, Any]:
-    return {"money": money, "stay_dates": dates_text,
+    return {"money": money, "stay_dates": dates_text, "long_date": long_date,
             "rating": lambda r: f"{r / 10:.1f}"}
 
 
@@ -268,6 +275,7 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         params = request.query_params
         origin, destination, day = params.get("from", ""), params.get("to", ""), params.get("date", "")
+        nonstop = params.get("nonstop", "")
         results = None
         if origin or destination or day:
             if origin not in state.airports or destination not in state.airports:
@@ -278,17 +286,20 @@ def page_router(ui: Pages) -> APIRouter:
             sort = params.get("sort", "") or "price"
             if sort not in ("price", "departure"):
                 raise HTTPException(400, "Sort by price or departure.")
+            if nonstop not in ("", "1"):
+                raise HTTPException(400, "nonstop is 1 or absent.")
             results = [f for f in state.flights if f.origin == origin and f.destination == destination
-                       and f.date == when.isoformat()]
+                       and f.date == when.isoformat() and not (nonstop and f.stops)]
             results.sort(key=(lambda f: (f.price_cents, f.id)) if sort == "price" else (lambda f: (f.departs, f.id)))
             results = results_point(episode, "flights", results, state.flights)
             episode.emit.search("search_flights", query=f"{origin}-{destination} {when.isoformat()}",
-                                results=[f.id for f in results], sort=sort)
+                                results=[f.id for f in results], sort=sort,
+                                **({"nonstop": True} if nonstop else {}))
         else:
             episode.emit.navigate("view_flights", None)
         return ui.render(episode, "flights.html", title="Flights", airports=state.airports, origin=origin,
                          destination=destination, date=day, results=results, today=state.today, active="flights",
-                         sort=params.get("sort", "") or "price")
+                         sort=params.get("sort", "") or "price", nonstop=nonstop == "1")
 
     @router.get("/flights/{flight_id}/book", response_class=HTMLResponse)
     @hook_point("flight_page", "page", target=lambda kw: kw["flight_id"])

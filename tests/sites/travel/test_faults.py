@@ -14,8 +14,9 @@ from .test_api import booking_body
 def test_profile_lists_what_faults_py_implements() -> None:
     assert SITE.profile.fault_types == sorted(SITE.faults)
     assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "push_past_first_page",
-                                "contradictory_update", "planted_wrong_answer", "item_removed_mid_flow",
-                                "price_change_at_checkout", "partial_write", "concurrent_edit", "pagination_drift"}
+                                "contradictory_update", "planted_wrong_answer", "target_missing",
+                                "item_removed_mid_flow", "price_change_at_checkout", "partial_write", "concurrent_edit",
+                                "pagination_drift"}
 
 
 SEED_FAULTS = [
@@ -142,3 +143,58 @@ async def test_partial_write_of_new_dates_stores_another_check_out() -> None:
         assert booking.check_out > booking.check_in
         again = await client.put(f"/api/bookings/{change['booking_id']}/dates", json=dates)
         assert again.status_code == 200 and booking.check_out == change["check_out"]
+
+
+TARGET_MISSING = [{"type": "target_missing", "layer": "seed"}]
+
+
+@pytest.mark.parametrize("focus", ["book", "namesake", "resort", "stay_total"])
+def test_target_missing_removes_the_hotel_and_keeps_a_look_alike(focus: str) -> None:
+    episode = new_world(2, faults=TARGET_MISSING, focus=focus)[2]
+    again = new_world(2, faults=TARGET_MISSING, focus=focus)[2]
+    state, target, missing = episode.state, episode.bindings["target"], episode.bindings["infeasible"]
+    assert missing == again.bindings["infeasible"] and episode.state_bytes() == again.state_bytes()
+    assert missing["removed"] == target["id"] and state.hotel(target["id"]) is None
+    assert not state.rooms_of(target["id"]) and not state.reviews_of(target["id"])
+    assert not [b for b in state.bookings if b.hotel_id == target["id"]]
+    near = state.hotel(missing["near_miss"])
+    assert near is not None
+    if focus == "namesake":
+        assert near.id == episode.bindings["namesake"]["other_id"] and near.name != target["name"]
+    else:  # the same name, in another city
+        assert near.name == target["name"] and near.city != episode.bindings[focus]["city"]
+        assert state.rooms_of(near.id)
+
+
+@pytest.mark.parametrize("focus", ["cancel", "change", "check_in", "past_reference"])
+def test_target_missing_removes_the_trip_and_what_names_it(focus: str) -> None:
+    episode = new_world(3, faults=TARGET_MISSING, focus=focus)[2]
+    plain = new_world(3, focus=focus)[2]
+    state, missing = episode.state, episode.bindings["infeasible"]
+    gone = plain.state.booking(episode.bindings[focus]["booking_id"])
+    assert gone is not None and missing["removed"] == gone.id and state.booking(gone.id) is None
+    assert not [p for p in state.points if gone.reference in p.text]
+    assert len(state.bookings) == len(plain.state.bookings) - 1
+    assert state.hotel(gone.hotel_id) is not None  # the hotel stays: only the stay is gone
+    if focus in ("cancel", "check_in"):  # the other trip in the same city is the near miss
+        near = state.booking(missing["near_miss"])
+        assert near is not None and near.status == "confirmed"
+        assert state.hotel(near.hotel_id).city == plain.state.hotel(gone.hotel_id).city  # type: ignore[union-attr]
+
+
+def test_target_missing_on_the_flight_task_leaves_only_one_stop_flights_that_day() -> None:
+    episode = new_world(1, faults=TARGET_MISSING, focus="flight")[2]
+    flight, missing = episode.bindings["flight"], episode.bindings["infeasible"]
+    day = [f for f in episode.state.flights
+           if (f.origin, f.destination, f.date) == (flight["origin"], flight["destination"], flight["date"])]
+    assert day and all(f.stops == 1 for f in day)
+    assert flight["flight_id"] in missing["removed"] and missing["near_miss"] in {f.id for f in day}
+
+
+def test_target_missing_is_declared_for_hotels_flights_and_trips_not_routes() -> None:
+    target = SITE.profile.target
+    assert target is not None
+    for focus in ("book", "cancel", "flight", "stay_total", "check_in", "past_reference"):
+        assert target.refusal("target_missing", {"focus": focus}) is None
+    for focus in ("nonstop_airlines", "unserved_route"):
+        assert target.refusal("target_missing", {"focus": focus})
