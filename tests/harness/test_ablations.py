@@ -11,7 +11,7 @@ from harness.agents import agent_from_spec
 from harness.agents.recovery import RECOVERIES
 from harness.browser.pool import BrowserPool
 from scenarios.faults import Primitive
-from tests.harness.test_reference_agent import Site, plan, run_agent, served  # noqa: F401 - `served` is a fixture
+from tests.harness.test_reference_agent import browser, plan, run_agent  # noqa: F401 - `browser` is a fixture
 
 pytestmark = [pytest.mark.e2e]
 
@@ -45,10 +45,10 @@ def test_the_ablated_agents_are_named_by_what_they_lack() -> None:
     ],
 )
 async def test_only_the_agent_lacking_the_moves_primitive_fails(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path, page: str, lacking: Primitive, spared: Primitive,  # noqa: F811
+    browser: BrowserPool, tmp_path: Path, page: str, lacking: Primitive, spared: Primitive,  # noqa: F811
 ) -> None:
-    status, moves, _ = await run_agent(served, plan(page), f"reference-without-{lacking.value}", tmp_path)
+    status, moves, _ = await run_agent(browser, plan(page), f"reference-without-{lacking.value}", tmp_path)
     assert status == "failed", moves
-    status, moves, hits = await run_agent(served, plan(page), f"reference-without-{spared.value}", tmp_path)
+    status, moves, hits = await run_agent(browser, plan(page), f"reference-without-{spared.value}", tmp_path)
     assert status == "done", moves
     assert hits.count("save") == 1

@@ -5,6 +5,8 @@ tests); the agent and the browser are the real ones.
 """
 
 import asyncio
+import contextlib
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -193,18 +195,26 @@ class DirectBrowser(BrowserPool):
         return await self._browser.new_context(**options)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def served() -> AsyncIterator[tuple[Site, str, BrowserPool]]:
-    site = Site()
+@contextlib.asynccontextmanager
+async def serving(site: Site) -> AsyncIterator[str]:
+    """`site` served on a loopback port of its own (its base URL) for one run: runs share nothing but the
+    browser, so a test can run the agent with and without recovery at once."""
     runner = web.AppRunner(site.app())
     await runner.setup()
     tcp = web.TCPSite(runner, "127.0.0.1", 0)
     await tcp.start()
     port = tcp._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    browser = await DirectBrowser().start()
-    yield site, f"http://127.0.0.1:{port}", browser
-    await browser.stop()
-    await runner.cleanup()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[BrowserPool]:
+    pool = await DirectBrowser().start()
+    yield pool
+    await pool.stop()
 
 
 def plan(page: str, **save: object) -> list[PlanStep]:
@@ -213,25 +223,36 @@ def plan(page: str, **save: object) -> list[PlanStep]:
                                      "expect": {"text": "Saved it", "timeout_ms": 1500}, **save})]
 
 
-async def run(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], recovery: bool,
-              tmp_path: Path) -> tuple[str, list[str], list[str]]:
-    return await run_agent(served, steps, "reference" if recovery else "reference-no-recovery", tmp_path)
+Run = tuple[str, list[str], list[str]]  # the agent's status, its recovery moves, the writes the site saw
 
 
-async def run_agent(served: tuple[Site, str, BrowserPool], steps: list[PlanStep], spec: str,
-                    tmp_path: Path) -> tuple[str, list[str], list[str]]:
-    """Run the agent `spec` names (reference, reference-no-recovery, reference-without-<primitive>)."""
-    site, base, browser = served
-    site.hits.clear()
-    site.landing = False
-    task = Task(id="t", site="test", title="t", instruction="", plan=steps, canonical_diff=CanonicalDiff())
-    ctx = EpisodeContext(episode_id="t", task=task, variant=None, seed=1, instruction="", start_url=base + "/",
-                         proxy_url="http://127.0.0.1:9", plan=steps, out_dir=tmp_path, browser=browser,
-                         time_budget_s=60)
-    agent = agent_from_spec(spec)
-    assert isinstance(agent, ReferenceAgent)
-    outcome = await agent.run(ctx)
+async def run(browser: BrowserPool, steps: list[PlanStep], recovery: bool, tmp_path: Path,
+              site: Site | None = None) -> Run:
+    """The reference agent on `steps` against `site` (default: a fresh one), in an episode folder of its own."""
+    return await run_agent(browser, steps, "reference" if recovery else "reference-no-recovery", tmp_path, site)
+
+
+async def run_agent(browser: BrowserPool, steps: list[PlanStep], spec: str, tmp_path: Path,
+                    site: Site | None = None) -> Run:
+    """The agent `spec` names (reference, reference-no-recovery, reference-without-<primitive>) on `steps`."""
+    site = site or Site()
+    out_dir = Path(tempfile.mkdtemp(dir=tmp_path, prefix=f"{spec}-"))
+    async with serving(site) as base:
+        task = Task(id="t", site="test", title="t", instruction="", plan=steps, canonical_diff=CanonicalDiff())
+        ctx = EpisodeContext(episode_id="t", task=task, variant=None, seed=1, instruction="", start_url=base + "/",
+                             proxy_url="http://127.0.0.1:9", plan=steps, out_dir=out_dir, browser=browser,
+                             time_budget_s=60)
+        agent = agent_from_spec(spec)
+        assert isinstance(agent, ReferenceAgent)
+        outcome = await agent.run(ctx)
     return outcome.status, [line for line in outcome.log if line.startswith("recover")], list(site.hits)
+
+
+async def without_and_with_recovery(browser: BrowserPool, steps: list[PlanStep], tmp_path: Path) -> tuple[Run, Run]:
+    """The same steps with recovery off and on, at once, each against its own site (an agent without recovery
+    mostly waits for its action to time out: running the two in turn took twice as long)."""
+    off, on = await asyncio.gather(run(browser, steps, False, tmp_path), run(browser, steps, True, tmp_path))
+    return off, on
 
 
 @pytest.mark.parametrize(
@@ -247,38 +268,40 @@ async def run_agent(served: tuple[Site, str, BrowserPool], steps: list[PlanStep]
     ],
 )
 async def test_fault_bites_without_recovery_and_is_recovered(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path, page: str, recovery_move: str
+    browser: BrowserPool, tmp_path: Path, page: str, recovery_move: str
 ) -> None:
-    status_off, _, _ = await run(served, plan(page), recovery=False, tmp_path=tmp_path)
+    # In turn, not at once (as the tests below do): several of these pages are timed against the agent's
+    # action timeout, and two agents at once on a loaded machine made the runs without recovery miss it.
+    status_off, _, _ = await run(browser, plan(page), recovery=False, tmp_path=tmp_path)
     assert status_off == "failed"
-    status_on, moves, hits = await run(served, plan(page), recovery=True, tmp_path=tmp_path)
+    status_on, moves, hits = await run(browser, plan(page), recovery=True, tmp_path=tmp_path)
     assert status_on == "done", moves
     assert recovery_move in moves
     assert hits.count("save") == 1
 
 
-async def test_a_slow_write_is_waited_for_not_repeated(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
-    status, moves, hits = await run(served, plan("slow"), recovery=True, tmp_path=tmp_path)
+async def test_a_slow_write_is_waited_for_not_repeated(browser: BrowserPool, tmp_path: Path) -> None:
+    status, moves, hits = await run(browser, plan("slow"), recovery=True, tmp_path=tmp_path)
     assert status == "done" and moves == ["recover: effect confirmed"]
     assert hits == ["save"]
 
 
 async def test_a_write_that_claims_failure_is_checked_before_repeating(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path
+    browser: BrowserPool, tmp_path: Path
 ) -> None:
     effect = {"effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}}
-    status, moves, hits = await run(served, plan("lying", **effect), recovery=True, tmp_path=tmp_path)
+    status, moves, hits = await run(browser, plan("lying", **effect), recovery=True, tmp_path=tmp_path)
     assert status == "done" and moves[-1] == "recover: effect confirmed"
     assert hits == ["save"], "the write must not be repeated"
 
 
 async def test_a_claimed_write_that_landed_late_is_not_repeated(
-        served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
+        browser: BrowserPool, tmp_path: Path) -> None:
     steps = [PlanStep(do="goto", url="/late"),
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
                                       "expect": {"text": "Saved it", "timeout_ms": 1500},
                                       "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
-    status, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    status, moves, hits = await run(browser, steps, recovery=True, tmp_path=tmp_path)
     # not yet where it shows, so the page is reloaded; by then it has landed (and Save is gone): looked at
     # again before repeating, it is done
     assert status == "done", moves
@@ -286,37 +309,35 @@ async def test_a_claimed_write_that_landed_late_is_not_repeated(
     assert hits == ["save"]
 
 
-async def test_signs_in_again_when_the_session_expired(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
-    site = served[0]
+async def test_signs_in_again_when_the_session_expired(browser: BrowserPool, tmp_path: Path) -> None:
+    site = Site()
     steps = [PlanStep(do="goto", url="/page/plain"),
              PlanStep.model_validate({"do": "goto", "url": "/guarded"}),
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Save", "expect": {"text": "Saved it"}})]
     site.signed_in = False
-    status, moves, _ = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    status, moves, _ = await run(browser, steps, recovery=True, tmp_path=tmp_path, site=site)
     assert status == "done", moves
     assert "recover: signed in again" in moves
 
 
-async def test_typed_text_is_read_back_and_typed_again(served: tuple[Site, str, BrowserPool], tmp_path: Path) -> None:
+async def test_typed_text_is_read_back_and_typed_again(browser: BrowserPool, tmp_path: Path) -> None:
     steps = [PlanStep(do="goto", url="/page/autocorrect"),
              PlanStep(do="fill", role="textbox", name="Name", value="hello"),
              *plan("autocorrect")[1:]]
-    status_off, _, _ = await run(served, steps, recovery=False, tmp_path=tmp_path)
+    (status_off, _, _), (status_on, moves, hits) = await without_and_with_recovery(browser, steps, tmp_path)
     assert status_off == "failed"
-    status_on, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
     assert status_on == "done", moves
     assert moves[0] == "recover: the field changed what was typed: typing it again"
     assert hits == ["save"]
 
 
 async def test_a_renamed_control_is_found_by_the_name_it_begins_with(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path
+    browser: BrowserPool, tmp_path: Path
 ) -> None:
     steps = [PlanStep(do="goto", url="/page/renamed"), PlanStep(do="fill", role="textbox", name="Note", value="hi"),
              *plan("renamed")[1:]]
-    status_off, _, _ = await run(served, steps, recovery=False, tmp_path=tmp_path)
+    (status_off, _, _), (status_on, moves, hits) = await without_and_with_recovery(browser, steps, tmp_path)
     assert status_off == "failed"
-    status_on, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
     assert status_on == "done", moves
     assert "recover: the control was renamed: using the one whose name begins with the wanted one" in moves
     assert hits == ["save"]
@@ -324,31 +345,32 @@ async def test_a_renamed_control_is_found_by_the_name_it_begins_with(
 
 @pytest.mark.parametrize("recovery", [False, True])
 async def test_a_select_step_chooses_the_option_by_its_label(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path, recovery: bool
+    browser: BrowserPool, tmp_path: Path, recovery: bool
 ) -> None:
     steps = [PlanStep(do="goto", url="/page/select"),
              PlanStep(do="select", role="combobox", name="Colour", value="Green"), *plan("select")[1:]]
-    status, moves, hits = await run(served, steps, recovery=recovery, tmp_path=tmp_path)
-    assert status == "done" and moves == [] and hits == ["save"]
     wrong = [steps[0], PlanStep(do="select", role="combobox", name="Colour", value="Blue"), *plan("select")[1:]]
-    status, _, hits = await run(served, wrong, recovery=False, tmp_path=tmp_path)
-    assert status == "failed" and hits == [], "an option that is not in the list fails the step"
+    (status, moves, hits), (status_wrong, _, hits_wrong) = await asyncio.gather(
+        run(browser, steps, recovery=recovery, tmp_path=tmp_path),
+        run(browser, wrong, recovery=False, tmp_path=tmp_path))
+    assert status == "done" and moves == [] and hits == ["save"]
+    assert status_wrong == "failed" and hits_wrong == [], "an option that is not in the list fails the step"
 
 
 async def test_a_write_shown_only_in_part_is_finished_not_repeated(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path
+    browser: BrowserPool, tmp_path: Path
 ) -> None:
     effect = {"effect": {"visit": "/record", "expect": {"text": "saved and starred"},
                          "complete": [{"do": "click", "role": "button", "name": "Star it"}]}}
-    status_off, _, hits_off = await run(served, plan("plain", **effect), recovery=False, tmp_path=tmp_path)
+    (status_off, _, hits_off), (status_on, moves, hits_on) = await without_and_with_recovery(
+        browser, plan("plain", **effect), tmp_path)
     assert status_off == "done" and hits_off == ["save"], "without verification the missing star goes unnoticed"
-    status_on, moves, hits_on = await run(served, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
     assert status_on == "done" and moves == []
     assert hits_on == ["save", "star"], "the save must not be repeated: the record is finished where it shows"
 
 
 async def test_an_item_listed_under_a_synonym_is_found_by_searching_again_more_broadly(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path
+    browser: BrowserPool, tmp_path: Path
 ) -> None:
     wanted = "Acme Foam Roller 45 cm"
     steps = [PlanStep(do="goto", url="/page/search"),
@@ -356,30 +378,29 @@ async def test_an_item_listed_under_a_synonym_is_found_by_searching_again_more_b
              PlanStep(do="press", role="searchbox", name="Search", key="Enter"),
              PlanStep.model_validate({"do": "click", "role": "link", "name": wanted,
                                       "expect": {"role": "heading", "name": wanted}})]
-    status_off, _, _ = await run(served, steps, recovery=False, tmp_path=tmp_path)
+    (status_off, _, _), (status_on, moves, _) = await without_and_with_recovery(browser, steps, tmp_path)
     assert status_off == "failed"
-    status_on, moves, _ = await run(served, steps, recovery=True, tmp_path=tmp_path)
     assert status_on == "done", moves
     assert "recover: searched again more broadly: it is listed as 'Acme Massage Roller 45 cm'" in moves
 
 
 async def test_a_write_is_looked_for_on_the_later_pages_of_the_list_where_it_shows(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path
+    browser: BrowserPool, tmp_path: Path
 ) -> None:
     effect = {"effect": {"visit": "/listing", "expect": {"text": "Your item is saved"}}}
-    status, moves, hits = await run(served, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
+    status, moves, hits = await run(browser, plan("plain", **effect), recovery=True, tmp_path=tmp_path)
     assert status == "done" and moves == []
     assert hits == ["save"], "found on page 2: the write must not be repeated"
 
 
 async def test_a_choice_made_on_an_earlier_stage_of_the_same_page_is_made_again_after_a_reload(
-    served: tuple[Site, str, BrowserPool], tmp_path: Path
+    browser: BrowserPool, tmp_path: Path
 ) -> None:
     steps = [PlanStep(do="goto", url="/page/stages"), PlanStep(do="check", role="radio", name="Green"),
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Continue",
                                       "expect": {"role": "heading", "name": "Review"}}),
              *plan("stages")[1:]]
-    status, moves, hits = await run(served, steps, recovery=True, tmp_path=tmp_path)
+    status, moves, hits = await run(browser, steps, recovery=True, tmp_path=tmp_path)
     assert status == "done", moves
     assert moves == ["recover: reloaded the page to repeat the action", "recover: filled the form again (1 fields)"]
     assert hits == ["green", "save"], "the address changed, the document did not: the choice is made again"

@@ -5,6 +5,7 @@ ledger."""
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from harness.config import PROJECT_ROOT
 from sites.registry import load_site_catalog
@@ -34,17 +35,35 @@ for index, (task_id, variant_id, seed) in enumerate(cases):
 """
 
 
-def probe(hash_seed: str) -> list[str]:
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, cwd=PROJECT_ROOT,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return out.stdout.splitlines()
+def probes(tmp_path: Path, *hash_seeds: str) -> list[list[str]]:
+    """The probe's lines from one fresh process per hash seed, the processes run at once (each opens the whole
+    catalog: the time grows with it). Their output goes to files: a full pipe would hold one up."""
+    started = []
+    for seed in hash_seeds:
+        out, err = (tmp_path / f"probe-{seed}.out").open("w+"), (tmp_path / f"probe-{seed}.err").open("w+")
+        started.append((subprocess.Popen([sys.executable, "-c", PROBE], stdout=out, stderr=err, text=True,
+                                         env={**os.environ, "PYTHONHASHSEED": seed}, cwd=PROJECT_ROOT), out, err))
+    lines = []
+    try:
+        for process, out, err in started:
+            code = process.wait(timeout=600)
+            out.seek(0)
+            err.seek(0)
+            assert code == 0, err.read()[-3000:]
+            lines.append(out.read().splitlines())
+    finally:
+        for process, out, err in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            out.close()
+            err.close()
+    return lines
 
 
-def test_every_task_and_variant_opens_identically_in_two_processes() -> None:
+def test_every_task_and_variant_opens_identically_in_two_processes(tmp_path: Path) -> None:
     catalog = load_site_catalog()
-    first, second = probe("11"), probe("12")
+    first, second = probes(tmp_path, "11", "12")
     assert len(first) == 2 * len(catalog.tasks) + len(catalog.variants)
     differing = [a for a, b in zip(first, second, strict=True) if a != b]
     assert differing == [], f"{len(differing)} cases differ, e.g. {differing[:5]}"

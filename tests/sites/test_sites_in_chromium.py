@@ -5,9 +5,11 @@ docs/screens/)."""
 import os
 import re
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from harness.browser.pool import BrowserPool
 from harness.services.control_client import ControlClient
@@ -24,18 +26,25 @@ _UNNAMED = re.compile(r"^\s*- (" + "|".join(NAMED) + r")(?:\s*\[[^\]]*\])?\s*(?:
 pytestmark = pytest.mark.e2e
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def pool() -> AsyncIterator[BrowserPool]:
+    """One Chromium for every site's page (each in a context of its own)."""
+    async with BrowserPool() as started:
+        yield started
+
 
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("site", SITES)
-async def test_main_page_names_its_landmarks_and_controls(stack: Services, site: str, tmp_path: Path) -> None:
+async def test_main_page_names_its_landmarks_and_controls(stack: Services, pool: BrowserPool, site: str,
+                                                          tmp_path: Path) -> None:
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
     episode_id = f"look-{site}"
     try:
         info = await oracle.create_episode(site=site, task_id="look", seed=1, episode_id=episode_id)
         proxy = (await control.open_episode(episode_id, 1, [], tmp_path / "ep"))["proxy_url"]
-        async with BrowserPool() as pool:
-            context = await pool.new_context(proxy)
+        context = await pool.new_context(proxy)
+        try:
             page = await context.new_page()
             response = await page.goto(info["base_url"] + "/", wait_until="load")
             assert response is not None and response.status == 200
@@ -50,6 +59,7 @@ async def test_main_page_names_its_landmarks_and_controls(stack: Services, site:
             if os.environ.get("WEBCHAOS_UPDATE_SCREENSHOTS") == "1":
                 DOCS.mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, DOCS / f"{site}.png")
+        finally:
             await context.close()
         await control.close_episode(episode_id)
     finally:

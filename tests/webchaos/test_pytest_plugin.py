@@ -1,11 +1,13 @@
 """The pytest plugin as an agent team uses it: a marked test in their own suite, run by pytest."""
 
 import json
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-
-pytest_plugins = ["pytester"]
 
 pytestmark = pytest.mark.e2e
 
@@ -58,35 +60,61 @@ async def test_agent_over_cdp(webchaos_episode):
 '''
 
 
-def test_marker_parametrises_over_variants_and_reports_the_failing_episode(pytester: pytest.Pytester,
-                                                                          tmp_path: Path) -> None:
-    pytester.makepyfile(test_agent=SYNC_SUITE)
-    run_dir = tmp_path / "episodes"
-    result = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider", f"--webchaos-run-dir={run_dir}")
-    result.assert_outcomes(passed=1, failed=1)
+BAD_SUITE = "def test_x(webchaos_episode):\n    pass\n"
+
+
+@pytest.fixture(scope="module")
+def team_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[pytest.RunResult, Path]:
+    """The three suites above as one team's test folder, run once by `pytest -v` in a process of its own (one
+    webchaos stack for all of them, as the plugin gives a session; starting pytest and a stack for each suite
+    took most of this module's time), and the folder its episodes were written to."""
+    folder = tmp_path_factory.mktemp("team")
+    for name, text in (("test_agent", SYNC_SUITE), ("test_cdp", ASYNC_SUITE), ("test_bad", BAD_SUITE)):
+        (folder / f"{name}.py").write_text(text)
+    run_dir = folder / "episodes"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER")}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           f"--basetemp={folder / 'basetemp'}", f"--webchaos-run-dir={run_dir}"],
+                          cwd=folder, env={**env, "PY_COLORS": "0"}, capture_output=True, text=True, timeout=600)
+    result = pytest.RunResult(done.returncode, done.stdout.splitlines(), done.stderr.splitlines(),
+                              time.monotonic() - started)
+    return result, run_dir
+
+
+def outcomes_of(result: pytest.RunResult, test_file: str) -> list[str]:
+    """The -v lines of one file's tests (`test_agent.py::… PASSED`)."""
+    return [line for line in result.outlines if line.startswith(f"{test_file}::")]
+
+
+def test_marker_parametrises_over_variants_and_reports_the_failing_episode(
+        team_run: tuple[pytest.RunResult, Path]) -> None:
+    result, run_dir = team_run
+    result.assert_outcomes(passed=2, failed=1, errors=1)  # this suite's two episodes, and the two suites below
+    assert [line.split()[1] for line in outcomes_of(result, "test_agent.py")] == ["PASSED", "FAILED"], \
+        result.outlines
     result.stdout.fnmatch_lines([
         "*test_agent_adds_to_cart?base-s2? PASSED*",
         "*test_agent_adds_to_cart?shop_cart_503_then_success-s2? FAILED*",
         "*webchaos*", "*episode folder: *shop_cart_503_then_success*",
         "*graded: success=False score=0.00 firings=1*",
     ])
-    results = sorted((json.loads(p.read_text()) for p in run_dir.glob("episodes/*/result.json")),
-                     key=lambda r: r["variant_id"] or "")
+    suite = (None, "shop_cart_503_then_success")  # (the folder also holds the async suite's episode)
+    results = sorted((r for r in (json.loads(p.read_text()) for p in run_dir.glob("episodes/*/result.json"))
+                      if r["variant_id"] in suite), key=lambda r: r["variant_id"] or "")
     assert [(r["variant_id"], r["success"], r["firings"], r["agent"]) for r in results] == [
         (None, True, 0, "pytest"), ("shop_cart_503_then_success", False, 1, "pytest")]
     ledger = next(run_dir.glob("episodes/*503*/faults.jsonl")).read_text()
     assert '"type":"error_then_success"' in ledger
 
 
-def test_async_test_drives_the_episodes_browser(pytester: pytest.Pytester, tmp_path: Path) -> None:
-    pytester.makepyfile(test_cdp=ASYNC_SUITE)
-    result = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider", f"--webchaos-run-dir={tmp_path}")
-    result.assert_outcomes(passed=1)
+def test_async_test_drives_the_episodes_browser(team_run: tuple[pytest.RunResult, Path]) -> None:
+    result, _ = team_run
+    assert [line.split()[1] for line in outcomes_of(result, "test_cdp.py")] == ["PASSED"], result.outlines
     result.stdout.fnmatch_lines(["*test_agent_over_cdp?shop_product_click_swallow-s1? PASSED*"])
 
 
-def test_fixture_without_the_marker_is_a_usage_error(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_bad="def test_x(webchaos_episode):\n    pass\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    result.assert_outcomes(errors=1)
+def test_fixture_without_the_marker_is_a_usage_error(team_run: tuple[pytest.RunResult, Path]) -> None:
+    result, _ = team_run
+    assert [line.split()[1] for line in outcomes_of(result, "test_bad.py")] == ["ERROR"], result.outlines
     result.stdout.fnmatch_lines(["*needs @pytest.mark.webchaos*"])

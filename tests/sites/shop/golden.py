@@ -10,6 +10,7 @@ sequence and the sha256 of the full events and of the seed/server ledger (wall t
 """
 
 import asyncio
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Any
 import httpx
 
 from scenarios.faults import Layer
-from scenarios.loader import load_catalog
+from scenarios.loader import Catalog, load_catalog
+from sites.kit.store import EpisodeStore
 from sites.server import build
 
 GOLDEN = Path(__file__).with_name("golden_shop.json")
@@ -26,8 +28,17 @@ SEEDS = (1, 2, 3)
 SITE_LAYERS = {Layer.seed.value, Layer.server.value}
 
 
+Apps = tuple[Any, Any, EpisodeStore]  # what `build()` returns: the public app, the oracle app, their store
+
+
+@functools.cache
+def _catalog() -> Catalog:
+    """The catalog, read once per process (reading it took a third of each episode's time)."""
+    return load_catalog()
+
+
 def cases() -> list[tuple[str, str | None]]:
-    catalog = load_catalog()
+    catalog = _catalog()
     out: list[tuple[str, str | None]] = []
     for task in sorted(t for t, spec in catalog.tasks.items() if spec.site == "shop"):
         out.append((task, None))
@@ -75,27 +86,32 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-async def record_one(task_id: str, variant_id: str | None, seed: int) -> dict[str, Any]:
-    catalog = load_catalog()
+async def record_one(task_id: str, variant_id: str | None, seed: int, apps: Apps | None = None) -> dict[str, Any]:
+    """One episode's record, on `apps` (`build()`'s; the episode is removed from its store afterwards, so one
+    build serves several episodes in turn) or on a fresh build."""
+    catalog = _catalog()
     task = catalog.tasks[task_id]
     faults = []
     if variant_id is not None:
         faults = [f for f in catalog.variants[variant_id].faults if f.get("layer") in SITE_LAYERS]
-    public, oracle, _ = build()
+    public, oracle, store = apps or build()
     episode_id = "golden"
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=oracle), base_url="http://oracle") as o:
-        r = await o.post("/episodes", json={"site": "shop", "task_id": task_id, "seed": seed,
-                                            "variant_id": variant_id, "episode_id": episode_id,
-                                            "setup": task.setup.model_dump(), "faults": faults})
-        assert r.status_code == 201, r.text
-        bindings = r.json()["bindings"]
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=public), base_url="http://shop.test",
-                                     headers={"x-webchaos-episode": episode_id}) as client:
-            statuses = await _script(client, bindings)
-        state = (await o.get(f"/episodes/{episode_id}/state")).content
-        initial = (await o.get(f"/episodes/{episode_id}/state/initial")).content
-        events = (await o.get(f"/episodes/{episode_id}/events")).json()
-        ledger = (await o.get(f"/episodes/{episode_id}/ledger")).json()
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=oracle), base_url="http://oracle") as o:
+            r = await o.post("/episodes", json={"site": "shop", "task_id": task_id, "seed": seed,
+                                                "variant_id": variant_id, "episode_id": episode_id,
+                                                "setup": task.setup.model_dump(), "faults": faults})
+            assert r.status_code == 201, r.text
+            bindings = r.json()["bindings"]
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=public), base_url="http://shop.test",
+                                         headers={"x-webchaos-episode": episode_id}) as client:
+                statuses = await _script(client, bindings)
+            state = (await o.get(f"/episodes/{episode_id}/state")).content
+            initial = (await o.get(f"/episodes/{episode_id}/state/initial")).content
+            events = (await o.get(f"/episodes/{episode_id}/events")).json()
+            ledger = (await o.get(f"/episodes/{episode_id}/ledger")).json()
+    finally:
+        store.delete(episode_id)
     for line in ledger:
         line.pop("t_ms", None)
     return {
@@ -113,7 +129,8 @@ def key(task_id: str, variant_id: str | None, seed: int) -> str:
 
 
 async def record_all() -> dict[str, Any]:
-    return {key(t, v, s): await record_one(t, v, s) for t, v in cases() for s in SEEDS}
+    apps = build()
+    return {key(t, v, s): await record_one(t, v, s, apps) for t, v in cases() for s in SEEDS}
 
 
 if __name__ == "__main__":
