@@ -61,11 +61,11 @@ from scenarios.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.mail import content as C
 from sites.mail.models import Contact, Label, MailState, Settings, User
+from sites.mail.world import facts
 from sites.mail.world.builder import Builder
 from sites.mail.world.filler import archive_and_more, fill_inbox
 from sites.mail.world.mailbox import Finished
 from sites.mail.world.people import Person, cast_people, signature_of
-from sites.mail.world import facts
 from sites.mail.world.traps import booking, draft, filter_sender, invoice, namesakes, newsletter, phishing, vacation
 
 DEFAULT_INBOX = 90

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from scenarios.answers import INFEASIBLE_BINDING
+from sites.kit.dates import MONTH_NAMES
 from sites.mail.models import MailState
 from sites.mail.site import SITE
 from sites.mail.world.text import money
@@ -70,7 +71,7 @@ def test_the_facts_agree_with_the_messages(seed: int) -> None:
     flight = state.message(bindings["booking"]["source_id"])
     assert flight is not None
     year, month, day = (int(p) for p in facts["flight_date"].split("-"))
-    assert re.search(rf"^Outbound: \w+ {day} \w+ {year}$", flight.body, re.M)
+    assert re.search(rf"^Outbound: \w+ {day} {MONTH_NAMES[month - 1]} {year}$", flight.body, re.M)
     text = "\n".join(f"{m.subject}\n{m.body}" for m in state.messages).casefold()
     assert facts["missing_destination"].casefold() not in text
     invite, older = state.message(facts["invite"]["id"]), state.message(facts["invite"]["older_id"])
@@ -95,7 +96,8 @@ async def test_the_message_pages_show_each_value_in_the_article_the_plan_names()
 
         hotel = await client.get(f"/message/{bindings['booking']['hotel_id']}")
         assert hotel.status_code == 200
-        assert f"Confirmation number: {bindings['booking']['hotel_confirmation']}" in Doc(hotel.text).all("article")[0].text
+        confirmation = f"Confirmation number: {bindings['booking']['hotel_confirmation']}"
+        assert confirmation in Doc(hotel.text).all("article")[0].text
 
         flight = await client.get(f"/message/{bindings['booking']['source_id']}")
         assert flight.status_code == 200
