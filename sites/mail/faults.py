@@ -23,6 +23,9 @@
   moves past the first page of a search for that name and of the inbox.
 - `concurrent_edit` (server): just before a write, another device edits the same record (the draft's
   text, the selected messages' read flag, the vacation responder's subject).
+- `target_missing` (seed): the target is gone, with its thread, whatever replies to or forwards it and
+  the messages that would stand in for it (the vendor's earlier genuine invoices, the person's other
+  mail); its look-alikes stay (the forged invoice, the other trip, the genuine IT notice, ...).
 
 The target is the bindings' `target` (the message the task is about; the task's setup param
 `target` says which, see `sites/mail/generator.py`). They use only the fault's RNG and the episode
@@ -275,6 +278,54 @@ def push_past_first_page(world: SeedWorld[MailState], fault: Firing, filler: int
     return {"filler_ids": ids, "inbox_page": newer_in_inbox // page_size + 1, "target_id": target.id}
 
 
+# What else goes with the target so that nothing stands in for it: the task's words would otherwise
+# fit another message ("the latest invoice" becomes the one before it).
+_STAND_INS = {"invoice.id": ("invoice", "older_ids"), "person.latest_id": ("person", "message_ids")}
+# The look-alike a careless agent settles for instead (a binding path to a message id), per target.
+_NEAR_MISSES = {
+    "invoice.id": ("invoice.lookalike.id", "the newer forged invoice from a look-alike domain"),
+    "person.latest_id": ("person.namesake.latest_id", "the latest message from the namesake"),
+    "booking.source_id": ("booking.decoy_id", "the same airline's confirmation of another trip"),
+    "booking.hotel_id": ("booking.source_id", "the flight confirmation for the same city"),
+    "phishing.id": ("phishing.legit_id", "the genuine IT notice"),
+    "draft.source_id": ("draft.id", "the draft that states the wrong total"),
+    "facts.invite.id": ("facts.invite.older_id", "the organiser's earlier message, copied to others"),
+}
+
+
+def _binding(bindings: dict[str, Any], path: str) -> Any:
+    value: Any = bindings
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def target_missing(world: SeedWorld[MailState], fault: Firing) -> dict[str, Any]:
+    """Remove the target, its thread, whatever replies to or forwards it and its stand-ins; keep its
+    look-alikes. Uses no randomness: the world decides what goes."""
+    state, target = world.state, _target(world)
+    key = str(world.bindings["target"].get("key", ""))
+    gone = {target.id}
+    group, field = _STAND_INS.get(key, ("", ""))
+    stand_ins = world.bindings.get(group, {}).get(field, []) if group else []
+    gone.update(m for m in stand_ins if isinstance(m, str))
+    threads = {m.thread_id for m in state.messages if m.id in gone}
+    while True:  # replies and forwards of what goes, and theirs, wherever they are filed
+        more = {m.id for m in state.messages if m.id not in gone and (
+            m.thread_id in threads or m.in_reply_to in gone or m.forwarded_from in gone)}
+        if not more:
+            break
+        gone |= more
+        threads |= {m.thread_id for m in state.messages if m.id in more}
+    state.messages = [m for m in state.messages if m.id not in gone]
+    state.link_clicks = [c for c in state.link_clicks if c.message_id not in gone]
+    near_path, near_what = _NEAR_MISSES.get(key, ("", "another message from the same sender"))
+    near = _binding(world.bindings, near_path) if near_path else next(
+        (m.id for m in reversed(state.messages) if m.from_email == target.from_email), None)
+    return {"removed": target.id, "removed_ids": sorted(gone), "subject": target.subject,
+            "near_miss": near if near not in gone else None, "near_miss_is": near_what}
+
+
 # --- server -----------------------------------------------------------------------------------
 
 _WORDS = re.compile(r"^[\w' -]+$")
@@ -364,8 +415,12 @@ TARGET = TargetScope(
     param="target", default=DEFAULT_TARGET,
     kinds={"person.latest_id": "conversation message", "invoice.id": _STATES_A_FIGURE,
            "booking.source_id": _STATES_A_FIGURE, "phishing.id": _STATES_A_FIGURE,
-           "draft.source_id": _STATES_A_FIGURE},
-    accepts={"contradictory_update": [_STATES_A_FIGURE], "planted_wrong_answer": [_STATES_A_FIGURE]},
+           "draft.source_id": _STATES_A_FIGURE, "booking.hotel_id": _STATES_A_FIGURE,
+           "facts.invite.id": "meeting invitation"},
+    accepts={"contradictory_update": [_STATES_A_FIGURE], "planted_wrong_answer": [_STATES_A_FIGURE],
+             # Tasks without a target param default to the person's latest message though they are not
+             # about it (removing it leaves them feasible), so it is not offered.
+             "target_missing": [_STATES_A_FIGURE, "meeting invitation"]},
 )
 
 FAULTS: dict[str, object] = {
@@ -376,6 +431,7 @@ FAULTS: dict[str, object] = {
     "planted_wrong_answer": planted_wrong,
     "push_past_first_page": push_past_first_page,
     "concurrent_edit": _ConcurrentEdit(),
+    "target_missing": target_missing,
     "phishing_message": phishing,
     "noise_records": noise_messages,
     "pagination_drift": _PaginationDrift(),

@@ -10,6 +10,8 @@ Setup params (validated; unknown keys are refused):
     inbox_size: int, 80..400 (default 90): messages in the inbox, traps included.
     target: str (default "person.latest_id"): the dotted path, in these bindings, of the id of the
         message the task is about; it becomes `target` (below), which the fault families read.
+    facts: bool (default false): also plant what the answer tasks ask about and bind `facts` (below;
+        `sites/mail/world/facts.py`). Without it the world is exactly what it was before answer tasks.
 
 Bindings (task templates refer to them as `{group.key}`; ids are message ids unless named):
 
@@ -44,6 +46,8 @@ Bindings (task templates refer to them as `{group.key}`; ids are message ids unl
     target:      the message the task is about (setup param `target`), as the fault families see it:
                  {key (the path it came from), id, name (= its subject), listed_name (the subject as listed:
                   the same, unless the aliases fault renamed it), subject, from_name, from_email, folder, sent_at}
+    facts:       (only with the `facts` param) {invoice_amount_cents, flight_date, missing_destination,
+                  invite: {id, subject, from_name, from_email, cc_names, older_id, older_subject, older_cc_names}}
     draft:       correct a saved draft, then send it.
                  {id, to, to_name, subject, wrong_value, right_value, source_id (the quote stating the
                   right value), request_id (the message the draft replies to), caterer, other_draft_ids}
@@ -57,6 +61,7 @@ from scenarios.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.mail import content as C
 from sites.mail.models import Contact, Label, MailState, Settings, User
+from sites.mail.world import facts
 from sites.mail.world.builder import Builder
 from sites.mail.world.filler import archive_and_more, fill_inbox
 from sites.mail.world.mailbox import Finished
@@ -66,7 +71,7 @@ from sites.mail.world.traps import booking, draft, filter_sender, invoice, names
 DEFAULT_INBOX = 90
 MIN_INBOX = 80
 MAX_INBOX = 400
-KNOWN_PARAMS = ("inbox_size", "target")
+KNOWN_PARAMS = ("inbox_size", "target", "facts")
 DEFAULT_TARGET = "person.latest_id"
 _TARGET_PATH = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
@@ -76,6 +81,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     path = _target_path(setup)
     world = _build(rng, clock, inbox_size)
     assert isinstance(world.state, MailState)
+    if _wants_facts(setup):
+        world.bindings["facts"] = facts.plant(world.state, world.bindings, rng, clock)
     world.bindings["target"] = target_of(world.state, world.bindings, path)
     return world
 
@@ -99,6 +106,13 @@ def _validate(setup: WorldSetup) -> int:
     raw = setup.params.get("inbox_size", DEFAULT_INBOX)
     if isinstance(raw, bool) or not isinstance(raw, int) or not MIN_INBOX <= raw <= MAX_INBOX:
         raise ValueError(f"inbox_size must be an integer from {MIN_INBOX} to {MAX_INBOX}, got {raw!r}")
+    return raw
+
+
+def _wants_facts(setup: WorldSetup) -> bool:
+    raw = setup.params.get("facts", False)
+    if not isinstance(raw, bool):
+        raise ValueError(f"facts must be true or false, got {raw!r}")
     return raw
 
 
