@@ -266,9 +266,10 @@ def _security_missing(world: SeedWorld[BankState], fault: Firing, security: Secu
     base, _, share_class = security.symbol.partition(".")
     other_class = "A" if share_class == "B" else "B"
     name = security.name.removesuffix(f" Class {share_class}") if share_class else security.name
-    twin = security.model_copy(update={
-        "symbol": f"{base}.{other_class}", "name": f"{name} Class {other_class}", "jump_bps": 0,
-        "quote_seed": fault.rng.getrandbits(32), "base_cents": round(security.base_cents * fault.rng.uniform(0.9, 1.1))})
+    quote_seed = fault.rng.getrandbits(32)
+    price = round(security.base_cents * fault.rng.uniform(0.9, 1.1))
+    twin = security.model_copy(update={"symbol": f"{base}.{other_class}", "name": f"{name} Class {other_class}",
+                                       "jump_bps": 0, "quote_seed": quote_seed, "base_cents": price})
     state.securities.append(twin)
     return {"removed": security.symbol, "name": security.name,
             "near_miss": [{"id": twin.symbol, "name": twin.name}]}

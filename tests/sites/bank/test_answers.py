@@ -2,6 +2,7 @@
 (spending by category, payee details), and `target_missing`, which makes a task's named record vanish."""
 
 import re
+
 import pytest
 
 from sites.bank.faults import TARGET, UNNAMED
