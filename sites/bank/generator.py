@@ -7,6 +7,8 @@ same (setup, seed) gives byte-identical state. "Today" is the clock's epoch date
 Setup params (validated; unknown keys are refused):
     focus: which record is the task's `target` (for the look-alike and ordering faults):
            payee (default: the rent payee), charge (the charge to dispute) or security (the stock to buy).
+    answers: true adds the `answers` bindings (what the question tasks ask, read off the world as the
+           pages show it); the world itself is the same as without it.
 
 Bindings (task templates refer to them as `{group.key}`):
     user:       {name, email}
@@ -28,6 +30,11 @@ Bindings (task templates refer to them as `{group.key}`):
     sell:       cancel an open order, then sell. {cancel_order_id, cancel_symbol, keep_order_id, symbol,
                 name, shares, held}
     phishing:   {message_id, subject, sender}
+    answers:    (only with the `answers` param) the expected answers of the question tasks:
+                spending {category, month, month_name, payments, total_cents, total_text}: last month's
+                busiest spending category in Everyday Checking; next_rent {date, scheduled_id}: the next
+                scheduled payment to the rent payee; holdings: the symbols held; routing {number,
+                other_number}: the rent payee's routing number and its look-alike's.
 """
 
 from datetime import UTC, date, datetime, time, timedelta
@@ -36,6 +43,7 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.bank import content as C
+from sites.bank.insights import busiest_category, next_payment, previous_month, spending_by_category
 from sites.bank.models import (
     Account,
     BankState,
@@ -55,13 +63,16 @@ from sites.kit.templating import format_cents
 
 FOCUSES = ("payee", "charge", "security")
 DEFAULT_FOCUS = "payee"
-KNOWN_PARAMS = ("focus",)
+KNOWN_PARAMS = ("focus", "answers")
 HISTORY_DAYS = 170
 
 
-def _validate(setup: WorldSetup) -> str:
+def _validate(setup: WorldSetup) -> tuple[str, bool]:
     setup.refuse_unknown("bank", KNOWN_PARAMS)
-    return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS)
+    answers = setup.params.get("answers", False)
+    if not isinstance(answers, bool):
+        raise ValueError(f"answers must be true or false, got {answers!r}")
+    return setup.one_of("focus", FOCUSES, DEFAULT_FOCUS), answers
 
 
 def plain(cents: int) -> str:
@@ -108,7 +119,7 @@ def _digits(rng: Random, count: int) -> str:
 
 
 def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
-    focus = _validate(setup)
+    focus, answers = _validate(setup)
     today = clock.epoch.date()
     first, last = rng.choice(C.FIRST_NAMES), rng.choice(C.LAST_NAMES)
     user = Customer(name=f"{first} {last}", email=email_address(first, last),
@@ -371,4 +382,23 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         bindings["target"] = {"id": d_target["id"], "name": d_merchant}
     else:
         bindings["target"] = {"id": buy.symbol, "name": buy.name}
+    if answers:
+        bindings["answers"] = _answers(state, today, landlord, namesake)
     return World(state=state, bindings=bindings)
+
+
+def _answers(state: BankState, today: date, landlord: Payee, namesake: Payee) -> dict[str, Any]:
+    """What the question tasks ask, read off the finished world with the functions its pages use (no
+    random draws: the world is the same with or without them)."""
+    month = previous_month(today)
+    asked = busiest_category(spending_by_category(state, "a1", month))
+    rent = next_payment(state, landlord.id)
+    assert rent is not None, "the rent payee always has a monthly payment"
+    return {
+        "spending": {"category": asked.category, "month": month, "month_name": month_name(month),
+                     "payments": asked.payments, "total_cents": asked.total_cents,
+                     "total_text": format_cents(asked.total_cents)},
+        "next_rent": {"date": rent.next_date, "scheduled_id": rent.id},
+        "holdings": [h.symbol for h in state.holdings],
+        "routing": {"number": landlord.routing_number, "other_number": namesake.routing_number},
+    }

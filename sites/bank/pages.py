@@ -11,6 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from scenarios.clock import iso, parse_iso
+from sites.bank.insights import next_payment, spending_by_category
 from sites.bank.models import (
     DISPUTE_REASONS,
     FREQUENCIES,
@@ -249,6 +250,25 @@ def page_router(ui: Pages) -> APIRouter:
                                     "money_in": sum(t.amount_cents for t in lines if t.amount_cents > 0),
                                     "money_out": -sum(t.amount_cents for t in lines if t.amount_cents < 0)})
 
+    @router.get("/accounts/{account_id}/spending", response_class=HTMLResponse)
+    @hook_point("spending", "page", target=lambda kw: kw["account_id"])
+    async def spending(account_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
+        state = episode.state
+        account = get_or_404(state.accounts, account_id, detail=NO_ACCOUNT)
+        months = months_of(state, account)
+        month = request.query_params.get("month", "") or (months or [episode.clock.now().strftime("%Y-%m")])[0]
+        if not _MONTH.fullmatch(month):
+            raise HTTPException(400, "Choose a month like 2025-03.")
+        if month not in months:
+            raise HTTPException(404, "This account has no history for that month.")
+        rows = spending_by_category(state, account.id, month)
+        total = sum(r.total_cents for r in rows)
+        episode.emit.inspect("view_spending", account.id, revealed=["spending"], month=month,
+                             categories=[r.category for r in rows])
+        return ui.render(episode, "spending.html", title=f"Spending · {account.name}", account=account, month=month,
+                         label=month_label(month), months=[(m, month_label(m)) for m in months], rows=rows,
+                         total=total, active="accounts")
+
     @router.get("/transfer", response_class=HTMLResponse)
     @hook_point("transfer_page", "page")
     async def transfer_page(request: Request, episode: BankEpisode) -> HTMLResponse:
@@ -285,6 +305,19 @@ def page_router(ui: Pages) -> APIRouter:
                          prev_url=_url(path, request, page=str(page - 1)) if page > 1 else None,
                          next_url=_url(path, request, page=str(page + 1)) if page < pages else None,
                          adding=request.query_params.get("add") == "1", notice=_notice(request), active="payees")
+
+    @router.get("/payees/{payee_id}", response_class=HTMLResponse)
+    @hook_point("payee", "page", target=lambda kw: kw["payee_id"])
+    async def payee_page(payee_id: str, request: Request, episode: BankEpisode) -> HTMLResponse:
+        state = episode.state
+        payee = get_or_404(state.payees, payee_id, detail="There is no such payee.")
+        planned = sorted((s for s in state.scheduled if s.payee_id == payee.id and s.status == "active"),
+                         key=lambda s: (s.next_date, s.id))
+        episode.emit.inspect("view_payee", payee.id, revealed=["routing_number", "bank", "scheduled"],
+                             scheduled_ids=[s.id for s in planned])
+        return ui.render(episode, "payee.html", title=payee.name, payee=payee, planned=planned,
+                         upcoming=next_payment(state, payee.id), froms={a.id: a.name for a in state.accounts},
+                         frequencies=FREQUENCIES, active="payees")
 
     @router.get("/payees/{payee_id}/confirm", response_class=HTMLResponse)
     @hook_point("confirm_page", "page", target=lambda kw: kw["payee_id"])

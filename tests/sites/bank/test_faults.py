@@ -13,8 +13,8 @@ from . import Doc, client_for, new_world
 def test_profile_lists_what_faults_py_implements() -> None:
     assert SITE.profile.fault_types == sorted(SITE.faults)
     assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "phishing_message",
-                                "push_past_first_page", "pagination_drift", "partial_write", "concurrent_edit",
-                                "price_change_at_checkout"}
+                                "push_past_first_page", "target_missing", "pagination_drift", "partial_write",
+                                "concurrent_edit", "price_change_at_checkout"}
 
 
 @pytest.mark.parametrize(("fault", "focus"), [

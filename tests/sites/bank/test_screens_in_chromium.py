@@ -37,6 +37,11 @@ async def test_main_pages_look_like_a_bank(stack: Services, tmp_path: Path) -> N
                 "bank-quote.png": (f"/invest/quote/{bindings['buy']['symbol']}",
                                    [r'- radio "Limit order"', r'- button "Review order"']),
                 "bank-messages.png": ("/messages", [r'- heading "Security messages"']),
+                "bank-spending.png": ("/accounts/a1/spending", [r'- heading "Spending by category"',
+                                                                r'- row "All spending \$[\d,]+\.\d\d \d+"']),
+                "bank-payee.png": (f"/payees/{bindings['lookalike']['payee_id']}",
+                                   [rf'- heading "{bindings["lookalike"]["name"]}"', r'- row "Routing number \d{9}"',
+                                    r'- link "Pay this payee"']),
             }
             for name, (path, landmarks) in pages.items():
                 response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
