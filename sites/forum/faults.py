@@ -15,7 +15,7 @@ The task's `target` binding is a question (the generator's `focus`).
 - `planted_wrong_answer` (seed): on the target, a highly voted answer recommending a reinstall.
 - `target_missing` (seed): the target question is gone, with its answers, comments, revisions and the
   notifications about them; its look-alikes stay (the same title asked on other systems), and when it
-  has none, a question one qualifier away from its title ("... in a container?") takes the near miss.
+  has none, a question one qualifier away from its title ("<title> — in a container") is the near miss.
 - `pagination_drift` (server): new questions arrive at the top of the list or search while the
   agent pages (matching its tag filter and search words).
 - `partial_write` (server): a save answers success but one field is not stored: the second tag of
@@ -223,9 +223,8 @@ _QUALIFIERS = ("in a container", "on a fresh install", "after an upgrade", "behi
 
 
 def _qualified(title: str, qualifier: str) -> str:
-    """'How do I X?' -> 'How do I X in a container?' (a different question containing every word)."""
-    stem, mark = (title[:-1], "?") if title.endswith("?") else (title, "")
-    return f"{stem} {qualifier}{mark}"
+    """'How do I X?' -> 'How do I X? — in a container' (another question; a search for the title finds it)."""
+    return f"{title} — {qualifier}"
 
 
 def _remove_question(state: ForumState, question: Question) -> list[str]:
@@ -363,11 +362,11 @@ TARGET = TargetScope(
     kinds={_UNFOCUSED: _NO_QUESTION, "missing_distro": "question that does not exist"},
     accepts={
         "target_missing": _OLDER + _LOOKUPS,
-        "decoy_items": _OLDER + [_NO_QUESTION] + _LOOKUPS,
-        "hard_negatives": _OLDER + [_NO_QUESTION, "first_answer", "tags"],
-        "push_past_first_page": _OLDER + [_NO_QUESTION, "accepted_score", "first_answer", "tags"],
-        "contradictory_update": _OLDER + [_NO_QUESTION, "accepted_score", "asked_date", "tags"],
-        "planted_wrong_answer": _OLDER + [_NO_QUESTION, "accepted_score", "asked_date", "tags"],
+        "decoy_items": [*_OLDER, _NO_QUESTION, *_LOOKUPS],
+        "hard_negatives": [*_OLDER, _NO_QUESTION, "first_answer", "tags"],
+        "push_past_first_page": [*_OLDER, _NO_QUESTION, "accepted_score", "first_answer", "tags"],
+        "contradictory_update": [*_OLDER, _NO_QUESTION, "accepted_score", "asked_date", "tags"],
+        "planted_wrong_answer": [*_OLDER, _NO_QUESTION, "accepted_score", "asked_date", "tags"],
     },
 )
 
