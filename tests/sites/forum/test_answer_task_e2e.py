@@ -10,9 +10,10 @@ import pytest_asyncio
 
 import webchaos
 from harness.agents import ReferenceAgent
+from sites.kit.site import WorldSetup
+from sites.kit.store import EpisodeStore
+from sites.registry import all_sites
 from tests.harness.episodes import run
-
-from . import new_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 TASK = "forum_first_answerer"
@@ -34,8 +35,11 @@ async def test_the_reference_agent_reads_the_first_answerer(stack: webchaos.Stac
 
 
 async def test_a_wrong_answer_fails_and_the_right_one_passes(stack: webchaos.Stack) -> None:
-    # The same seed gives the same world in-process: the expected name, without reading the episode's internals.
-    author = new_world(1, focus="first_answer")[2].bindings["lookup"]["author"]
+    # The same (task, seed) gives the same world in-process: the expected name, without the episode's internals.
+    task = stack.catalog.tasks[TASK]
+    world = EpisodeStore(all_sites()).create(site="forum", task_id=TASK, seed=1,
+                                             setup=WorldSetup(params=task.setup.params))
+    author = world.bindings["lookup"]["author"]
     results = {}
     for label, given in (("right", author), ("wrong", "Somebody Else"),
                          ("infeasible", webchaos.Answer(infeasible=True))):
