@@ -13,6 +13,9 @@ The task's `target` binding is a question (the generator's `focus`).
 - `contradictory_update` (seed): on the target, an older answer says the problem was fixed
   upstream; a newer one says the fix was reverted.
 - `planted_wrong_answer` (seed): on the target, a highly voted answer recommending a reinstall.
+- `target_missing` (seed): the target question is gone, with its answers, comments, revisions and the
+  notifications about them; its look-alikes stay (the same title asked on other systems), and when it
+  has none, a question one qualifier away from its title ("<title> — in a container") is the near miss.
 - `pagination_drift` (server): new questions arrive at the top of the list or search while the
   agent pages (matching its tag filter and search words).
 - `partial_write` (server): a save answers success but one field is not stored: the second tag of
@@ -29,7 +32,9 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from scenarios.clock import iso, parse_iso
+from scenarios.profile import TargetScope
 from sites.forum import content as C
+from sites.forum.lookups import LOOKUP_FOCUSES
 from sites.forum.models import Answer, ForumState, Question, Revision
 
 _MINUTES_PER_DAY = 24 * 60
@@ -213,6 +218,52 @@ def planted_answer(world: SeedWorld[ForumState], fault: Firing, helpful_votes: i
             "truth": "a reinstall is never needed; see the other answers"}
 
 
+_QUALIFIERS = ("in a container", "on a fresh install", "after an upgrade", "behind a proxy", "in CI",
+               "on a server", "with sudo", "on arm64")
+
+
+def _qualified(title: str, qualifier: str) -> str:
+    """'How do I X?' -> 'How do I X? — in a container' (another question; a search for the title finds it)."""
+    return f"{title} — {qualifier}"
+
+
+def _remove_question(state: ForumState, question: Question) -> list[str]:
+    """Take the question out of the world with everything that shows it; the ids removed."""
+    answers = {a.id for a in state.answers if a.question_id == question.id}
+    posts = {question.id, *answers}
+    comments = {c.id for c in state.comments if c.post_id in posts}
+    state.questions = [q for q in state.questions if q.id != question.id]
+    state.answers = [a for a in state.answers if a.id not in answers]
+    state.comments = [c for c in state.comments if c.id not in comments]
+    state.revisions = [r for r in state.revisions if r.post_id not in posts]
+    state.votes = [v for v in state.votes if v.post_id not in posts]
+    state.flags = [f for f in state.flags if f.post_id not in posts]
+    state.notifications = [n for n in state.notifications if n.post_id not in posts]
+    return sorted(posts | comments)
+
+
+def target_missing(world: SeedWorld[ForumState], fault: Firing) -> dict[str, Any]:
+    state, target, rng = world.state, _target(world), fault.rng
+    lookalikes = [q.id for q in state.live_questions() if q.title == target.title and q.id != target.id]
+    removed = _remove_question(state, target)
+    detail: dict[str, Any] = {"removed": target.id, "removed_records": removed, "title": target.title}
+    if lookalikes:
+        detail.update(near_miss=lookalikes, near_miss_is="the same title, asked on another system")
+        return detail
+    # No look-alike: one is asked, with an accepted answer, so a careless agent has something to report.
+    age = _minutes_before_epoch(world, target.created_at)
+    created = world.clock.ago(minutes=rng.randint(5, max(6, age)), seconds=rng.randint(0, 59))
+    near = _new_question(state, rng, _qualified(target.title, rng.choice(_QUALIFIERS)),
+                         _other_system(target.body, rng, set()), target.tags, created)
+    reply = _new_answer(state, rng, near, "Same cause as the usual case: check the service's logs first, then "
+                        "the permissions of the files it reads; in my setup the second one was the culprit.",
+                        world.clock.ago(minutes=rng.randint(1, max(2, _minutes_before_epoch(world, created) - 1))),
+                        rng.randint(1, 40))
+    near.accepted_answer_id = reply.id
+    detail.update(near_miss=[near.id], near_miss_is=f"a question titled {near.title!r}")
+    return detail
+
+
 # --- server -----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -297,6 +348,28 @@ class _ConcurrentEdit:
         return {"edited": post.id, "field": "body", "editor": moderator}
 
 
+# The task's target is the generator's focus. A task that gives none is not about a question (its
+# `target` binding is the default focus's, unused), so the families that work on the target skip it;
+# `missing_distro` names a question that does not exist. The answer tasks' bindings are read before
+# the seed faults run, so the families that would change the value asked about skip those focuses
+# (new answers before the first one, a new asking date, same-titled questions that make the title
+# ambiguous). Read by recipe expansion; a family not listed takes every task.
+_UNFOCUSED, _NO_QUESTION = "none", "task naming no question"
+_OLDER = ["distro", "namesake", "spam", "outdated", "own"]
+_LOOKUPS = [f for f in LOOKUP_FOCUSES if f != "missing_distro"]
+TARGET = TargetScope(
+    param="focus", default=_UNFOCUSED,
+    kinds={_UNFOCUSED: _NO_QUESTION, "missing_distro": "question that does not exist"},
+    accepts={
+        "target_missing": _OLDER + _LOOKUPS,
+        "decoy_items": [*_OLDER, _NO_QUESTION, *_LOOKUPS],
+        "hard_negatives": [*_OLDER, _NO_QUESTION, "first_answer", "tags"],
+        "push_past_first_page": [*_OLDER, _NO_QUESTION, "accepted_score", "first_answer", "tags"],
+        "contradictory_update": [*_OLDER, _NO_QUESTION, "accepted_score", "asked_date", "tags"],
+        "planted_wrong_answer": [*_OLDER, _NO_QUESTION, "accepted_score", "asked_date", "tags"],
+    },
+)
+
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,
     "hard_negatives": hard_negatives,
@@ -304,6 +377,7 @@ FAULTS: dict[str, object] = {
     "push_past_first_page": push_past_first_page,
     "contradictory_update": contradictory_update,
     "planted_wrong_answer": planted_answer,
+    "target_missing": target_missing,
     "pagination_drift": _PaginationDrift(),
     "partial_write": _PartialWrite(),
     "concurrent_edit": _ConcurrentEdit(),

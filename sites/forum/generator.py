@@ -6,7 +6,8 @@ stored oldest first with ids in that order (`q0001`, …); answers and comments 
 
 Setup params (validated; unknown keys are refused):
     focus: which question is the task's `target` (for the look-alike, ordering and
-           misinformation faults): one of distro (default), namesake, spam, outdated, own.
+           misinformation faults): one of distro (default), namesake, spam, outdated, own, or one of
+           the answer tasks' focuses (sites/forum/lookups.py: they add the `lookup` binding).
 
 Bindings (task templates refer to them as `{group.key}`):
 
@@ -29,6 +30,7 @@ Bindings (task templates refer to them as `{group.key}`):
     outdated:   the accepted, highly voted answer is outdated; a newer one is right.
                 {question_id, question_title, old_answer_id, new_answer_id, old_author, new_author, tool,
                  since_version, comment_text}
+    lookup:     only with an answer task's focus: what it asks about (sites/forum/lookups.py).
 """
 
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.forum import content as C
+from sites.forum.lookups import LOOKUP_FOCUSES, lookup_bindings
 from sites.forum.models import (
     Account,
     Answer,
@@ -52,7 +55,7 @@ from sites.forum.models import (
 from sites.kit.accounts import email_address
 from sites.kit.site import World, WorldSetup
 
-FOCUSES = ("distro", "namesake", "spam", "outdated", "own")
+FOCUSES = ("distro", "namesake", "spam", "outdated", "own", *LOOKUP_FOCUSES)
 KNOWN_PARAMS = ("focus",)
 _MINUTES_PER_DAY = 24 * 60
 
@@ -405,8 +408,12 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                      "comment_text": f"This is outdated: since {tool} {since} there is a direct way, see the newer "
                                      "answer below."},
     }
-    focused = {"distro": distro_qs[distro_target], "namesake": ns_question, "spam": spam_q,
-               "outdated": keyed["outdated"], "own": keyed["own"]}[focus]
+    if focus in LOOKUP_FOCUSES:
+        # Last, and only for the answer tasks' focuses: the older worlds stay byte-identical.
+        bindings["lookup"], focused = lookup_bindings(focus, state, rng, keyed, d_title, distros)
+    else:
+        focused = {"distro": distro_qs[distro_target], "namesake": ns_question, "spam": spam_q,
+                   "outdated": keyed["outdated"], "own": keyed["own"]}[focus]
     bindings["target"] = {"id": focused.id, "name": focused.title}
     assert set(tag_names) >= {t for q in state.questions for t in q.tags}
     return World(state=state, bindings=bindings)

@@ -3,6 +3,7 @@
 
 import math
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -204,6 +205,32 @@ def _row(state: ForumState, question: Question, now: datetime) -> dict[str, Any]
             "asked_full": full_date(question.created_at)}
 
 
+@dataclass(frozen=True)
+class TimelineEvent:
+    at: str
+    kind: str  # asked, answered, commented, edited
+    member: Member
+    post_id: str
+
+    @property
+    def shown_at(self) -> str:
+        return full_date(self.at)
+
+
+def timeline_events(state: ForumState, question: Question) -> list[TimelineEvent]:
+    """What happened to a question and its answers, oldest first (its dates as stored, never relative)."""
+    answers = state.answers_to(question.id)
+    events = [TimelineEvent(question.created_at, "asked", _author(state, question.author_id), question.id)]
+    events += [TimelineEvent(a.created_at, "answered", _author(state, a.author_id), a.id) for a in answers]
+    for post_id in [question.id, *(a.id for a in answers)]:
+        events += [TimelineEvent(c.created_at, "commented", _author(state, c.author_id), post_id)
+                   for c in state.comments_on(post_id)]
+        events += [TimelineEvent(r.created_at, "edited", _author(state, r.editor_id), post_id)
+                   for r in state.revisions_of(post_id) if r.number > 1]
+    order = {"asked": 0, "answered": 1, "edited": 2, "commented": 3}
+    return sorted(events, key=lambda e: (e.at, order[e.kind], e.post_id))
+
+
 def _author(state: ForumState, member_id: str) -> Member:
     return get_or_404(state.members, member_id, detail="That member does not exist.")
 
@@ -316,6 +343,18 @@ def page_router(ui: Pages) -> APIRouter:
             my_question=question.author_id == state.me.id, related=related[:6],
             active="questions",
         )
+
+    @router.get("/questions/{question_id}/timeline", response_class=HTMLResponse)
+    @hook_point("timeline", "page", target=lambda kw: kw["question_id"])
+    async def timeline(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        question = get_or_404(state.live_questions(), question_id,
+                              detail="This question doesn't exist or has been deleted.")
+        events = timeline_events(state, question)
+        episode.emit.inspect("view_timeline", question.id, revealed=["dates", "authors"],
+                             answer_ids=[e.post_id for e in events if e.kind == "answered"])
+        return ui.render(episode, "timeline.html", title=f"Timeline: {question.title}", question=question,
+                         events=events, active="questions")
 
     @router.get("/questions/{question_id}/edit", response_class=HTMLResponse)
     @hook_point("edit_question_page", "page", target=lambda kw: kw["question_id"])

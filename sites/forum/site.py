@@ -4,7 +4,7 @@ from pathlib import Path
 
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.forum.api import api_router
-from sites.forum.faults import FAULTS
+from sites.forum.faults import FAULTS, TARGET
 from sites.forum.generator import generate
 from sites.forum.models import ForumState
 from sites.forum.pages import forum_filters, page_context, page_router
@@ -21,6 +21,7 @@ SITE = Site(
             touched=["touched"],
         ),
         affordances=Affordances(sign_in="Log in"),
+        target=TARGET,
     ),
     package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,

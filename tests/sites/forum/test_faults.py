@@ -12,8 +12,8 @@ from . import Doc, client_for, new_world
 def test_profile_lists_what_faults_py_implements() -> None:
     assert SITE.profile.fault_types == sorted(SITE.faults)
     assert set(SITE.faults) == {"decoy_items", "hard_negatives", "noise_records", "push_past_first_page",
-                                "contradictory_update", "planted_wrong_answer", "pagination_drift",
-                                "partial_write", "concurrent_edit"}
+                                "contradictory_update", "planted_wrong_answer", "target_missing",
+                                "pagination_drift", "partial_write", "concurrent_edit"}
 
 
 @pytest.mark.parametrize("fault", [
