@@ -11,7 +11,9 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
+from scenarios.profile import TargetScope
 from sites.kit.templating import format_cents
+from sites.shop.catalogue import look_alike_names
 from sites.shop.models import (
     MAX_QUANTITY,
     PAGE_SIZE,
@@ -94,9 +96,15 @@ def hard_negatives(world: SeedWorld[ShopState], fault: Firing, count: int, befor
     return made
 
 
+def _asked_products(bindings: dict[str, Any]) -> set[str]:
+    """Products an answer task names an order by: noise orders leave them out, or the question would change."""
+    return {bindings[key]["product"] for key in ("asked_order", "arrival") if key in bindings}
+
+
 def noise_orders(world: SeedWorld[ShopState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
     state, target, rng = world.state, _target(world), fault.rng
-    pool = [p for p in state.products if p.name != target.name and p.stock > 0]
+    asked = _asked_products(world.bindings)
+    pool = [p for p in state.products if p.name != target.name and p.stock > 0 and p.name not in asked]
     addresses = [a.id for a in state.addresses]
     ids = []
     for _ in range(count):
@@ -227,6 +235,32 @@ def out_of_stock_primary(world: SeedWorld[ShopState], fault: Firing) -> dict[str
         "price_cents": alternative.price_cents,
     }
     return {"primary_id": primary.id, "alternative_id": alternative.id, "alternative_seller": alternative.seller}
+
+
+def target_missing(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """The target listing is gone (and its reviews); its namesakes from other sellers stay. With none, the same
+    item in another size or edition (else from another brand) takes its place on the shelf: a near miss."""
+    state, target, rng = world.state, _target(world), fault.rng
+    index = state.products.index(target)
+    del state.products[index]
+    state.reviews = [r for r in state.reviews if r.product_id != target.id]
+    state.cart_items = [i for i in state.cart_items if i.product_id != target.id]
+    namesakes = [p for p in state.products if p.name == target.name]
+    if namesakes:
+        return {"removed": target.id, "near_miss": [p.id for p in namesakes], "near_miss_kind": "other sellers"}
+    names = {p.name for p in state.products}
+    sizes, brands = look_alike_names(target.name, target.category)
+    # a name the search for the target's name does not find (the search matches a part of a name)
+    usable = [n for n in sizes + brands if n not in names and target.name.casefold() not in n.casefold()]
+    if not usable:
+        raise ValueError(f"no look-alike name for {target.name!r}")
+    pool = [n for n in usable if n in sizes] or usable
+    kind = "another size or edition" if pool[0] in sizes else "another brand"
+    alike = _clone(state, target, name=rng.choice(pool),
+                   price_cents=max(99, target.price_cents + rng.choice((-1, 1)) * rng.randint(1, 9) * 100),
+                   stock=rng.randint(4, 60))
+    state.products.insert(index, alike)
+    return {"removed": target.id, "near_miss": [alike.id], "near_miss_kind": kind, "near_miss_name": alike.name}
 
 
 # --- server -----------------------------------------------------------------------------------
@@ -369,6 +403,22 @@ class _PaginationDrift:
         return new
 
 
+# The task's target is the listing named by the bindings' `target`, unless an answer task's `question`
+# asks about something else. Read by recipe expansion (which tasks each seed family can work on).
+_KINDS = {"": "product listing", "offers": "product sold by several sellers", "order_total": "past order",
+          "arrival": "order on its way", "budget": "price range of a category",
+          "unsold": "product the shop does not sell"}
+TARGET = TargetScope(
+    param="question", default="", kinds=_KINDS,
+    accepts={
+        # only a listing can go missing (the others ask about orders, prices or a product never sold)
+        "target_missing": [_KINDS[""]],
+        # new products in the target's category would change which of them a price range holds
+        "decoy_items": [kind for question, kind in _KINDS.items() if question != "budget"],
+        "push_past_first_page": [kind for question, kind in _KINDS.items() if question != "budget"],
+    },
+)
+
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,
     "hard_negatives": hard_negatives,
@@ -379,6 +429,7 @@ FAULTS: dict[str, object] = {
     "contradictory_update": contradictory_update,
     "planted_wrong_answer": planted_review,
     "out_of_stock_primary": out_of_stock_primary,
+    "target_missing": target_missing,
     "item_removed_mid_flow": _ItemRemoved(),
     "price_change_at_checkout": _PriceChange(),
     "partial_write": _PartialWrite(),
