@@ -175,7 +175,32 @@ def aliases(world: SeedWorld[ShopState], fault: Firing, original: str, alias: st
     return renamed
 
 
+def _receipt_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """An order-total question: a receipt in the inbox states a wrong total, a later correction the right one."""
+    state, rng, asked = world.state, fault.rng, world.bindings["asked_order"]
+    right = int(asked["total_cents"])
+    wrong = max(99, (right * rng.randint(55, 80) // 100) // 100 * 100 + 99)
+    older = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Orders", sender_address="orders@shop.test",
+        subject=f"Your receipt for order {asked['id']}",
+        body=f"Thanks for shopping with us. Order {asked['id']} ({asked['product']}): you paid {format_cents(wrong)}.",
+        received_at=world.clock.ago(days=rng.randint(2, 6)),
+    )
+    newer = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Orders", sender_address="orders@shop.test",
+        subject=f"Correction: your receipt for order {asked['id']}",
+        body=(f"Our receipt for order {asked['id']} showed the wrong amount. You paid {format_cents(right)} in "
+              "total, shipping included; we're sorry for the confusion."),
+        received_at=world.clock.ago(hours=rng.randint(1, 30)),
+    )
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": wrong, "current_value": right,
+            "about": asked["id"]}
+
+
 def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    if "asked_order" in world.bindings:
+        return _receipt_correction(world, fault)
     state, target, rng = world.state, _target(world), fault.rng
     wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
     older = Message(
@@ -199,7 +224,14 @@ def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str
 def planted_review(world: SeedWorld[ShopState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
     state, target, rng = world.state, _target(world), fault.rng
     lookalikes = [p for p in state.products if p.name == target.name and p.id != target.id]
-    if lookalikes:
+    if "offers" in world.bindings:
+        # a cheapest-seller question: the listing a search shows first says another seller is the cheapest
+        offers = state.offers(target.name)
+        on = next(p for p in state.products if p.name == target.name)
+        wrong = rng.choice(offers[1:])
+        claim = f"Compared every seller before buying: {wrong.seller} had the lowest price, so I ordered from them."
+        truth = offers[0].seller
+    elif lookalikes:
         on = rng.choice(lookalikes)
         claim = f"Ordered this from {target.seller} and it arrived quickly, exactly as described."
         truth = on.seller

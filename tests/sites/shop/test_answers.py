@@ -121,8 +121,8 @@ async def test_the_offers_page_lists_every_seller_cheapest_first_and_marks_the_l
     doc = await page(app, episode, link.attrs["href"])
     assert only(doc.find("heading", f"All offers for {target['name']}"))
     rows = [r for r in doc.find("row", "/\\$/") if r.ancestor("tbody")]
-    assert [doc.name_of(r).split(" $")[0] for r in rows][0] == offers["cheapest_seller"]
-    assert sorted(doc.name_of(r).split(" $")[0] for r in rows) == offers["sellers"]
+    sellers = [doc.name_of(r).split(" $")[0] for r in rows]
+    assert sellers[0] == offers["cheapest_seller"] and sorted(sellers) == offers["sellers"]
     lowest = only(doc.find("row", "/Lowest price/"))
     assert doc.name_of(lowest).startswith(f"{offers['cheapest_seller']} {format_cents(offers['cheapest_price_cents'])}")
 
@@ -141,8 +141,9 @@ async def test_the_order_page_names_its_total_and_estimated_delivery() -> None:
     doc = await page(app, episode, f"/orders/{asked['id']}")
     assert only(doc.find("group", "Total")).text() == f"Total {format_cents(asked['total_cents'])}"
     order = episode.state.order(asked["id"])
-    day = estimated_delivery(order)
-    assert only(doc.find("group", "Estimated delivery")).text() == f"Estimated delivery {day:%A}, {day:%B} {day.day}, {day.year}"
+    day = estimated_delivery(order)  # type: ignore[arg-type]
+    shown = only(doc.find("group", "Estimated delivery")).text()
+    assert shown == f"Estimated delivery {day:%A}, {day:%B} {day.day}, {day.year}"
 
 
 async def test_the_order_list_shows_each_orders_estimated_delivery_next_to_its_items() -> None:
@@ -222,3 +223,29 @@ async def test_after_target_missing_the_search_and_product_page_show_no_target()
     target = episode.bindings["target"]
     assert "No products match" in (await page(app, episode, f"/search?q={target['name']}")).text()
     await page(app, episode, f"/product/{target['id']}", status=404)
+
+
+# --- planted answers -----------------------------------------------------------------------------------
+
+async def test_the_planted_review_names_a_seller_that_is_not_the_cheapest_on_the_first_listing() -> None:
+    fault = {"type": "planted_wrong_answer", "layer": "seed", "params": {"helpful_votes": 214}}
+    for seed in (1, 2, 3):
+        app, episode = shop(seed, faults=[fault], hard_negatives=3, question="offers")
+        cheapest, target = episode.bindings["offers"]["cheapest_seller"], episode.bindings["target"]
+        (review,) = episode.state.reviews
+        first = next(p for p in episode.state.products if p.name == target["name"])
+        assert review.product_id == first.id and cheapest not in review.body
+        assert any(p.seller in review.body for p in episode.state.offers(target["name"]))
+    doc = await page(app, episode, f"/product/{first.id}")
+    assert review.body in doc.text()
+
+
+async def test_the_wrong_receipt_is_older_than_its_correction_and_both_show_on_the_account_page() -> None:
+    app, episode = shop(2, faults=[{"type": "contradictory_update", "layer": "seed"}], question="order_total")
+    asked = episode.bindings["asked_order"]
+    older, newer = episode.state.messages
+    assert older.received_at < newer.received_at
+    assert format_cents(asked["total_cents"]) in newer.body and format_cents(asked["total_cents"]) not in older.body
+    assert asked["id"] in older.subject and asked["id"] in newer.subject
+    text = (await page(app, episode, "/account")).text()
+    assert older.body in text and newer.body in text
