@@ -11,7 +11,6 @@ from scenarios.clock import EpisodeClock
 from sites.kit.accounts import email_address
 from sites.kit.site import World, WorldSetup
 from sites.shop.catalogue import CATALOGUE
-from sites.shop.questions import QUESTIONS
 from sites.shop.models import (
     SHIPPING_CENTS,
     Address,
@@ -22,6 +21,7 @@ from sites.shop.models import (
     ShopState,
     User,
 )
+from sites.shop.questions import QUESTIONS
 
 PER_CATEGORY = 6
 MAX_HARD_NEGATIVES = 5
