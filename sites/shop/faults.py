@@ -271,7 +271,7 @@ def out_of_stock_primary(world: SeedWorld[ShopState], fault: Firing) -> dict[str
 
 def target_missing(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
     """The target listing is gone (and its reviews); its namesakes from other sellers stay. With none, the same
-    item in another size or edition (else from another brand) takes its place on the shelf: a near miss."""
+    item from another brand (else in another size or edition) takes its place on the shelf: a near miss."""
     state, target, rng = world.state, _target(world), fault.rng
     index = state.products.index(target)
     del state.products[index]
@@ -286,8 +286,13 @@ def target_missing(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]
     usable = [n for n in sizes + brands if n not in names and target.name.casefold() not in n.casefold()]
     if not usable:
         raise ValueError(f"no look-alike name for {target.name!r}")
-    pool = [n for n in usable if n in sizes] or usable
-    kind = "another size or edition" if pool[0] in sizes else "another brand"
+    # The same item from another brand first, and one a search for the target's first word does not list: a
+    # name that differs only in size reads as the same product renamed (the reference agent's broader search
+    # by that word takes it for the target).
+    first_word = target.name.split()[0].casefold()
+    pool = ([n for n in usable if n in brands and first_word not in n.casefold()]
+            or [n for n in usable if n in brands] or usable)
+    kind = "another brand" if pool[0] in brands else "another size or edition"
     alike = _clone(state, target, name=rng.choice(pool),
                    price_cents=max(99, target.price_cents + rng.choice((-1, 1)) * rng.randint(1, 9) * 100),
                    stock=rng.randint(4, 60))
