@@ -39,7 +39,7 @@ def only(found: list[Any]) -> Any:
 
 @pytest.mark.parametrize("question", ["offers", "order_total", "arrival", "budget", "unsold"])
 def test_a_question_world_is_the_same_bytes_for_the_same_seed(question: str) -> None:
-    params = {"question": question, **({"hard_negatives": 3} if question == "offers" else {})}
+    params: dict[str, Any] = {"question": question, **({"hard_negatives": 3} if question == "offers" else {})}
     one, two = shop(5, **params)[1], shop(5, **params)[1]
     assert one.initial_state == two.initial_state
     assert json.dumps(one.bindings, sort_keys=True) == json.dumps(two.bindings, sort_keys=True)
@@ -67,7 +67,7 @@ def test_offers_have_one_cheapest_seller_and_it_is_not_the_targets() -> None:
         cheapest = min(listings, key=lambda p: p.price_cents)
         assert bindings["offers"]["cheapest_seller"] == cheapest.seller != target["seller"]
         assert bindings["offers"]["sellers"] == sorted(p.seller for p in listings)
-        assert state.product(target["id"]).price_cents == target["price_cents"]  # type: ignore[union-attr]
+        assert state.product(target["id"]).price_cents == target["price_cents"]
 
 
 def test_order_total_names_the_latest_order_with_the_product() -> None:
@@ -141,7 +141,7 @@ async def test_the_order_page_names_its_total_and_estimated_delivery() -> None:
     doc = await page(app, episode, f"/orders/{asked['id']}")
     assert only(doc.find("group", "Total")).text() == f"Total {format_cents(asked['total_cents'])}"
     order = episode.state.order(asked["id"])
-    day = estimated_delivery(order)  # type: ignore[arg-type]
+    day = estimated_delivery(order)
     shown = only(doc.find("group", "Estimated delivery")).text()
     assert shown == f"Estimated delivery {day:%A}, {day:%B} {day.day}, {day.year}"
 
