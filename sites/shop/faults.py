@@ -11,7 +11,9 @@ from typing import Any
 
 from injectors.hookspec import Firing, SeedWorld, ServerCall
 from injectors.noise import PhishingMessage
+from scenarios.profile import TargetScope
 from sites.kit.templating import format_cents
+from sites.shop.catalogue import look_alike_names
 from sites.shop.models import (
     MAX_QUANTITY,
     PAGE_SIZE,
@@ -94,9 +96,15 @@ def hard_negatives(world: SeedWorld[ShopState], fault: Firing, count: int, befor
     return made
 
 
+def _asked_products(bindings: dict[str, Any]) -> set[str]:
+    """Products an answer task names an order by: noise orders leave them out, or the question would change."""
+    return {bindings[key]["product"] for key in ("asked_order", "arrival") if key in bindings}
+
+
 def noise_orders(world: SeedWorld[ShopState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
     state, target, rng = world.state, _target(world), fault.rng
-    pool = [p for p in state.products if p.name != target.name and p.stock > 0]
+    asked = _asked_products(world.bindings)
+    pool = [p for p in state.products if p.name != target.name and p.stock > 0 and p.name not in asked]
     addresses = [a.id for a in state.addresses]
     ids = []
     for _ in range(count):
@@ -167,7 +175,32 @@ def aliases(world: SeedWorld[ShopState], fault: Firing, original: str, alias: st
     return renamed
 
 
+def _receipt_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """An order-total question: a receipt in the inbox states a wrong total, a later correction the right one."""
+    state, rng, asked = world.state, fault.rng, world.bindings["asked_order"]
+    right = int(asked["total_cents"])
+    wrong = max(99, (right * rng.randint(55, 80) // 100) // 100 * 100 + 99)
+    older = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Orders", sender_address="orders@shop.test",
+        subject=f"Your receipt for order {asked['id']}",
+        body=f"Thanks for shopping with us. Order {asked['id']} ({asked['product']}): you paid {format_cents(wrong)}.",
+        received_at=world.clock.ago(days=rng.randint(2, 6)),
+    )
+    newer = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Orders", sender_address="orders@shop.test",
+        subject=f"Correction: your receipt for order {asked['id']}",
+        body=(f"Our receipt for order {asked['id']} showed the wrong amount. You paid {format_cents(right)} in "
+              "total, shipping included; we're sorry for the confusion."),
+        received_at=world.clock.ago(hours=rng.randint(1, 30)),
+    )
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": wrong, "current_value": right,
+            "about": asked["id"]}
+
+
 def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    if "asked_order" in world.bindings:
+        return _receipt_correction(world, fault)
     state, target, rng = world.state, _target(world), fault.rng
     wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
     older = Message(
@@ -191,7 +224,14 @@ def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str
 def planted_review(world: SeedWorld[ShopState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
     state, target, rng = world.state, _target(world), fault.rng
     lookalikes = [p for p in state.products if p.name == target.name and p.id != target.id]
-    if lookalikes:
+    if "offers" in world.bindings:
+        # a cheapest-seller question: the listing a search shows first says another seller is the cheapest
+        offers = state.offers(target.name)
+        on = next(p for p in state.products if p.name == target.name)
+        wrong = rng.choice(offers[1:])
+        claim = f"Compared every seller before buying: {wrong.seller} had the lowest price, so I ordered from them."
+        truth = offers[0].seller
+    elif lookalikes:
         on = rng.choice(lookalikes)
         claim = f"Ordered this from {target.seller} and it arrived quickly, exactly as described."
         truth = on.seller
@@ -227,6 +267,37 @@ def out_of_stock_primary(world: SeedWorld[ShopState], fault: Firing) -> dict[str
         "price_cents": alternative.price_cents,
     }
     return {"primary_id": primary.id, "alternative_id": alternative.id, "alternative_seller": alternative.seller}
+
+
+def target_missing(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """The target listing is gone (and its reviews); its namesakes from other sellers stay. With none, the same
+    item from another brand (else in another size or edition) takes its place on the shelf: a near miss."""
+    state, target, rng = world.state, _target(world), fault.rng
+    index = state.products.index(target)
+    del state.products[index]
+    state.reviews = [r for r in state.reviews if r.product_id != target.id]
+    state.cart_items = [i for i in state.cart_items if i.product_id != target.id]
+    namesakes = [p for p in state.products if p.name == target.name]
+    if namesakes:
+        return {"removed": target.id, "near_miss": [p.id for p in namesakes], "near_miss_kind": "other sellers"}
+    names = {p.name for p in state.products}
+    sizes, brands = look_alike_names(target.name, target.category)
+    # a name the search for the target's name does not find (the search matches a part of a name)
+    usable = [n for n in sizes + brands if n not in names and target.name.casefold() not in n.casefold()]
+    if not usable:
+        raise ValueError(f"no look-alike name for {target.name!r}")
+    # The same item from another brand first, and one a search for the target's first word does not list: a
+    # name that differs only in size reads as the same product renamed (the reference agent's broader search
+    # by that word takes it for the target).
+    first_word = target.name.split()[0].casefold()
+    pool = ([n for n in usable if n in brands and first_word not in n.casefold()]
+            or [n for n in usable if n in brands] or usable)
+    kind = "another brand" if pool[0] in brands else "another size or edition"
+    alike = _clone(state, target, name=rng.choice(pool),
+                   price_cents=max(99, target.price_cents + rng.choice((-1, 1)) * rng.randint(1, 9) * 100),
+                   stock=rng.randint(4, 60))
+    state.products.insert(index, alike)
+    return {"removed": target.id, "near_miss": [alike.id], "near_miss_kind": kind, "near_miss_name": alike.name}
 
 
 # --- server -----------------------------------------------------------------------------------
@@ -369,6 +440,22 @@ class _PaginationDrift:
         return new
 
 
+# The task's target is the listing named by the bindings' `target`, unless an answer task's `question`
+# asks about something else. Read by recipe expansion (which tasks each seed family can work on).
+_KINDS = {"": "product listing", "offers": "product sold by several sellers", "order_total": "past order",
+          "arrival": "order on its way", "budget": "price range of a category",
+          "unsold": "product the shop does not sell"}
+TARGET = TargetScope(
+    param="question", default="", kinds=_KINDS,
+    accepts={
+        # only a listing can go missing (the others ask about orders, prices or a product never sold)
+        "target_missing": [_KINDS[""]],
+        # new products in the target's category would change which of them a price range holds
+        "decoy_items": [kind for question, kind in _KINDS.items() if question != "budget"],
+        "push_past_first_page": [kind for question, kind in _KINDS.items() if question != "budget"],
+    },
+)
+
 FAULTS: dict[str, object] = {
     "decoy_items": decoys,
     "hard_negatives": hard_negatives,
@@ -379,6 +466,7 @@ FAULTS: dict[str, object] = {
     "contradictory_update": contradictory_update,
     "planted_wrong_answer": planted_review,
     "out_of_stock_primary": out_of_stock_primary,
+    "target_missing": target_missing,
     "item_removed_mid_flow": _ItemRemoved(),
     "price_change_at_checkout": _PriceChange(),
     "partial_write": _PartialWrite(),

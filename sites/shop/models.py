@@ -1,5 +1,6 @@
 """The shop's state (graded elsewhere: keep field names stable) and its API request bodies."""
 
+from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
@@ -140,6 +141,10 @@ class ShopState(BaseModel):
     def category_names(self) -> dict[str, str]:
         return {c.slug: c.name for c in self.categories}
 
+    def offers(self, name: str) -> list[Product]:
+        """Every listing of the product called `name` (one per seller), cheapest first; ties by seller."""
+        return sorted((p for p in self.products if p.name == name), key=lambda p: (p.price_cents, p.seller, p.id))
+
     def take_id(self, counter: str, prefix: str) -> str:
         """The next id from a state counter ('c1', 'o1004', 'a3'), so ids are deterministic."""
         value = self.next_ids.get(counter, 1)
@@ -148,6 +153,15 @@ class ShopState(BaseModel):
 
 
 SHIPPING_CENTS: dict[str, int] = {"standard": 0, "express": 1200}
+# The longest a shipping speed takes (the checkout promises "Standard (5–7 days)", "Express (1–2 days)").
+SHIPPING_DAYS: dict[str, int] = {"standard": 7, "express": 2}
+
+
+def estimated_delivery(order: Order) -> date:
+    """The day an order is due: placed day plus its shipping speed's longest time."""
+    placed = date.fromisoformat(order.placed_at[:10])
+    return placed + timedelta(days=SHIPPING_DAYS.get(order.shipping, SHIPPING_DAYS["standard"]))
+
 MAX_QUANTITY = 10
 PAGE_SIZE = 24          # products per page of the home listing
 SEARCH_PAGE_SIZE = 12   # results per page of a search

@@ -11,7 +11,17 @@ from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
-from sites.shop.models import MAX_QUANTITY, PAGE_SIZE, SEARCH_PAGE_SIZE, SHIPPING_CENTS, Product, ShopEpisode, ShopState
+from sites.shop.models import (
+    MAX_QUANTITY,
+    PAGE_SIZE,
+    SEARCH_PAGE_SIZE,
+    SHIPPING_CENTS,
+    Order,
+    Product,
+    ShopEpisode,
+    ShopState,
+    estimated_delivery,
+)
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -33,8 +43,14 @@ def _address_line(address: Any) -> str:
     return f"{address.full_name}, {address.street}, {address.city} {address.postal_code}"
 
 
+def _delivery_date(order: Order) -> str:
+    day = estimated_delivery(order)
+    return f"{day:%A}, {day:%B} {day.day}, {day.year}"
+
+
 def shop_filters() -> dict[str, Any]:
-    return {"money": format_cents, "rating_text": _rating_text, "address_line": _address_line}
+    return {"money": format_cents, "rating_text": _rating_text, "address_line": _address_line,
+            "delivery_date": _delivery_date}
 
 
 def page_context(state: ShopState | None) -> dict[str, Any]:
@@ -148,6 +164,22 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(
             episode, "product.html", product=item, category=state.category(item.category),
             active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart, reviews=reviews,
+            offer_count=len(state.offers(item.name)),
+        )
+
+    @router.get("/product/{product_id}/offers", response_class=HTMLResponse)
+    @hook_point("offers", "page", target=lambda kw: kw["product_id"])
+    async def offers(product_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        item = get_or_404(state.products, product_id,
+                          detail="We couldn't find that product. It may have been removed.")
+        listings = results_point(episode, "offers", state.offers(item.name), state.products)
+        episode.emit.inspect("view_offers", item.id, revealed=["seller", "price_cents", "delivery"],
+                             product_ids=[p.id for p in listings])
+        in_stock = [p for p in listings if p.stock > 0]
+        return ui.render(
+            episode, "offers.html", product=item, offers=listings, category=state.category(item.category),
+            active_category=item.category, lowest_id=in_stock[0].id if in_stock else None,
         )
 
     @router.get("/cart", response_class=HTMLResponse)

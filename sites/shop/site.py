@@ -5,7 +5,7 @@ from pathlib import Path
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.site import Site
 from sites.shop.api import api_router
-from sites.shop.faults import FAULTS
+from sites.shop.faults import FAULTS, TARGET
 from sites.shop.generator import generate
 from sites.shop.models import ShopState
 from sites.shop.pages import page_context, page_router, shop_filters
@@ -19,6 +19,7 @@ SITE = Site(
             touched=["product_ids", "product_id"],
         ),
         affordances=Affordances(sign_in="Sign in"),
+        target=TARGET,
     ),
     package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
