@@ -173,13 +173,18 @@ def _as_list(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
-_ITEM_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|&)\s*", re.I)
+_ITEM_SPLIT = re.compile(r"\s*[,;\n]\s*")
+_AND_SPLIT = re.compile(r"\s+(?:and|&)\s+", re.I)
 
 
-def _items(given: str | list[str]) -> list[str]:
+def _readings(given: str | list[str]) -> list[list[str]]:
+    """The lists a list answer can be read as: as given; a text split at commas, semicolons and new lines,
+    or also at "and" / "&" ("A, B and C"; but a name may hold them: "Alder & Pine"), both readings tried."""
     if isinstance(given, list):
-        return given
-    return [part for part in _ITEM_SPLIT.split(given) if part.strip()]
+        return [given]
+    parts = [part for part in _ITEM_SPLIT.split(given) if part.strip()]
+    finer = [piece for part in parts for piece in _AND_SPLIT.split(part) if piece.strip()]
+    return [parts, finer] if finer != parts else [parts]
 
 
 def check_answer(spec: AnswerSpec, answer: Answer | None, *, expect_infeasible: bool = False) -> AnswerCheck:
@@ -227,7 +232,8 @@ def check_answer(spec: AnswerSpec, answer: Answer | None, *, expect_infeasible: 
         detail = "" if ok else "missing: " + ", ".join(repr(m) for m in missing)
     elif predicate == "set_eq":
         want = {same(v) for v in _as_list(expected_value)}
-        got = {same(v) for v in _items(answer.value)}
+        readings = [{same(v) for v in reading} for reading in _readings(answer.value)]
+        got = next((r for r in readings if r == want), readings[-1])
         ok, how = want == got, f"set_eq ({norm}, any order)"
         extra, lacking = sorted(got - want), sorted(want - got)
         parts = [f"missing {lacking}" if lacking else "", f"not expected {extra}" if extra else ""]

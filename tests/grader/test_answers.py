@@ -245,3 +245,11 @@ def test_the_plan_and_the_answer_block_agree() -> None:
     with pytest.raises(ValueError, match="no answer block"):
         _task(None).model_validate({"id": "t", "site": "shop", "title": "t", "instruction": "i",
                                     "plan": [{"do": "answer", "infeasible": True}], "canonical_diff": {}})
+
+
+def test_a_listed_name_holding_and_or_ampersand_is_one_item() -> None:
+    spec = AnswerSpec(set_eq=["Alder & Pine", "Bread and Fire", "Cato"])
+    assert check_answer(spec, Answer(value="Alder & Pine, Bread and Fire, Cato")).passed
+    assert check_answer(spec, Answer(value=["Cato", "Bread and Fire", "Alder & Pine"])).passed
+    assert check_answer(AnswerSpec(set_eq=["Ada", "Bo", "Cy"]), Answer(value="Ada, Bo and Cy")).passed
+    assert not check_answer(spec, Answer(value="Alder & Pine, Cato")).passed
