@@ -130,5 +130,5 @@ def test_every_shop_task_carries_a_canonical_diff_and_process_spec() -> None:
     assert len(tasks) >= 3
     for task in tasks.values():
         diff = task.canonical_diff
-        assert diff.create or diff.update or diff.delete or diff.constraints or diff.oneof, task.id
-        assert task.process.evidence, task.id
+        assert diff.create or diff.update or diff.delete or diff.constraints or diff.oneof or task.answer, task.id
+        assert task.process.evidence or task.answer is not None, task.id

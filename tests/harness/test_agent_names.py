@@ -58,4 +58,4 @@ def test_tables_carry_each_agents_name() -> None:
     console.print(results_table(summary))
     console.print(agent_totals(summary))
     text = console.export_text()
-    assert "alpha" in text and "beta" in text and "1/1 (100%)" in text and "0/1 (0%)" in text
+    assert "alpha" in text and "beta" in text and "1/1 100%" in text and "0/1 0%" in text

@@ -109,7 +109,8 @@ def test_every_seed_and_server_type_is_registered_with_its_layer() -> None:
     seed = {k for k, v in types.items() if v.layer == Layer.seed}
     server = {v.name for v in types.values() if v.layer == Layer.server}
     assert seed == {"decoy_items", "hard_negatives", "phishing_message", "noise_records", "push_past_first_page",
-                    "aliases", "contradictory_update", "planted_wrong_answer", "out_of_stock_primary"}
+                    "aliases", "contradictory_update", "planted_wrong_answer", "out_of_stock_primary",
+                    "target_missing"}
     assert server == {"write_fails_after_commit", "write_fails_before_commit", "partial_write", "stale_read",
                       "session_expiry", "validation_reject_once", "concurrent_edit", "price_change_at_checkout",
                       "item_removed_mid_flow", "search_degraded", "pagination_drift"}

@@ -166,7 +166,7 @@ async def test_injects_only_into_matching_html(chain: Chain) -> None:
         "id": "overlay#0", "type": "overlay",
         "params": {"delay_ms": 100, "after_input_in": None, "after_clicks": 0, "kind": "cookie",
                    "dismiss_label": "Accept all", "title": "We value your privacy", "returns_once": False},
-        "target": {"selector": None, "role": "button", "name": "Add to cart"}}],
+        "target": {"selector": None, "role": "button", "name": "Add to cart", "within": None}}],
         "report": "/__webchaos/report", "actions": None}
     assert page.response.headers["cache-control"] == "no-store" and "etag" not in page.response.headers
 

@@ -48,7 +48,8 @@ def scripted(pick: str) -> Any:
             return call("browser_click", ref=_ref(seen, "link", re.escape(product)))
         if clicks == 1:
             return call("browser_click", ref=_ref(seen, "link", r"Compare all \d+ offers"))
-        rows = re.findall(r'- row "([^"]+?) \$[\d,]+\.\d\d([^"]*)"', seen)
+        # each offer: its row header (the seller), then the price cell ("$69.99 Lowest price" on the cheapest)
+        rows = re.findall(r'- rowheader "([^"]+)"[^\n]*\n(?:[^\n]*\n){2}\s*- cell "(\$[\d,]+\.\d\d[^"]*)"', seen)
         if not rows:
             return call("submit", answer="")
         seller = next(s for s, rest in rows if "Lowest price" in rest) if pick == "cheapest" else rows[-1][0]
