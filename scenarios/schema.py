@@ -263,6 +263,16 @@ class PlanStep(Strict):
                 raise ValueError(f"pattern: {exc}") from None
         return self
 
+    def cut_answer(self, text: str) -> str | None:
+        """An answer step's value in an element's text: its `pattern`'s first group (or whole match), or the
+        text itself without one; None when the pattern does not match."""
+        if self.pattern is None:
+            return text
+        found = re.search(self.pattern, text)
+        if found is None:
+            return None
+        return found.group(1) if found.groups() else found.group(0)
+
 
 
 Effect.model_rebuild()

@@ -20,7 +20,6 @@ runs/inspect-<time>/ (or `WEBCHAOS_RUNS_DIR`).
 """
 
 import atexit
-import json
 import re
 import threading
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from playwright.async_api import Error as PlaywrightError
 from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
 from harness.run.runner import new_run_id
-from scenarios.answers import AnswerFileError, parse_answer
+from scenarios.answers import Answer, AnswerFileError, parse_answer
 from scenarios.seeding import parse_seeds
 from sites.registry import all_sites, load_site_catalog
 
@@ -190,7 +189,7 @@ def webchaos_scorer() -> Scorer:
             try:
                 parsed = parse_answer(completion)
             except AnswerFileError:  # JSON that is not an answer object: the text itself is the answer
-                parsed = parse_answer(json.dumps(completion.strip()))
+                parsed = Answer(value=completion.strip())
             session.episode.answer(parsed.value, infeasible=parsed.infeasible)
         result = await session.episode.grade()
         verdict = result.verdict

@@ -16,7 +16,6 @@ spent means what the task names is not there: the agent reports the task infeasi
 """
 
 import json
-import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -320,15 +319,13 @@ async def _read_answer(page: Page, step: PlanStep, wait_ms: int) -> Answer:
     found = await ground(page, step, wait_ms)
     texts = [" ".join(t.split()) for t in await found.all_inner_texts()] if step.each else [
         " ".join((await found.first.inner_text(timeout=wait_ms)).split())]
-    if step.pattern is not None:
-        cut = []
-        for text in texts:
-            m = re.search(step.pattern, text)
-            if m is None:
-                raise StepFailed(f"the {step.role} {step.name!r} reads {text!r}, which has no {step.pattern!r}")
-            cut.append(m.group(1) if m.groups() else m.group(0))
-        texts = cut
-    return Answer(value=texts if step.each else texts[0])
+    cut = []
+    for text in texts:
+        value = step.cut_answer(text)
+        if value is None:
+            raise StepFailed(f"the {step.role} {step.name!r} reads {text!r}, which has no {step.pattern!r}")
+        cut.append(value)
+    return Answer(value=cut if step.each else cut[0])
 
 
 def _as_listed(step: PlanStep, listed_as: dict[str, str]) -> PlanStep:

@@ -15,7 +15,6 @@ warning for now).
 import asyncio
 import fnmatch
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -311,12 +310,11 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
 
 def _answer_problem(step: PlanStep, found: list[Any], spec: AnswerSpec | None) -> str | None:
     """What the answer step reads off the rendered page, refused by the task's answer block (or None)."""
-    texts = [node.text() for node in (found if step.each else found[:1])]
-    if step.pattern is not None:
-        matches = [re.search(step.pattern, text) for text in texts]
-        if any(m is None for m in matches):
-            return f"its text {texts!r} has no match for pattern {step.pattern!r}"
-        texts = [m.group(1) if m.groups() else m.group(0) for m in matches if m is not None]
+    read = [node.text() for node in (found if step.each else found[:1])]
+    cut = [step.cut_answer(text) for text in read]
+    texts = [text for text in cut if text is not None]
+    if len(texts) < len(cut):
+        return f"its text {read!r} has no match for pattern {step.pattern!r}"
     if spec is None:
         return None
     check = check_answer(spec, Answer(value=texts if step.each else texts[0]))
