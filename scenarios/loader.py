@@ -43,9 +43,10 @@ class Catalog:
     # fault family cannot take the task's target (`webchaos catalog check` reports them)
     skipped: list[Skipped] = field(default_factory=list)
 
-    def variants_for(self, task_id: str, include_unfair: bool = True) -> list[Variant]:
+    def variants_for(self, task_id: str, include_marked: bool = True) -> list[Variant]:
+        """The task's variants; without those marked unfair or ineffective unless `include_marked`."""
         return [v for v in self.variants.values()
-                if task_id in v.tasks and (include_unfair or v.status != "unfair")]
+                if task_id in v.tasks and (include_marked or v.by_default)]
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:

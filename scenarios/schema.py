@@ -337,16 +337,22 @@ class Variant(Strict):
     tasks: list[str] = Field(min_length=1, description="ids of the base tasks this variant applies to")
     target_primitive: Primitive
     faults: list[dict[str, Any]] = Field(min_length=1, description="fault envelopes (DESIGN.md)")
-    status: Literal["ok", "unfair"] = Field(
-        default="ok", description="unfair: the reference agent cannot pass it; left out of default runs")
-    reason: str = Field(default="", description="with status unfair: why")
+    status: Literal["ok", "unfair", "ineffective"] = Field(
+        default="ok", description="left out of default runs: unfair (the reference agent cannot pass it) or "
+                                  "ineffective (its fault cannot fire on the way a robust agent does the task)")
+    reason: str = Field(default="", description="with status unfair or ineffective: why")
     recipe: str | None = Field(default=None, description="the recipe this variant was expanded from")
 
     @model_validator(mode="after")
     def _reason(self) -> "Variant":
-        if self.status == "unfair" and not self.reason.strip():
-            raise ValueError("status unfair needs a reason")
+        if self.status != "ok" and not self.reason.strip():
+            raise ValueError(f"status {self.status} needs a reason")
         return self
+
+    @property
+    def by_default(self) -> bool:
+        """Is it in default runs (not marked unfair or ineffective)?"""
+        return self.status == "ok"
 
     @property
     def makes_infeasible(self) -> bool:

@@ -118,11 +118,12 @@ def check_duplicates(catalog: Catalog) -> list[Finding]:
     return out
 
 
-def coverage(catalog: Catalog, include_unfair: bool = False) -> Counter[tuple[str, str]]:
-    """(site, primitive) -> number of variants (a variant counts once per site it has tasks on)."""
+def coverage(catalog: Catalog, include_marked: bool = False) -> Counter[tuple[str, str]]:
+    """(site, primitive) -> number of variants in default runs (with `include_marked`, also those marked
+    unfair or ineffective); a variant counts once per site it has tasks on."""
     cells: Counter[tuple[str, str]] = Counter()
     for variant in catalog.variants.values():
-        if variant.status == "unfair" and not include_unfair:
+        if not variant.by_default and not include_marked:
             continue
         for site in sorted({catalog.tasks[t].site for t in variant.tasks}):
             cells[(site, variant.target_primitive.value)] += 1

@@ -46,9 +46,10 @@ def catalog_summary(ctx: typer.Context,
     variants = list(cat.variants.values())
     recipes = sum(1 for v in variants if v.recipe)
     unfair = sum(1 for v in variants if v.status == "unfair")
+    ineffective = sum(1 for v in variants if v.status == "ineffective")
     console.print(f"sites {len(sites)} ({', '.join(sites)}); task templates {len(cat.tasks)}; variants {len(variants)} "
                   f"({recipes} from {len(cat.recipes)} recipes, {len(variants) - recipes} hand-written; "
-                  f"{unfair} marked unfair)", highlight=False)
+                  f"{unfair} marked unfair, {ineffective} ineffective)", highlight=False)
     layers = _layers(cat)
     console.print("variants by layer: " + ", ".join(f"{k} {layers[k]}" for k in sorted(layers)), highlight=False)
     primitives = Counter(v.target_primitive.value for v in variants)

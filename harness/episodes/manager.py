@@ -93,6 +93,12 @@ class InfraFailure(Exception):
         self.infra = infra
 
 
+def matched_in_world(faults: list[dict[str, Any]], bindings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The faults with their `match` written for this world: a match may name what the world holds, as a plan
+    step does (a recipe's client fault takes its step's `within: "{outdated.old_marker}"`)."""
+    return [{**f, "match": fill(f["match"], bindings)} if isinstance(f.get("match"), dict) else f for f in faults]
+
+
 class EpisodeManager:
     def __init__(self, oracle: OracleClient, control: ControlClient, record_replay: bool = True) -> None:
         self.oracle = oracle
@@ -110,13 +116,13 @@ class EpisodeManager:
         )
         initial = await self.oracle.initial_state_bytes(episode_id)
         (out_dir / "state_initial.json").write_bytes(initial)
+        bindings = info["bindings"]
         try:
-            proxy = await self.control.open_episode(episode_id, spec.seed, faults, out_dir,
-                                                    record_replay=self.record_replay)
+            proxy = await self.control.open_episode(episode_id, spec.seed, matched_in_world(faults, bindings),
+                                                    out_dir, record_replay=self.record_replay)
         except BaseException:
             await self.oracle.delete_episode(episode_id)
             raise
-        bindings = info["bindings"]
         start_url = info["base_url"] + spec.task.setup.start_path
         if proxy.get("site_scheme") == "https" and start_url.startswith("http://"):
             start_url = "https://" + start_url[len("http://"):]  # the proxy serves the sites over HTTPS

@@ -43,9 +43,9 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     specs = []
     for task_id in tasks:
         task = catalog.tasks[task_id]
-        # by default, variants marked unfair (the reference agent cannot pass them) are left out
+        # by default, variants marked unfair or ineffective are left out
         variants = [v for v in catalog.variants_for(task_id)
-                    if (v.status != "unfair" if variant_ids is None else v.id in variant_ids)]
+                    if (v.by_default if variant_ids is None else v.id in variant_ids)]
         if one_per_primitive:
             firsts: dict[str, Variant] = {}
             for v in variants:
@@ -71,7 +71,7 @@ def tour(catalog: Catalog, tasks_per_site: int = 1) -> tuple[list[str], list[str
         firsts: dict[str, str] = {}
         for task_id in chosen:
             for v in catalog.variants_for(task_id):
-                if v.status != "unfair":
+                if v.by_default:
                     firsts.setdefault(v.target_primitive.value, v.id)
         task_ids += chosen
         variant_ids += firsts.values()

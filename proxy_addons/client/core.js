@@ -81,13 +81,13 @@ function post(path, body, beacon) {
 var IMPLICIT_ROLES = {
   button: "button, input[type=button], input[type=submit], input[type=reset], input[type=image], summary",
   link: "a[href], area[href]",
-  textbox: "input:not([type]), input[type=text], input[type=email], input[type=tel], input[type=url], " +
-           "input[type=password], textarea",
+  // Any input is a candidate: roleOf decides (date and time inputs are textboxes, one with a datalist a combobox).
+  textbox: "input, textarea",
   searchbox: "input[type=search]",
   spinbutton: "input[type=number]",
   checkbox: "input[type=checkbox]",
   radio: "input[type=radio]",
-  combobox: "select",
+  combobox: "select, input[list]",
   option: "option",
   heading: "h1, h2, h3, h4, h5, h6",
   img: "img[alt]",
@@ -104,17 +104,29 @@ var IMPLICIT_ROLES = {
   article: "article"
 };
 
+// As HTML-AAM (and Playwright's getByRole) map inputs: a type not listed is a textbox (date, time, month ...),
+// a hidden input has no role, and a text-like input tied to a <datalist> is a combobox.
 var INPUT_ROLES = {
   button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
-  radio: "radio", search: "searchbox", number: "spinbutton", range: "slider", email: "textbox",
-  tel: "textbox", url: "textbox", text: "textbox", password: "textbox"
+  radio: "radio", search: "searchbox", number: "spinbutton", range: "slider", hidden: null
 };
+var LIST_INPUT_TYPES = ["text", "search", "email", "tel", "url"];
+
+function inputRole(el) {
+  var type = (el.getAttribute("type") || "text").toLowerCase();
+  var list = el.getAttribute("list");
+  if (list && LIST_INPUT_TYPES.indexOf(type) >= 0) {
+    var options = D.getElementById(list);
+    if (options && options.tagName === "DATALIST") { return "combobox"; }
+  }
+  return type in INPUT_ROLES ? INPUT_ROLES[type] : "textbox";
+}
 
 function roleOf(el) {
   var explicit = el.getAttribute && el.getAttribute("role");
   if (explicit) { return explicit.split(/\s+/)[0]; }
   var tag = el.tagName.toLowerCase();
-  if (tag === "input") { return INPUT_ROLES[(el.getAttribute("type") || "text").toLowerCase()] || null; }
+  if (tag === "input") { return inputRole(el); }
   if (tag === "a" || tag === "area") { return el.hasAttribute("href") ? "link" : null; }
   if (tag === "select") { return el.multiple || el.size > 1 ? "listbox" : "combobox"; }
   if (tag === "img") { return el.getAttribute("alt") === "" ? "presentation" : "img"; }

@@ -6,16 +6,29 @@ function corrupt(value, p) {
   if (p.mode === "double_last") { return value + value.slice(-1); }
   var words = value.split(/(\s+)/);
   for (var i = 0; i < words.length; i++) {
-    var w = words[i];
-    if (w.length >= 3 && /\S/.test(w)) {
-      var k = Math.floor(w.length / 2);
-      if (w[k - 1] !== w[k]) {
-        words[i] = w.slice(0, k - 1) + w[k] + w[k - 1] + w.slice(k + 1);
-        return words.join("");
+    var swapped = words[i].length >= 3 && /\S/.test(words[i]) ? swapNearMiddle(words[i]) : null;
+    if (swapped !== null) {
+      words[i] = swapped;
+      return words.join("");
+    }
+  }
+  var whole = swapNearMiddle(value);
+  return whole !== null ? whole : value + value.slice(-1);
+}
+
+/* Swap the two differing neighbours nearest the middle ("2500.00" -> "250.000"), or null if all are equal. */
+function swapNearMiddle(w) {
+  var mid = Math.floor(w.length / 2);
+  for (var d = 0; d < w.length; d++) {
+    var ks = d ? [mid + d, mid - d] : [mid];
+    for (var j = 0; j < ks.length; j++) {
+      var k = ks[j];
+      if (k >= 1 && k < w.length && w[k - 1] !== w[k]) {
+        return w.slice(0, k - 1) + w[k] + w[k - 1] + w.slice(k + 1);
       }
     }
   }
-  return value.length >= 2 ? value.slice(0, -2) + value.slice(-1) + value.slice(-2, -1) : value + value;
+  return null;
 }
 
 RUNNERS.input_corruption = function (fault, el) {

@@ -42,16 +42,18 @@ RUNNERS.scroll_jump = function (fault, el) {
 RUNNERS.focus_steal = function (fault, el) {
   var p = fault.params;
   var stolen = 0;
+  function steal() {
+    if (stolen >= p.times || !within(el, D.activeElement)) { return; }
+    stolen += 1;
+    if (stolen >= p.times) { off("focusin", onFocus); }
+    var to = p.to_selector ? bySelector(p.to_selector) : null;
+    if (to && to.focus) { to.focus(); } else { el.blur(); }
+    report(fault, "fired", {occurrence: stolen, touched: describe(el), info: {to: to ? cssPath(to) : null}});
+  }
   function onFocus(event) {
     if (!within(el, eventTarget(event))) { return; }
-    later(function () {
-      if (stolen >= p.times || !within(el, D.activeElement)) { return; }
-      stolen += 1;
-      if (stolen >= p.times) { off("focusin", onFocus); }
-      var to = p.to_selector ? bySelector(p.to_selector) : null;
-      if (to && to.focus) { to.focus(); } else { el.blur(); }
-      report(fault, "fired", {occurrence: stolen, touched: describe(el), info: {to: to ? cssPath(to) : null}});
-    }, p.steal_after_ms);
+    // 0 steals before anything can be typed, however fast the typist: no race with the agent's speed.
+    if (p.steal_after_ms === 0) { steal(); } else { later(steal, p.steal_after_ms); }
   }
   on("focusin", onFocus, true);
   if (D.activeElement && within(el, D.activeElement)) { onFocus({target: D.activeElement}); }

@@ -6,7 +6,8 @@
   grounds again before each action is not affected.
 - `scroll_jump` scrolls the page by `dy_px` (`times` times, `every_ms` apart).
 - `focus_steal` moves the keyboard focus away from the target field `steal_after_ms`
-  after the agent focuses it (to `to_selector`, or nowhere), `times` times.
+  after the agent focuses it (to `to_selector`, or nowhere), `times` times; 0 steals it as
+  it arrives, before any text, so the theft never depends on how fast the agent types.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class FocusSteal(ClientFault):
     script: ClassVar[str] = "layout.js"
     target_hint: ClassVar[str] = "a text field"
 
-    steal_after_ms: int = Field(default=150, ge=0, le=60_000, description="after the field gains focus")
+    steal_after_ms: int = Field(default=150, ge=0, le=60_000, description="after the field gains focus (0: at once)")
     to_selector: str | None = Field(default=None, min_length=1, max_length=200,
                                     description="CSS selector of the element that gets the focus (default: none)")
     times: int = Field(default=1, ge=1, le=50, description="number of thefts")

@@ -363,6 +363,51 @@ async def test_input_corruption_and_focus_steal(env: Env, tmp_path: Path) -> Non
     assert p.events("fs") == ["injected", "fired"]
 
 
+async def test_autocorrect_finds_a_pair_to_swap_when_the_middle_pair_is_alike(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.goto(p.url("/"))
+        box = p.page.get_by_role("searchbox", name="Search products")
+        await box.fill("2500.00")  # the middle pair is "00": the nearest differing pair is "0."
+        assert await box.input_value() == "250.000"
+
+    p = await probe(env, tmp_path, [fault("input_corruption", "ic", {"role": "searchbox", "name": "Search products"},
+                                          path="/", min_chars=2)], script)
+    assert p.detail("ic")["info"]["altered"] == "250.000"
+
+
+def on(host: str, path: str, type: str, fid: str, role: str, name: str, **params: Any) -> dict[str, Any]:
+    return {"id": fid, "type": type, "layer": "client", "params": params,
+            "match": {"host": host, "path": path, "role": role, "name": name}}
+
+
+async def test_a_field_with_suggestions_is_a_combobox_and_a_theft_at_0_ms_comes_before_any_text(
+        env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.goto("http://travel.test/")
+        box = p.page.get_by_role("combobox", name="Destination")  # <input list=...> with a <datalist>
+        await box.click()
+        await p.page.keyboard.type("Lisbon")  # at once, with no pause after the click
+        await p.wait_event("fs", "fired")
+        assert await box.input_value() == ""  # the focus left as it arrived: every key went elsewhere
+        await box.fill("Lisbon")  # the one theft is spent
+        assert await box.input_value() == "Lisbon"
+
+    p = await probe(env, tmp_path, [on("travel.test", "/", "focus_steal", "fs", "combobox", "Destination",
+                                       steal_after_ms=0)], script, task="travel_book_namesake_hotel")
+    assert p.events("fs") == ["injected", "fired"]
+
+
+async def test_a_date_input_is_a_textbox_as_the_agent_grounds_it(env: Env, tmp_path: Path) -> None:
+    async def script(p: Probe) -> None:
+        await p.page.goto("http://mail.test/settings/vacation")
+        await p.page.get_by_role("textbox", name="First day").focus()
+        await p.wait_event("fs", "fired")
+
+    p = await probe(env, tmp_path, [on("mail.test", "/settings/vacation", "focus_steal", "fs", "textbox", "First day",
+                                       steal_after_ms=0)], script, task="mail_set_vacation")
+    assert p.detail("fs")["touched"]["tag"] == "input"
+
+
 async def test_adjacent_selection_picks_the_neighbour(env: Env, tmp_path: Path) -> None:
     async def script(p: Probe) -> None:
         async with aiohttp.ClientSession() as session:
