@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from harness.agents.base import AgentOutcome
+from harness.agents.usage import Usage
 from harness.config import RUNS_DIR, default_state_dir
 from harness.episodes.control import EpisodeControl, FaultControlError, WebchaosError, wait_until
 from harness.episodes.manager import EpisodeManager, EpisodeSpec, LiveEpisode, episode_id_for
@@ -134,6 +135,19 @@ class Episode:
         """Give the agent's final answer now (text, or a list for a list question), or say that the task
         cannot be done (`infeasible=True`); the last answer given before `grade()` counts."""
         return self._live.give_answer(Answer(value=value, infeasible=infeasible))
+
+    @property
+    def usage(self) -> Usage | None:
+        """What `report_usage()` has added up so far (None: nothing reported)."""
+        return self._live.usage
+
+    def report_usage(self, input_tokens: int | None = None, output_tokens: int | None = None,
+                     cost_usd: float | None = None, model: str | None = None) -> Usage | None:
+        """Report what the agent spent: any of tokens in and out, dollars, the model. Several calls add up
+        (one per model call is fine); what is never reported shows as "not reported", not as zero. Kept in
+        result.json (`outcome.usage`) and summed per agent in run.json and the report. Returns the total."""
+        usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens, cost_usd=cost_usd, model=model)
+        return self._live.report_usage(usage)
 
     async def grade(self, outcome: AgentOutcome | None = None, *, answer: AnswerLike | None = None) -> EpisodeResult:
         """Close the browser and the proxy port, read the final server state and grade it (once), with

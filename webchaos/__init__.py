@@ -14,9 +14,10 @@ This package only re-exports: nothing inside webchaos's own packages imports it.
 from grader.answers import AnswerCheck
 from grader.verdict import Verdict
 from harness.agents.base import AgentOutcome
+from harness.agents.usage import Usage
 from harness.api import Episode, FaultControlError, Stack, StackThread, WebchaosError, episode
 from harness.run.results import EpisodeResult
 from scenarios.answers import Answer
 
 __all__ = ["AgentOutcome", "Answer", "AnswerCheck", "Episode", "EpisodeResult", "FaultControlError", "Stack",
-           "StackThread", "Verdict", "WebchaosError", "episode"]
+           "StackThread", "Usage", "Verdict", "WebchaosError", "episode"]

@@ -12,7 +12,9 @@ user asked for (or nothing, for a task that only asks for something to be done),
 the task cannot be done. The scorer is the webchaos grader, from the sites' server state and that answer
 (value: the score; metadata: success, subgoals, failures, the answer's check, firings, the episode
 folder); a solver of your own that does not call this submit is graded on its completion as the answer.
-Cleanup closes the episode.
+The model usage Inspect records for the sample (tokens in and out, cost when Inspect knows the model's
+price) goes into the episode's result (`outcome.usage`) as an agent's own report would. Cleanup closes
+the episode.
 
 The stack (sites server + proxy) starts with the first sample and runs on a thread of its own for
 the whole process, so samples on any event loop share it; episode folders go under
@@ -35,6 +37,7 @@ from inspect_ai.util import store
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from harness.agents.usage import Usage
 from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
 from harness.run.runner import new_run_id
@@ -174,6 +177,23 @@ async def webchaos_cleanup(state: TaskState) -> None:
         await session.episode.close()
 
 
+def sample_usage() -> Usage | None:
+    """The model usage Inspect has recorded for the current sample, over all its models (None: no model call).
+    Inspect keeps it per sample in a context variable that only its private module names (the log's
+    `EvalSample.model_usage` is written from it); an Inspect without it gives None, never zeros."""
+    try:
+        from inspect_ai.model._model import sample_model_usage
+    except ImportError:
+        return None
+    by_model = sample_model_usage()
+    if not by_model:
+        return None
+    costs = [u.total_cost for u in by_model.values() if u.total_cost is not None]
+    return Usage(input_tokens=sum(u.input_tokens for u in by_model.values()),
+                 output_tokens=sum(u.output_tokens for u in by_model.values()),
+                 cost_usd=sum(costs) if costs else None, model=", ".join(sorted(by_model))[:200])
+
+
 @scorer(metrics=[mean(), stderr()])
 def webchaos_scorer() -> Scorer:
     """The webchaos grader: from the sites' server state and the answer given with `submit` (never the
@@ -191,6 +211,9 @@ def webchaos_scorer() -> Scorer:
             except AnswerFileError:  # JSON that is not an answer object: the text itself is the answer
                 parsed = Answer(value=completion.strip())
             session.episode.answer(parsed.value, infeasible=parsed.infeasible)
+        usage = sample_usage()
+        if usage is not None and session.episode.result is None:
+            session.episode.report_usage(usage.input_tokens, usage.output_tokens, usage.cost_usd, usage.model)
         result = await session.episode.grade()
         verdict = result.verdict
         failures = verdict.failures if verdict else []
@@ -204,6 +227,7 @@ def webchaos_scorer() -> Scorer:
                 "failures": failures, "episode_dir": str(session.episode.out_dir),
                 "variant": result.variant_id, "target_primitive": result.target_primitive,
                 "answer": verdict.answer.model_dump() if verdict and verdict.answer else None,
+                "usage": result.outcome.usage.model_dump() if result.outcome.usage else None,
             },
         )
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from harness.agents.usage import Usage
 from scenarios.answers import Answer
 from scenarios.schema import PlanStep, Task, Variant
 
@@ -43,6 +44,7 @@ class AgentOutcome(BaseModel):
     pid: int | None = Field(default=None, description="a `cmd:` agent's process (its shell), when ended by a signal")
     log: list[str] = Field(default_factory=list)
     answer: Answer | None = Field(default=None, description="what the agent answered (None: nothing)")
+    usage: Usage | None = Field(default=None, description="tokens and cost the agent reported (None: not reported)")
 
 
 class Agent(Protocol):

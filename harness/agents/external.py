@@ -26,6 +26,7 @@ from typing import Any
 
 from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.agents.isolate import SETUP_FAILED, PortRelay, port_of
+from harness.agents.usage import USAGE_FILE, UsageFileError, read_usage
 from scenarios.answers import ANSWER_FILE, AnswerFileError, read_answer
 
 # Names and addresses, since clients differ: Python's urllib and Selenium match names and
@@ -59,6 +60,7 @@ class CommandAgent:
             "WEBCHAOS_EPISODE": ctx.episode_id,
             "WEBCHAOS_OUT_DIR": str(ctx.out_dir),
             "WEBCHAOS_ANSWER_FILE": str(ctx.out_dir / ANSWER_FILE),
+            "WEBCHAOS_USAGE_FILE": str(ctx.out_dir / USAGE_FILE),
             # Common clients honour these, so plain `requests`/`curl` go through the proxy too.
             "HTTP_PROXY": ctx.proxy_url,
             "http_proxy": ctx.proxy_url,
@@ -79,7 +81,7 @@ class CommandAgent:
             ports = [port_of(ctx.proxy_url)] + ([port_of(ctx.cdp_url)] if ctx.cdp_url else [])
             async with PortRelay(ports) as relay:
                 outcome = await self._run(ctx, relay)
-        return with_answer_file(outcome, ctx)
+        return with_usage_file(with_answer_file(outcome, ctx), ctx)
 
     async def _run(self, ctx: EpisodeContext, relay: PortRelay | None) -> AgentOutcome:
         ctx.out_dir.mkdir(parents=True, exist_ok=True)
@@ -121,6 +123,17 @@ def with_answer_file(outcome: AgentOutcome, ctx: EpisodeContext) -> AgentOutcome
         return outcome.model_copy(update={"error": outcome.error or f"answer file: {exc}",
                                           "log": [*outcome.log, f"answer file refused: {exc}"]})
     return outcome.model_copy(update={"answer": answer if answer.given else None})
+
+
+def with_usage_file(outcome: AgentOutcome, ctx: EpisodeContext) -> AgentOutcome:
+    """The outcome with the usage the command left in usage.json (WEBCHAOS_USAGE_FILE); a malformed file is
+    no usage, and says why in `error` and the log: the episode is graded all the same."""
+    try:
+        usage = read_usage(ctx.out_dir / USAGE_FILE)
+    except UsageFileError as exc:
+        return outcome.model_copy(update={"error": outcome.error or f"usage file: {exc}",
+                                          "log": [*outcome.log, f"usage file refused: {exc}"]})
+    return outcome.model_copy(update={"usage": usage})
 
 
 # Signals that come from outside the agent (a user, a test, the OOM killer, a supervisor): an agent

@@ -16,6 +16,7 @@ from grader.trace import EpisodeTrace, load_trace
 from grader.verdict import Verdict, grade
 from harness.agents.base import Agent, AgentOutcome, EpisodeContext
 from harness.agents.external import killed_from_outside
+from harness.agents.usage import Usage, add_usage
 from harness.browser.cdp import CdpBrowser
 from harness.browser.pool import BrowserPool
 from harness.run.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
@@ -221,6 +222,7 @@ class LiveEpisode:
         self.firings = 0
         self.result: EpisodeResult | None = None
         self.answer: Answer | None = None  # given mid-way (`answer()`); grade(answer=...) overrides
+        self.usage: Usage | None = None  # the sum of `report_usage` calls (None: none reported)
         self._started = time.perf_counter()
         self._agent_started = self._started
 
@@ -309,9 +311,17 @@ class LiveEpisode:
         self.answer = as_answer(answer)
         return self.answer
 
+    def report_usage(self, usage: Usage) -> Usage | None:
+        """Add what the agent spent (several reports add up); returns the total so far."""
+        if self.result is not None:
+            raise ValueError("the episode is graded: usage reported now would not be recorded")
+        self.usage = add_usage(self.usage, usage)
+        return self.usage
+
     async def grade(self, outcome: AgentOutcome | None = None, answer: AnswerLike | None = None) -> EpisodeResult:
         """Finish (if not yet) and grade from server state (and the answer, given here, by `give_answer`
-        or in the outcome); writes result.json. Graded once."""
+        or in the outcome); writes result.json, with the outcome's usage and what `report_usage` added.
+        Graded once."""
         if self.result is not None:
             return self.result
         await self.finish()
@@ -321,6 +331,7 @@ class LiveEpisode:
             outcome.answer = as_answer(answer)
         elif outcome.answer is None:
             outcome.answer = self.answer
+        outcome.usage = add_usage(outcome.usage, self.usage)
         spec, opened = self.opened.spec, self.opened
         t0 = time.perf_counter()
         verdict = grade_episode(spec.task, opened.bindings, opened.initial_state, self.final_state,

@@ -20,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from grader.aggregate import run_aggregates
 from harness.reporting.table import PRIMITIVE_ORDER
 from harness.run.results import EpisodeResult, RunConfig, RunSummary
+from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, tokens_shown, usage_by_agent
 
 TEMPLATES = Path(__file__).parent / "templates"
 REPORT_NAME = "report.html"
@@ -112,9 +113,23 @@ def _agents(summary: RunSummary, agg: dict[str, Any]) -> list[str]:
     return sorted(names, key=lambda a: (first_seen.get(a, len(first_seen)), a))
 
 
+def _usage_card(usage: AgentUsage | None) -> dict[str, str] | None:
+    """A card's usage lines; "not reported" (never zero) for what the agent did not report."""
+    if usage is None:
+        return None
+    tokens = ("not reported" if usage.input_tokens is None and usage.output_tokens is None
+              else f"{tokens_shown(usage.input_tokens)} / {tokens_shown(usage.output_tokens)}")
+    return {"reported": f"{usage.reported}/{usage.episodes}", "tokens": tokens,
+            "cost_mean": dollars_shown(usage.cost_usd.mean if usage.cost_usd else None),
+            "cost_total": dollars_shown(usage.cost_usd.total if usage.cost_usd else None),
+            "cost_per_success": cost_per_success_shown(usage), "models": ", ".join(usage.models)}
+
+
 def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> list[dict[str, Any]]:
     cards = []
     info = {a.name: a for a in summary.agents}
+    usage = usage_by_agent(summary.episodes)
+    with_usage = any(u.any_reported for u in usage.values())  # no usage lines at all when nobody reported
     for agent in agents:
         rs = [r for r in summary.episodes if r.agent == agent]
         about = info.get(agent)
@@ -135,6 +150,7 @@ def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> l
             "mean_s": sum(r.timings.total_ms for r in ran) / len(ran) / 1000 if ran else None,
             "command": about.command if about else None,
             "browser": about.browser if about else None,
+            "usage": _usage_card(usage.get(agent)) if with_usage else None,
         })
     return cards
 

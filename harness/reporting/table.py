@@ -9,6 +9,14 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.run.results import RunSummary
+from harness.run.usage import (
+    NOT_REPORTED,
+    AgentUsage,
+    cost_per_success_shown,
+    dollars_shown,
+    tokens_shown,
+    usage_by_agent,
+)
 from scenarios.faults import Primitive
 
 
@@ -51,6 +59,27 @@ def agent_totals(summary: RunSummary) -> Table:
         table.add_row(agent, _share(row["passed"], row["n"]), _share(row["base_passed"], row["base_n"]),
                       _share(row["variant_passed"], row["variant_n"]), str(row["recoveries"]), str(row["infra"]))
     return table
+
+
+def usage_table(summary: RunSummary) -> Table | None:
+    """Per agent: the episodes that reported usage, tokens in / out and cost per episode that reported them,
+    cost per success; "not reported" where the agent gave none (never zero). None when no agent reported any."""
+    usage = usage_by_agent(summary.episodes)
+    if not any(u.any_reported for u in usage.values()):
+        return None
+    table = Table(title="usage by agent (per episode that reported it)", header_style="bold")
+    for column in ("agent", "reported", "tokens in / out", "cost", "cost/success"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for agent, u in usage.items():
+        table.add_row(agent, f"{u.reported}/{u.episodes}", _tokens_in_out(u), dollars_shown(
+            u.cost_usd.mean if u.cost_usd else None), cost_per_success_shown(u))
+    return table
+
+
+def _tokens_in_out(usage: AgentUsage) -> str:
+    if usage.input_tokens is None and usage.output_tokens is None:
+        return NOT_REPORTED
+    return f"{tokens_shown(usage.input_tokens)} / {tokens_shown(usage.output_tokens)}"
 
 
 def primitive_by_agent(summary: RunSummary) -> Table | None:
@@ -149,6 +178,9 @@ def print_summary(summary: RunSummary, console: Console | None = None) -> None:
         else:
             left_out.append(str(wide.title))
     console.print(agent_totals(summary))
+    usage = usage_table(summary)
+    if usage is not None:
+        console.print(usage)
     by_primitive = primitive_by_agent(summary)
     if by_primitive is not None:
         console.print(by_primitive)

@@ -19,6 +19,7 @@ from harness.executors.local import StackExecutor
 from harness.reporting.html import write_report
 from harness.reporting.replay import write_replay_quietly
 from harness.run.results import AgentInfo, EpisodeResult, RunConfig, RunSummary, write_json_atomic
+from harness.run.usage import usage_aggregate
 from harness.services.processes import Services
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
@@ -213,7 +214,8 @@ async def run_matrix(
         raise
     finally:
         summary.episodes.sort(key=lambda r: r.episode_id)
-        summary.aggregates = run_aggregates(summary.episodes, {s.task.id: s.task.site for s in specs})
+        summary.aggregates = {**run_aggregates(summary.episodes, {s.task.id: s.task.site for s in specs}),
+                              "usage": usage_aggregate(summary.episodes)}
         summary.finished_at = datetime.now(UTC).isoformat(timespec="seconds")
         write_json_atomic(run_dir / "run.json", summary)
         try:  # the report is a view of run.json: failing to draw it must never cost the results
