@@ -8,6 +8,11 @@ WEBCHAOS_ANSWER_FILE:
 
 With `--dearest` it answers the seller of the most expensive offer instead: a wrong answer, to see how the
 verdict names the expected and the given answer.
+
+With `--usage` it also reports what it spent, in $WEBCHAOS_OUT_DIR/usage.json, as an agent that calls a model
+would (`{"input_tokens", "output_tokens", "cost_usd", "model"}`, any of them). This one calls none, so it
+reports zero tokens and zero dollars: a report of nothing spent, shown as $0, where an agent that writes no
+usage.json is shown as "not reported".
 """
 
 import html
@@ -52,7 +57,16 @@ def main() -> int:
     print(f"{len(offers)} offers; answering {seller} (${price:,.2f})")
     with open(os.environ["WEBCHAOS_ANSWER_FILE"], "w", encoding="utf-8") as out:
         json.dump({"answer": seller, "infeasible": False}, out)
+    if "--usage" in sys.argv[1:]:
+        report_usage({"input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "model": "none (scripted)"})
     return 0
+
+
+def report_usage(usage: dict[str, object]) -> None:
+    """Where webchaos reads an agent's usage (WEBCHAOS_USAGE_FILE names the same file)."""
+    path = os.path.join(os.environ["WEBCHAOS_OUT_DIR"], "usage.json")
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(usage, out)
 
 
 def _as_html(text: str) -> str:
