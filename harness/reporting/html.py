@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from grader.aggregate import run_aggregates
 from harness.reporting.table import PRIMITIVE_ORDER
 from harness.run.results import EpisodeResult, RunConfig, RunSummary
-from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, tokens_shown, usage_by_agent
+from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, tokens_in_out_shown, usage_by_agent
 
 TEMPLATES = Path(__file__).parent / "templates"
 REPORT_NAME = "report.html"
@@ -117,9 +117,7 @@ def _usage_card(usage: AgentUsage | None) -> dict[str, str] | None:
     """A card's usage lines; "not reported" (never zero) for what the agent did not report."""
     if usage is None:
         return None
-    tokens = ("not reported" if usage.input_tokens is None and usage.output_tokens is None
-              else f"{tokens_shown(usage.input_tokens)} / {tokens_shown(usage.output_tokens)}")
-    return {"reported": f"{usage.reported}/{usage.episodes}", "tokens": tokens,
+    return {"reported": f"{usage.reported}/{usage.episodes}", "tokens": tokens_in_out_shown(usage),
             "cost_mean": dollars_shown(usage.cost_usd.mean if usage.cost_usd else None),
             "cost_total": dollars_shown(usage.cost_usd.total if usage.cost_usd else None),
             "cost_per_success": cost_per_success_shown(usage), "models": ", ".join(usage.models)}

@@ -9,14 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.run.results import RunSummary
-from harness.run.usage import (
-    NOT_REPORTED,
-    AgentUsage,
-    cost_per_success_shown,
-    dollars_shown,
-    tokens_shown,
-    usage_by_agent,
-)
+from harness.run.usage import cost_per_success_shown, dollars_shown, tokens_in_out_shown, usage_by_agent
 from scenarios.faults import Primitive
 
 
@@ -71,15 +64,9 @@ def usage_table(summary: RunSummary) -> Table | None:
     for column in ("agent", "reported", "tokens in / out", "cost", "cost/success"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for agent, u in usage.items():
-        table.add_row(agent, f"{u.reported}/{u.episodes}", _tokens_in_out(u), dollars_shown(
+        table.add_row(agent, f"{u.reported}/{u.episodes}", tokens_in_out_shown(u), dollars_shown(
             u.cost_usd.mean if u.cost_usd else None), cost_per_success_shown(u))
     return table
-
-
-def _tokens_in_out(usage: AgentUsage) -> str:
-    if usage.input_tokens is None and usage.output_tokens is None:
-        return NOT_REPORTED
-    return f"{tokens_shown(usage.input_tokens)} / {tokens_shown(usage.output_tokens)}"
 
 
 def primitive_by_agent(summary: RunSummary) -> Table | None:

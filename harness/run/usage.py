@@ -17,9 +17,9 @@ from harness.run.results import EpisodeResult
 class UsageSum(BaseModel):
     """One usage field over the episodes that reported it."""
 
-    total: float
+    total: int | float
     episodes: int = Field(description="episodes that reported this field")
-    mean: float = Field(description="per episode that reported it")
+    mean: int | float = Field(description="per episode that reported it")
 
 
 class AgentUsage(BaseModel):
@@ -96,6 +96,13 @@ def dollars_shown(amount: float | None) -> str:
     if amount >= 10:
         return f"${amount:,.2f}"
     return f"${amount:.4f}" if amount >= 0.0001 or amount == 0 else f"${amount:.2e}"
+
+
+def tokens_in_out_shown(usage: AgentUsage) -> str:
+    """Tokens in / out per episode that reported them: "12.3k / 950"; "not reported" when neither was."""
+    if usage.input_tokens is None and usage.output_tokens is None:
+        return NOT_REPORTED
+    return f"{tokens_shown(usage.input_tokens)} / {tokens_shown(usage.output_tokens)}"
 
 
 def cost_per_success_shown(usage: AgentUsage) -> str:
