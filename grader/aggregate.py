@@ -180,6 +180,58 @@ def profile_robustness(results: Iterable[Any], *, resamples: int = 2000, seed: i
     return out
 
 
+def wilson_ci(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a success rate (95% by default): sound at 0/n and n/n, unlike the normal one."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return (max(0.0, centre - half) if successes else 0.0, min(1.0, centre + half) if successes < n else 1.0)
+
+
+def _card_row(rs: Sequence[Record], base_scores: Sequence[float], *, seed: int) -> dict[str, Any]:
+    successes = sum(r.success for r in rs)
+    scores = [r.score for r in rs]
+    s_lo, s_hi = wilson_ci(successes, len(rs))
+    m_lo, m_hi = bootstrap_ci(scores, seed=seed)
+    base = _mean(base_scores)
+    return {"n": len(rs), "success_rate": round(successes / len(rs), 4),
+            "success_ci95": [round(s_lo, 4), round(s_hi, 4)],
+            "mean_score": round(_mean(scores), 4), "score_ci95": [round(m_lo, 4), round(m_hi, 4)],
+            "base_score": round(base, 4) if base_scores else None,
+            "robustness": round(_mean(scores) / base, 4) if base_scores and base > 0 else None}
+
+
+def score_card(records: Sequence[Record], *, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Per agent: per target primitive and overall (every variant episode), the success rate with its Wilson
+    95% interval, the mean score with its bootstrap 95% interval, and robustness = the variants' mean score /
+    the mean score of the same tasks' base episodes (same agent, same seeds; None without bases); plus the
+    base episodes' own row."""
+    card: dict[str, dict[str, Any]] = {}
+    for agent in sorted({r.agent for r in records}):
+        mine = [r for r in records if r.agent == agent]
+        bases = [r for r in mine if not r.variant_id]
+        variants = [r for r in mine if r.variant_id]
+
+        def base_of(rs: Sequence[Record], bases: Sequence[Record] = bases) -> list[float]:
+            keys = {(r.task_id, r.seed) for r in rs}
+            return [b.score for b in bases if (b.task_id, b.seed) in keys]
+
+        rows: dict[str, Any] = {}
+        by_primitive: dict[str, list[Record]] = defaultdict(list)
+        for r in variants:
+            by_primitive[r.target_primitive or "?"].append(r)
+        for primitive, rs in sorted(by_primitive.items()):
+            rows[primitive] = _card_row(rs, base_of(rs), seed=seed)
+        if variants:
+            rows["overall"] = _card_row(variants, base_of(variants), seed=seed)
+        if bases:
+            rows[BASE] = _card_row(bases, [], seed=seed)
+        card[agent] = rows
+    return card
+
+
 def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, *, seed: int = 0) -> dict[str, Any]:
     """Everything above, as written into run.json."""
     results = list(results)
@@ -191,5 +243,6 @@ def run_aggregates(results: Iterable[Any], sites: dict[str, str] | None = None, 
         "variant_drops": variant_drops(records, seed=seed),
         "pass_k": pass_k(records),
         "failure_attribution": failure_attribution(records),
+        "score_card": score_card(records, seed=seed),
         "profile_robustness": profile_robustness(results, seed=seed),
     }

@@ -8,6 +8,7 @@
         assert result.success, result.verdict.failures
 
 Share one `webchaos.Stack()` across many episodes (`stack.episode(...)`); see `harness.api`.
+`webchaos.suite("core")` is a committed suite: `for task, variant, seed in suite.episodes(): ...`.
 This package only re-exports: nothing inside webchaos's own packages imports it.
 """
 
@@ -18,6 +19,8 @@ from harness.agents.usage import Usage
 from harness.api import Episode, FaultControlError, Stack, StackThread, WebchaosError, episode
 from harness.run.results import EpisodeResult
 from scenarios.answers import Answer
+from scenarios.suites import Suite
+from scenarios.suites import load_suite as suite
 
 __all__ = ["AgentOutcome", "Answer", "AnswerCheck", "Episode", "EpisodeResult", "FaultControlError", "Stack",
-           "StackThread", "Usage", "Verdict", "WebchaosError", "episode"]
+           "StackThread", "Suite", "Usage", "Verdict", "WebchaosError", "episode", "suite"]

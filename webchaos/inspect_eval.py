@@ -4,7 +4,9 @@
 
 One task per site (`webchaos/shop`, …). Its samples are catalog task × (base + variants) × seed;
 `-T tasks=a,b`, `-T variants=x,y` (or `none` for base tasks only), `-T seeds=1-3`, `-T base=false`
-narrow it. Per sample, setup opens the episode (its own proxy, state and Chromium) and puts the
+narrow it; `-T suite=core` takes a suite's episodes on that site instead, and `webchaos/suite -T
+suite=core` the suite's episodes on every site.
+Per sample, setup opens the episode (its own proxy, state and Chromium) and puts the
 instruction and start URL in the user message; the default solver is a ReAct agent with browser
 tools (`browser_tools()`: an accessibility-tree observation with element references, click, fill,
 press, select, goto, scroll, switch tab) that ends with `submit(answer, infeasible)`: the answer the
@@ -42,7 +44,9 @@ from harness.api import Episode, Stack, StackThread
 from harness.config import RUNS_DIR
 from harness.run.runner import new_run_id
 from scenarios.answers import Answer, AnswerFileError, parse_answer
+from scenarios.loader import Catalog
 from scenarios.seeding import parse_seeds
+from scenarios.suites import load_suite
 from sites.registry import all_sites, load_site_catalog
 
 __all__ = ["browser_tools", "webchaos_agent", "webchaos_cleanup", "webchaos_scorer", "webchaos_setup",
@@ -106,9 +110,19 @@ def _seeds(value: str | int | list[int]) -> list[int]:
     return parse_seeds(str(value))
 
 
+def _sample(catalog: Catalog, task_id: str, variant: str | None, seed: int) -> Sample:
+    return Sample(
+        id=f"{task_id}/{variant or 'base'}/s{seed}",
+        input=" ".join(catalog.tasks[task_id].instruction.split()),  # replaced with the seeded instruction at setup
+        metadata={"webchaos_task": task_id, "webchaos_variant": variant, "webchaos_seed": seed,
+                  "target_primitive": catalog.variants[variant].target_primitive.value if variant else None},
+    )
+
+
 def samples(site: str, tasks: str | list[str] | None = None, variants: str | list[str] | None = None,
             seeds: str | int | list[int] = 1, base: bool = True) -> list[Sample]:
-    """task × (base + variants) × seed for one site's catalog tasks."""
+    """task × (base + variants) × seed for one site's catalog tasks (variants marked unfair or ineffective
+    only when named)."""
     catalog = load_site_catalog()
     wanted_tasks = _ids(tasks)
     wanted_variants = _ids(variants)
@@ -117,18 +131,20 @@ def samples(site: str, tasks: str | list[str] | None = None, variants: str | lis
         spec = catalog.tasks[task_id]
         if spec.site != site or (wanted_tasks is not None and task_id not in wanted_tasks):
             continue
-        chosen = [v.id for v in catalog.variants_for(task_id)
+        chosen = [v.id for v in catalog.variants_for(task_id, include_marked=wanted_variants is not None)
                   if wanted_variants is None or v.id in wanted_variants]
         for seed in _seeds(seeds):
             for variant in ([None] if base else []) + chosen:
-                out.append(Sample(
-                    id=f"{task_id}/{variant or 'base'}/s{seed}",
-                    input=" ".join(spec.instruction.split()),  # replaced with the seeded instruction at setup
-                    metadata={"webchaos_task": task_id, "webchaos_variant": variant, "webchaos_seed": seed,
-                              "target_primitive": catalog.variants[variant].target_primitive.value
-                              if variant else None},
-                ))
+                out.append(_sample(catalog, task_id, variant, seed))
     return out
+
+
+def suite_samples(suite: str, site: str | None = None) -> list[Sample]:
+    """A suite's episodes (`core`, `core@1` or a suite YAML), all of them or one site's, seed by seed."""
+    catalog = load_site_catalog()
+    chosen = load_suite(suite)
+    return [_sample(catalog, task_id, variant, seed) for task_id, variant, seed in chosen.episodes()
+            if site is None or catalog.tasks[task_id].site == site]
 
 
 # --- setup, cleanup, scorer ----------------------------------------------------------------------
@@ -448,30 +464,40 @@ def webchaos_agent(max_attempts: int = 1) -> Agent:
                  submit=AgentSubmit(tool=webchaos_submit(), answer_only=True))
 
 
-def webchaos_task(site: str, tasks: str | list[str] | None = None, variants: str | list[str] | None = None,
+def webchaos_task(site: str | None, tasks: str | list[str] | None = None, variants: str | list[str] | None = None,
                   seeds: str | int | list[int] = 1, base: bool = True, solver: Solver | Agent | None = None,
-                  message_limit: int = 60) -> Task:
-    """A site's catalog as an Inspect task (see the module docstring)."""
+                  message_limit: int = 60, suite: str | None = None) -> Task:
+    """A site's catalog as an Inspect task (see the module docstring); with `suite`, the suite's episodes
+    (on `site`, or on every site when `site` is None) and nothing else."""
     if isinstance(variants, str) and variants.strip().lower() == "none":
         variants, base = [], True
+    if suite is not None and (tasks is not None or variants is not None or seeds not in (1, "1") or not base):
+        raise ValueError("suite fixes the tasks, variants and seeds: leave out tasks, variants, seeds and base")
+    if suite is None and site is None:
+        raise ValueError("name a site or a suite")
+    dataset = suite_samples(suite, site) if suite is not None else samples(str(site), tasks, variants, seeds, base)
     return Task(
-        dataset=samples(site, tasks, variants, seeds, base),
+        dataset=dataset,
         setup=webchaos_setup(),
         solver=solver or webchaos_agent(),
         cleanup=webchaos_cleanup,
         scorer=webchaos_scorer(),
         message_limit=message_limit,
-        name=site,
+        name=site or f"suite-{suite}",
     )
 
 
-def _register(site: str) -> None:
-    def make(tasks: str | None = None, variants: str | None = None, seeds: str = "1", base: bool = True,
-             message_limit: int = 60) -> Task:
-        return webchaos_task(site, tasks, variants, seeds, base, message_limit=message_limit)
+def _register(site: str | None) -> None:
+    name = site or "suite"
 
-    make.__name__ = site
-    make.__doc__ = f"webchaos {site} tasks x (base + variants) x seeds; -T tasks=…, variants=…, seeds=1-3."
+    def make(tasks: str | None = None, variants: str | None = None, seeds: str = "1", base: bool = True,
+             message_limit: int = 60, suite: str | None = None) -> Task:
+        return webchaos_task(site, tasks, variants, seeds, base, message_limit=message_limit, suite=suite)
+
+    make.__name__ = name
+    make.__doc__ = (f"webchaos {site} tasks x (base + variants) x seeds; -T tasks=…, variants=…, seeds=1-3, or "
+                    f"-T suite=core for the suite's episodes on {site}." if site else
+                    "a webchaos suite's episodes on every site: -T suite=smoke|core|full (or core@1, a YAML path).")
     # Inspect prefixes "webchaos/" itself when it sees an installed package; from a source tree whose
     # webchaos.egg-info shadows the installed metadata it does not, so the name says it.
     try:
@@ -480,8 +506,9 @@ def _register(site: str) -> None:
         namespaced = get_installed_package_name(make) == "webchaos"
     except ImportError:
         namespaced = True
-    globals()[site] = task(name=site if namespaced else f"webchaos/{site}")(make)
+    globals()[name] = task(name=name if namespaced else f"webchaos/{name}")(make)
 
 
 for _site in sorted(all_sites()):
     _register(_site)
+_register(None)  # webchaos/suite

@@ -9,8 +9,9 @@
         assert result.success, result.verdict.failures
 
 The marker parametrises the test over variants × seeds (ids like `shop_checkout_overlay-s2`;
-"base" or None is the task without faults; no `variants` means base + every variant of the
-task). `webchaos_episode` is an open `webchaos.Episode`: its own proxy, its own Chromium
+"base" or None is the task without faults; no `variants` means base + every default variant of the
+task). `@pytest.mark.webchaos(suite="smoke")` runs the test once per episode of a suite instead
+(ids like `shop_add_to_cart/base-s1`). `webchaos_episode` is an open `webchaos.Episode`: its own proxy, its own Chromium
 (`cdp=False` in the marker to skip it) and state, closed after the test. One stack serves the
 whole session; it runs on a thread of its own, so the episode works from any event loop
 (pytest-asyncio, anyio) and from synchronous tests (`grade_sync()`). A failing test's report
@@ -41,18 +42,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "webchaos(task, variants=None, seeds=(1,), cdp=True): run the test once per "
-        "(variant, seed) of a webchaos task, with the episode in the `webchaos_episode` fixture")
+        "(variant, seed) of a webchaos task, with the episode in the `webchaos_episode` fixture; or "
+        "webchaos(suite='smoke', cdp=True): once per episode of a suite")
 
 
 def _cases(marker: pytest.Mark) -> list[tuple[str, str | None, int]]:
+    suite = marker.kwargs.get("suite")
+    if suite is not None:
+        if set(marker.kwargs) - {"suite", "cdp"} or marker.args:
+            raise pytest.UsageError("@pytest.mark.webchaos(suite=...) fixes the tasks, variants and seeds: "
+                                    "give nothing else but cdp")
+        from scenarios.suites import load_suite
+
+        try:
+            return list(load_suite(str(suite)).episodes())
+        except ValueError as exc:
+            raise pytest.UsageError(f"@pytest.mark.webchaos: {exc}") from exc
     task = marker.kwargs.get("task") or (marker.args[0] if marker.args else None)
     if not isinstance(task, str):
-        raise pytest.UsageError("@pytest.mark.webchaos needs task='<task id>'")
+        raise pytest.UsageError("@pytest.mark.webchaos needs task='<task id>' (or suite='<suite>')")
     variants = marker.kwargs.get("variants")
     if variants is None:
         from sites.registry import load_site_catalog
 
-        variants = [None, *(v.id for v in load_site_catalog().variants_for(task))]
+        variants = [None, *(v.id for v in load_site_catalog().variants_for(task, include_marked=False))]
     elif isinstance(variants, str):
         variants = [variants]
     seeds = marker.kwargs.get("seeds", (1,))
@@ -65,7 +78,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if marker is None or "webchaos_episode" not in metafunc.fixturenames:
         return
     cases = _cases(marker)
-    ids = [f"{variant or 'base'}-s{seed}" for _, variant, seed in cases]
+    many_tasks = len({task for task, _, _ in cases}) > 1
+    ids = [f"{task + '/' if many_tasks else ''}{variant or 'base'}-s{seed}" for task, variant, seed in cases]
     metafunc.parametrize("webchaos_episode", cases, ids=ids, indirect=True)
 
 

@@ -87,6 +87,37 @@ def catalog_summary(ctx: typer.Context,
             row.append(text)
         table.add_row(*row)
     console.print(table)
+    from scenarios.suites import load_suite, suite_names
+
+    suites = [load_suite(name) for name in suite_names()]
+    console.print("suites (episodes per agent): " + ", ".join(
+        f"{s.ref} {s.episodes_per_agent} ({len(s.entries)} x {len(s.seeds)} seeds)" for s in suites), highlight=False)
+
+
+@catalog_app.command("suites")
+def catalog_suites(write: Annotated[bool, typer.Option(
+        "--write", help="write the suites that changed (each gets the next version)")] = False,
+                   redraw_core: Annotated[bool, typer.Option(
+        "--redraw-core", help="draw core again even though the committed one still holds")] = False) -> None:
+    """The built-in suites (smoke, core, full) as the catalog and the validity files give them today, beside
+    the committed scenarios/suites/*.yaml: size, version, and whether the committed file is current (exit 1
+    when one is not, unless --write writes it)."""
+    from harness.catalog.suites import build
+    from harness.catalog.suites import write as write_suites
+
+    built = build(load_catalog(None), redraw_core=redraw_core)
+    for b in built.values():
+        s = b.suite
+        state = "changed: run with --write" if b.changed and not write else "written" if b.changed else "current"
+        console.print(f"{s.ref}: {len(s.entries)} entries x {len(s.seeds)} seeds = {s.episodes_per_agent} episodes "
+                      f"per agent ({state})", highlight=False)
+        for short in b.shortfalls:
+            console.print(f"  {short.site} x {short.primitive}: {short.have} proven variants (wants 3)",
+                          highlight=False)
+    if write:
+        write_suites(built)
+    elif any(b.changed for b in built.values()):
+        raise typer.Exit(1)
 
 
 @catalog_app.command("check")

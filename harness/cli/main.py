@@ -56,18 +56,20 @@ def _execute(config: RunConfig, *, run_id: str | None, runs_dir: Path, resume: b
 
     from harness.agents import agents_from_specs
     from harness.executors.ray_cluster import RayExecutorError, RayOptions
+    from harness.reporting.score_card import print_score_card
     from harness.reporting.table import print_summary
     from harness.run.overlays import print_robustness, with_overlays
-    from harness.run.runner import RunsDirError, check_runs_dir, plan_matrix, run_matrix
+    from harness.run.runner import RunsDirError, check_runs_dir, plan_matrix, plan_suite, run_matrix
+    from scenarios.suites import load_suite
 
     catalog = catalog if catalog is not None else load_catalog(config.catalog)
     try:
-        specs = with_overlays(plan_matrix(catalog, config.tasks, config.variants, config.seeds,
-                                          include_base=config.include_base,
-                                          one_per_primitive=config.one_per_primitive),
-                              config.chaos_profiles, config.script)
+        planned = (plan_suite(catalog, load_suite(config.suite)) if config.suite is not None else
+                   plan_matrix(catalog, config.tasks, config.variants, config.seeds, include_base=config.include_base,
+                               one_per_primitive=config.one_per_primitive))
+        specs = with_overlays(planned, config.chaos_profiles, config.script)
         agent_objs = agents_from_specs(config.agents, config.browser, config.chromium_args, isolate=config.isolate)
-    except ValueError as exc:
+    except ValueError as exc:  # a ScenarioError (a broken suite file) is one too
         raise CliError(str(exc)) from exc
     if config.isolate:
         check_isolation()
@@ -106,6 +108,7 @@ def _execute(config: RunConfig, *, run_id: str | None, runs_dir: Path, resume: b
                           "`webchaos run --resume <run folder>` runs the rest")
             raise typer.Exit(130) from None
     print_summary(summary, console)
+    print_score_card(summary, console)
     print_robustness(summary, console)
     console.print(f"results: {run_dir}/run.json")
     if (run_dir / "report.html").is_file():
@@ -168,11 +171,14 @@ def wanted_variants(variant: list[str] | None, base_only: bool) -> list[str] | N
 
 @app.command()
 def run(
+    suite: Annotated[str | None, typer.Option(
+        "--suite", help="a suite (smoke, core, full; `core@1` to insist on a version; or a suite YAML): its exact "
+        "tasks, variants and seeds, and a score card at the end")] = None,
     task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", "-v", help="variant id (repeatable); default: all applicable")
     ] = None,
-    seeds: Annotated[str, typer.Option(help="seeds: '1', '1,2,5' or '1-10'")] = "1",
+    seeds: Annotated[str | None, typer.Option(help="seeds: '1', '1,2,5' or '1-10' (default 1)")] = None,
     agent: Annotated[
         list[str] | None,
         typer.Option("--agent", "-a", help="reference | reference-no-recovery | cmd:'<command>', optionally "
@@ -225,8 +231,22 @@ def run(
     if resume is not None:
         _resume(resume, concurrency, executor, address, workers)
         return
+    suite_ref = None
+    if suite is not None:
+        from scenarios.suites import load_suite
+
+        given = [flag for flag, value in (("--task", task), ("--variant", variant), ("--seeds", seeds),
+                                          ("--base-only", base_only), ("--no-base", no_base),
+                                          ("--one-per-primitive", one_per_primitive)) if value]
+        if given:
+            raise CliError(f"--suite fixes the tasks, variants and seeds: leave out {', '.join(given)}")
+        try:
+            loaded = load_suite(suite)
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
+        suite_ref = suite if suite.endswith((".yaml", ".yml")) else loaded.ref
     config = RunConfig(
-        tasks=task, variants=wanted_variants(variant, base_only), seeds=cli_seeds(seeds),
+        suite=suite_ref, tasks=task, variants=wanted_variants(variant, base_only), seeds=cli_seeds(seeds or "1"),
         agents=agent or ["reference"], include_base=not no_base, one_per_primitive=one_per_primitive,
         catalog=[str(p.resolve()) for p in catalog or []], https=https, browser=browser,
         chromium_args=chromium_arg or [], time_budget_s=time_budget, concurrency=concurrency or 2, isolate=isolate,
@@ -275,14 +295,14 @@ def demo(
     everything: Annotated[bool, typer.Option(
         "--all", help="every task × (base + one variant per target primitive), not the short tour")] = False,
 ) -> None:
-    """A tour: per site, the task whose variants reach the most primitives, its base run and one variant
-    per target primitive, with the reference agent with recovery on and off."""
+    """The smoke suite (a tour: per site, the task whose variants reach the most primitives, its base run and
+    one variant per target primitive), with the reference agent with recovery on and off."""
     from harness.run.results import RunConfig
-    from harness.run.runner import tour
+    from scenarios.suites import load_suite
 
     catalog = load_catalog(None)
-    tasks, variants = (None, None) if everything else tour(catalog)
-    config = RunConfig(tasks=tasks, variants=variants, seeds=[1], agents=["reference", "reference-no-recovery"],
+    suite = None if everything else load_suite("smoke").ref
+    config = RunConfig(suite=suite, seeds=[1], agents=["reference", "reference-no-recovery"],
                        one_per_primitive=everything, https=https, concurrency=concurrency)
     _execute(config, run_id=None, runs_dir=runs_dir, catalog=catalog)
 

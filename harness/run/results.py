@@ -74,6 +74,7 @@ class AgentInfo(BaseModel):
 class RunConfig(BaseModel):
     """What `webchaos run` was asked for: enough to plan the same episodes again (`--resume`)."""
 
+    suite: str | None = Field(default=None, description="--suite as a ref (`core@1`): it fixes tasks, variants, seeds")
     tasks: list[str] | None = None
     variants: list[str] | None = None
     seeds: list[int]

@@ -23,6 +23,7 @@ from harness.run.usage import usage_aggregate
 from harness.services.processes import Services
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
+from scenarios.suites import Suite
 
 ProgressHook = Callable[[EpisodeResult], None]
 log = logging.getLogger(__name__)
@@ -56,6 +57,20 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
             if include_base:
                 specs.append(EpisodeSpec(task, None, seed))
             specs.extend(EpisodeSpec(task, v, seed) for v in variants)
+    return specs
+
+
+def plan_suite(catalog: Catalog, suite: Suite) -> list[EpisodeSpec]:
+    """The suite's episodes, seed by seed; an entry the catalog does not have (or a variant that does not apply
+    to its task) raises ValueError naming the suite and the entry."""
+    specs = []
+    for task_id, variant_id, seed in suite.episodes():
+        task = catalog.tasks.get(task_id)
+        variant = catalog.variants.get(variant_id) if variant_id is not None else None
+        if task is None or (variant_id is not None and (variant is None or task_id not in variant.tasks)):
+            raise ValueError(f"suite {suite.ref}: the catalog has no episode {task_id}/{variant_id or 'base'} "
+                             f"(write the suites again: webchaos catalog suites --write)")
+        specs.append(EpisodeSpec(task, variant, seed))
     return specs
 
 
