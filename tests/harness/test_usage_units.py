@@ -1,6 +1,6 @@
 """Usage an agent reports: reading usage.json (a malformed file named with its field and what is expected), adding
-reports up, per-agent totals / means / cost per success, and how a run shows them. Absent usage stays None
-("not reported") everywhere, never zero."""
+reports up, per-agent totals / means / cost per success, and how a run shows them (summary, score card, report).
+Absent usage stays None ("not reported") everywhere, never zero."""
 
 import io
 import json
@@ -23,10 +23,12 @@ from harness.agents.usage import (
     read_usage,
 )
 from harness.reporting.html import render_report
+from harness.reporting.score_card import print_score_card
 from harness.reporting.table import print_summary, usage_table
-from harness.run.results import EpisodeResult, InfraError, RunSummary
+from harness.run.results import EpisodeResult, InfraError, RunConfig, RunSummary
 from harness.run.usage import agent_usage, dollars_shown, tokens_shown, usage_aggregate, usage_by_agent
 from scenarios.loader import load_catalog
+from tests.harness.test_html_report import AGENTS
 from tests.harness.test_terminal_summary import _summary
 
 
@@ -210,3 +212,23 @@ def test_the_report_cards_show_usage_and_not_reported(tmp_path: Path) -> None:
     assert "cost, total</dt><dd>$0.5052" in careful and "cost per success</dt><dd>$0.0561" in careful
     assert "model</dt><dd>gpt-x" in careful
     assert "<dt>usage</dt><dd>123,456 in · 2,345 out · $0.0421 · gpt-x</dd>" in html  # each episode's own
+
+
+def _suite_run(summary: RunSummary) -> RunSummary:
+    summary.config = RunConfig(seeds=[1, 2, 3], agents=list(AGENTS), suite="core@1")
+    return summary
+
+
+def test_a_suite_runs_score_card_ends_with_each_agents_usage() -> None:
+    out = io.StringIO()
+    print_score_card(_suite_run(_with_usage(_summary())), Console(file=out, width=80, color_system=None))
+    text = out.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
+    careful = text[text.index("score card core@1 · careful"):text.index("score card core@1 · careless")]
+    assert "usage: 12/12 episodes reported · cost per success $0.0561" in careful
+    assert "per episode: tokens in / out 123.5k / 2,345 · cost $0.0421" in careful
+    careless = text[text.index("score card core@1 · careless"):]
+    assert "usage: not reported (0/12 episodes)" in careless and "$0" not in careless
+    quiet = io.StringIO()
+    print_score_card(_suite_run(_summary()), Console(file=quiet, width=80, color_system=None))
+    assert "score card" in quiet.getvalue() and "usage" not in quiet.getvalue()
