@@ -70,7 +70,7 @@ demo: $(STAMP) rrweb chromium
 	$(VENV)/bin/webchaos demo
 
 test: $(STAMP) rrweb chromium frameworks
-	$(PY) -m pytest -q $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	$(PY) -m pytest -q --durations=25 $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 	$(if $(PARALLEL),$(PY) -m pytest -q -p no:xdist tests/sites/test_fuzz.py)
 
 lint: $(STAMP)

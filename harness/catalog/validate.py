@@ -19,6 +19,8 @@ digest differs from today's), so changing one site's template re-judges that sit
 import functools
 import hashlib
 import json
+import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from harness.episodes.manager import EpisodeSpec
 from harness.run.results import EpisodeResult, write_json_atomic
 from harness.run.runner import run_matrix
 from harness.services.processes import Services
+from scenarios.faults import registry
 from scenarios.ledger import is_firing
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
@@ -107,33 +110,74 @@ def write_validity(data: ValidityFile, folder: Path = VALIDITY_DIR) -> Path:
     return path
 
 
-def _tree_digest(*roots: Path) -> str:
-    """Of every file under `roots` (path and bytes), caches left out."""
+def _tree_digest(*roots: Path, leave_out: frozenset[Path] = frozenset()) -> str:
+    """Of every file under `roots` (path and bytes), caches and `leave_out` (paths in the project) left out."""
     digest = hashlib.sha256()
     for root in roots:
         for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+            if (relative := path.relative_to(PROJECT_ROOT)) not in leave_out:
+                digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-@functools.cache
-def site_digest(site: str) -> str:
-    """The site's code and templates, with the kit's and the fault mechanisms' (seed/server in injectors)."""
-    return _tree_digest(PROJECT_ROOT / "sites" / "kit", PROJECT_ROOT / "sites" / site, PROJECT_ROOT / "injectors")
+CODE_ROOT = PROJECT_ROOT.resolve()  # where the running code is (PROJECT_ROOT may point at a copy in tests)
 
 
 @functools.cache
-def agent_digest() -> str:
-    """The reference agent's code (and the client/network fault mechanisms it meets at the proxy)."""
-    return _tree_digest(PROJECT_ROOT / "harness" / "agents", PROJECT_ROOT / "proxy_addons")
+def type_files() -> dict[Path, frozenset[str]]:
+    """The files that implement particular proxy and injector fault types (a type's module, a client type's
+    script), as paths in the project, each with the `layer:type` keys it implements. A module another file
+    imports is shared, so it is not here: it stays in every digest."""
+    roots = (CODE_ROOT / "proxy_addons", CODE_ROOT / "injectors")
+    owners: dict[Path, set[str]] = {}
+    for kind in registry().values():
+        key = f"{kind.layer.value}:{kind.name}"
+        module = sys.modules.get(kind.__module__)
+        files = [Path(module.__file__).resolve()] if module is not None and module.__file__ else []
+        if (script := getattr(kind, "script", None)) and files:
+            files.append(files[0].parent / script)
+        for file in files:
+            if any(file.is_relative_to(root) for root in roots):
+                owners.setdefault(file, set()).add(key)
+    sources = [p for root in roots for p in root.rglob("*.py") if "__pycache__" not in p.parts]
+    out = {}
+    for file, keys in owners.items():
+        name = ".".join(file.relative_to(CODE_ROOT).with_suffix("").parts)
+        if file.suffix == ".py" and any(p.resolve() != file and re.search(rf"\b{re.escape(name)}\b", p.read_text())
+                                        for p in sources):
+            continue
+        out[file.relative_to(CODE_ROOT)] = frozenset(keys)
+    return out
+
+
+def _other_types(used: frozenset[str]) -> frozenset[Path]:
+    """Files that implement only fault types the run does not use: they cannot change its verdict."""
+    return frozenset(file for file, keys in type_files().items() if not keys & used)
+
+
+@functools.cache
+def site_digest(site: str, used: frozenset[str] = frozenset()) -> str:
+    """The site's code and templates, with the kit's and the seed/server fault mechanisms' (injectors) but those
+    of fault types other than `used`."""
+    return _tree_digest(PROJECT_ROOT / "sites" / "kit", PROJECT_ROOT / "sites" / site, PROJECT_ROOT / "injectors",
+                        leave_out=_other_types(used))
+
+
+@functools.cache
+def agent_digest(used: frozenset[str] = frozenset()) -> str:
+    """The reference agent's code and the proxy's (client and network fault mechanisms) but those of fault types
+    other than `used`: a new fault type leaves every other variant's evidence current."""
+    return _tree_digest(PROJECT_ROOT / "harness" / "agents", PROJECT_ROOT / "proxy_addons",
+                        leave_out=_other_types(used))
 
 
 def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
     """Of everything that decides a validation run's verdict but the machine's timing (a variant's runs are
     recorded once for all its tasks, so all of them are in it)."""
     tasks = [catalog.tasks[t] for t in spec.variant.tasks] if spec.variant is not None else [spec.task]
+    used = frozenset(fault_keys(spec.variant)) if spec.variant is not None else frozenset()
     parts = [*(t.model_dump_json() for t in tasks), faults_digest(spec.variant) if spec.variant is not None else "",
-             site_digest(spec.task.site), agent_digest(), str(spec.seed)]
+             site_digest(spec.task.site, used), agent_digest(used), str(spec.seed)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 

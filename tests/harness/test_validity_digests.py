@@ -66,3 +66,43 @@ def test_a_change_to_one_site_changes_only_that_sites_digests(tmp_path: Path, mo
     finally:
         validate.site_digest.cache_clear()
         validate.agent_digest.cache_clear()
+
+
+def test_a_fault_types_own_files_count_only_for_the_variants_that_use_it(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new or changed fault type leaves the evidence of every variant that does not use it current."""
+    from harness.cli.common import load_catalog
+
+    catalog = load_catalog(None)
+    owned = validate.type_files()
+    layout = Path("proxy_addons/client/layout.js")
+    assert "client:focus_steal" in owned[layout] and Path("proxy_addons/client/core.js") not in owned
+    assert Path("proxy_addons/network/errors.py") not in owned  # imported by other faults' modules: shared
+    uses = plan_validation(catalog, "travel", [1], ["fill_focus_steal@travel_book_namesake_hotel"])
+    other = plan_validation(catalog, "travel", [1], ["commit_cookie_overlay@travel_book_namesake_hotel"])
+    spec_uses = next(s for s in uses if s.variant is not None)
+    spec_other = next(s for s in other if s.variant is not None)
+    before = decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)
+    root = tmp_path / "tree"
+    for part in ("sites", "injectors", "harness/agents", "proxy_addons"):
+        for path in (validate.PROJECT_ROOT / part).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
+                target = root / path.relative_to(validate.PROJECT_ROOT)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+    monkeypatch.setattr(validate, "PROJECT_ROOT", root)
+    validate.site_digest.cache_clear()
+    validate.agent_digest.cache_clear()
+    try:
+        assert (decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)) == before
+        (root / layout).write_text((root / layout).read_text() + "\n/* changed */\n")
+        validate.agent_digest.cache_clear()
+        after = decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)
+        assert after[0] != before[0]  # focus_steal lives in layout.js
+        assert after[1] == before[1]  # the cookie overlay does not: its evidence stays current
+        (root / "proxy_addons" / "client" / "core.js").write_text("/* the framework changed */\n")
+        validate.agent_digest.cache_clear()
+        assert decision_digest(spec_other, catalog) != before[1]  # the shared core counts for every variant
+    finally:
+        validate.site_digest.cache_clear()
+        validate.agent_digest.cache_clear()
