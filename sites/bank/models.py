@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
+from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
 
 if TYPE_CHECKING:
     from scenarios.clock import EpisodeClock
@@ -188,7 +190,7 @@ class Limits(BaseModel):
     atm_daily_cents: int
 
 
-class BankState(BaseModel):
+class BankState(TakesIds, BaseModel):
     user: Customer
     accounts: list[Account]
     transactions: list[Transaction]
@@ -233,11 +235,6 @@ class BankState(BaseModel):
         return sorted((t for t in self.transactions if t.account_id == account_id),
                       key=lambda t: (t.posted_at, t.id), reverse=True)
 
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 def quote_cents(security: Security, minute: int) -> int:
     """The quote at an episode-clock minute: its base, a lasting shift, and a seeded wobble."""
@@ -253,7 +250,6 @@ def quote_minute(clock: "EpisodeClock") -> int:
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
 _AMOUNT = re.compile(r"^\d{1,12}(\.\d{1,2})?$", re.ASCII)
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def parse_amount(raw: str, what: str = "The amount") -> int:

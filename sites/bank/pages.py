@@ -1,11 +1,9 @@
 """Server-rendered pages of Meridian Bank. Pages only read; every write goes through the JSON API
 (`api.py`) from the page's script, which then moves on with a `?notice=` flash."""
 
-import math
 import re
 from datetime import date, datetime
 from typing import Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -28,8 +26,9 @@ from sites.bank.models import (
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
-from sites.kit.paging import page_number
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
+from sites.kit.urls import same_page_url
 
 MAX_QUERY = 100
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -85,19 +84,6 @@ def page_context(state: BankState | None) -> dict[str, Any]:
 
 def _notice(request: Request) -> str | None:
     return NOTICES.get(request.query_params.get("notice", ""))
-
-
-def _url(path: str, request: Request, **changes: str | None) -> str:
-    params = {k: v for k, v in request.query_params.items() if k != "notice"}
-    for key, value in changes.items():
-        if value is None:
-            params.pop(key, None)
-        else:
-            params[key] = value
-    if params.get("page") == "1":
-        params.pop("page")
-    query = urlencode(params)
-    return path + (f"?{query}" if query else "")
 
 
 def running_balances(state: BankState, account: Account) -> dict[str, int]:
@@ -178,16 +164,14 @@ def page_router(ui: Pages) -> APIRouter:
         # A search's results are a "search" list (search faults act on it); a plain history is not.
         found = results_point(episode, "search" if query else "account", found, lines)
         page = page_number(params.get("page"))
-        pages = max(1, math.ceil(len(found) / PAGE_SIZE))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}: this list has {pages}.")
-        shown = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        listing = Listing(found, page, PAGE_SIZE)
+        pages, shown = listing.pages, listing.shown
         path = request.url.path
         html = ui.render(
             episode, "account.html", title=account.name, account=account, rows=shown,
             balances=running_balances(state, account), total=len(found), page=page, pages=pages,
-            prev_url=_url(path, request, page=str(page - 1)) if page > 1 else None,
-            next_url=_url(path, request, page=str(page + 1)) if page < pages else None,
+            prev_url=same_page_url(path, request, page=str(page - 1)) if page > 1 else None,
+            next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
             query=query, kind=kind, kinds=KINDS, month=month,
             months=[(m, month_label(m)) for m in months_of(state, account)],
             filtered=bool(query or month or kind != "all"), notice=_notice(request), active="accounts",
@@ -295,15 +279,13 @@ def page_router(ui: Pages) -> APIRouter:
     async def payees(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
         page = page_number(request.query_params.get("page"))
-        pages = max(1, math.ceil(len(state.payees) / PAGE_SIZE))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}: this list has {pages}.")
-        shown = state.payees[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        listing = Listing(state.payees, page, PAGE_SIZE)
+        pages, shown = listing.pages, listing.shown
         episode.emit.navigate("view_payees", payee_ids=[p.id for p in shown], page=page)
         path = request.url.path
         return ui.render(episode, "payees.html", title="Payees", payees=shown, page=page, pages=pages,
-                         prev_url=_url(path, request, page=str(page - 1)) if page > 1 else None,
-                         next_url=_url(path, request, page=str(page + 1)) if page < pages else None,
+                         prev_url=same_page_url(path, request, page=str(page - 1)) if page > 1 else None,
+                         next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
                          adding=request.query_params.get("add") == "1", notice=_notice(request), active="payees")
 
     @router.get("/payees/{payee_id}", response_class=HTMLResponse)

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
+from sites.kit.bodies import Day, Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
 
 if TYPE_CHECKING:
     pass
@@ -171,7 +173,7 @@ class PreVisitForm(BaseModel):
     medications_confirmed: bool
 
 
-class ClinicState(BaseModel):
+class ClinicState(TakesIds, BaseModel):
     patient: Patient
     locations: list[Location]
     providers: list[Provider]
@@ -208,17 +210,9 @@ class ClinicState(BaseModel):
     def form_for(self, appointment_id: str) -> PreVisitForm | None:
         return next((f for f in self.previsit_forms if f.appointment_id == appointment_id), None)
 
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        """The next id from a state counter ('ap0007'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 Phone = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=7, max_length=20,
                                          pattern=r"^\+?[0-9 ()-]{7,20}$")]
 

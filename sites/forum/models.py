@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
 
+from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
 
 if TYPE_CHECKING:
     pass
@@ -146,7 +148,7 @@ class Settings(BaseModel):
     page_size: int = 15
 
 
-class ForumState(BaseModel):
+class ForumState(TakesIds, BaseModel):
     user: Account
     members: list[Member]
     tags: list[Tag]
@@ -214,18 +216,11 @@ class ForumState(BaseModel):
     def revisions_of(self, post_id: str) -> list[Revision]:
         return sorted((r for r in self.revisions if r.post_id == post_id), key=lambda r: r.number)
 
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        """The next id from a state counter ('q0061', 'v0003'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
 TAG_PATTERN = r"^[a-z0-9][a-z0-9.+#-]{0,24}$"
 _TAG = re.compile(TAG_PATTERN)
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 Title = Annotated[str, _text(TITLE_MIN, TITLE_MAX)]

@@ -1,7 +1,6 @@
 """Server-rendered pages of the forum. Pages only read; every write goes through the JSON API
 (`api.py`) from the page's script, which reloads the page with a `?notice=` flash."""
 
-import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,8 +29,9 @@ from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
-from sites.kit.paging import page_number
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages
+from sites.kit.urls import same_page_url
 
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
 MAX_QUERY = 300
@@ -153,30 +153,6 @@ def sort_questions(state: ForumState, questions: list[Question], sort: Sort) -> 
     return newest
 
 
-class Listing:
-    def __init__(self, items: list[Question], page: int, size: int) -> None:
-        self.total = len(items)
-        self.pages = max(1, math.ceil(self.total / size))
-        if page > self.pages:
-            raise HTTPException(404, f"There is no page {page}: this list has {self.pages}.")
-        self.page = page
-        self.start = (page - 1) * size
-        self.shown = items[self.start: self.start + size]
-
-
-def _url(path: str, request: Request, **changes: str | None) -> str:
-    params = {k: v for k, v in request.query_params.items() if k not in ("notice",)}
-    for key, value in changes.items():
-        if value is None:
-            params.pop(key, None)
-        else:
-            params[key] = value
-    if params.get("page") == "1":
-        params.pop("page")
-    query = urlencode(params)
-    return path + (f"?{query}" if query else "")
-
-
 def parse_search(raw: str) -> tuple[list[str], list[str]]:
     """'[git] undo commit' -> (tags ['git'], words ['undo', 'commit'])."""
     if len(raw) > MAX_QUERY:
@@ -247,10 +223,10 @@ def page_router(ui: Pages) -> APIRouter:
         html = ui.render(
             episode, "questions.html", title=heading, heading=heading, listing=listing,
             rows=[_row(state, q, now) for q in listing.shown], sort=sort, sorts=SORT_NAMES,
-            sort_urls={s: _url(path, request, sort=s, page=None) for s in SORTS},
-            prev_url=_url(path, request, page=str(listing.page - 1)) if listing.page > 1 else None,
-            next_url=_url(path, request, page=str(listing.page + 1)) if listing.page < listing.pages else None,
-            page_urls=[(n, _url(path, request, page=str(n))) for n in range(1, listing.pages + 1)],
+            sort_urls={s: same_page_url(path, request, sort=s, page=None) for s in SORTS},
+            prev_url=same_page_url(path, request, page=str(listing.page - 1)) if listing.page > 1 else None,
+            next_url=same_page_url(path, request, page=str(listing.page + 1)) if listing.page < listing.pages else None,
+            page_urls=[(n, same_page_url(path, request, page=str(n))) for n in range(1, listing.pages + 1)],
             tag=state.tag(tag) if tag else None, following=bool(tag and state.follows_tag(tag)),
             query=search or "", notice=_notice(request), active="questions",
         )

@@ -12,12 +12,14 @@ instructor pages (grading, announcements) exist only for the latter. A quiz's an
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, field_validator
 
+from sites.kit.bodies import Day, Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
 
 if TYPE_CHECKING:
     pass
@@ -190,7 +192,7 @@ class Reminder(BaseModel):
     created_at: str
 
 
-class LearnState(BaseModel):
+class LearnState(TakesIds, BaseModel):
     user: Person
     people: list[Person]
     courses: list[Course]
@@ -243,17 +245,9 @@ class LearnState(BaseModel):
         return sorted((a for a in self.attempts if a.quiz_id == quiz_id and a.student_id == student_id),
                       key=lambda a: a.number)
 
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        """The next id from a state counter ('sub0007'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 class SubmitBody(_Body):

@@ -3,7 +3,6 @@ opening a message marks its conversation read (a read side effect, no clock step
 following a link in a message records the click (`link_clicks`, one clock step), like a
 redirecting link tracker. Every other write goes through the JSON API (`api.py`)."""
 
-import math
 import re
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,7 @@ from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year, day_month_yea
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
-from sites.kit.paging import page_number
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages
 from sites.mail.models import (
     FOLDERS,
@@ -169,19 +168,6 @@ def _row(state: MailState, message: Message, now: datetime) -> dict[str, Any]:
     }
 
 
-class Listing:
-    """One page of a message list."""
-
-    def __init__(self, messages: list[Message], page: int, size: int, what: str) -> None:
-        self.total = len(messages)
-        self.pages = max(1, math.ceil(self.total / size))
-        if page > self.pages:
-            raise HTTPException(404, f"There is no page {page}; {what} has {self.pages}.")
-        self.page = page
-        self.start = (page - 1) * size
-        self.shown = messages[self.start : self.start + size]
-
-
 def _pager_url(path: str, request: Request, page: int) -> str:
     params = {k: v for k, v in request.query_params.items() if k not in ("page", "notice")}
     if page > 1:
@@ -197,7 +183,8 @@ def page_router(ui: Pages) -> APIRouter:
                   folder: Folder | None, what: str, **extra: Any) -> tuple[Listing, HTMLResponse]:
         state = episode.state
         page = page_number(request.query_params.get("page"))
-        listing = Listing(messages, page, state.settings.page_size, what)
+        listing = Listing(messages, page, state.settings.page_size,
+                          lambda page, pages: f"There is no page {page}; {what} has {pages}.")
         now = episode.clock.now().replace(tzinfo=None)
         rows = [_row(state, m, now) for m in listing.shown]
         # Row controls are named after the row; the date tells apart rows that would share a name.

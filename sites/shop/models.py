@@ -1,12 +1,13 @@
 """The shop's state (graded elsewhere: keep field names stable) and its API request bodies."""
 
 from datetime import date, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
 
 
 class Product(BaseModel):
@@ -99,7 +100,8 @@ class Review(BaseModel):
     posted_at: str
 
 
-class ShopState(BaseModel):
+class ShopState(TakesIds, BaseModel):
+    id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     user: User
     categories: list[Category]
     products: list[Product]
@@ -144,12 +146,6 @@ class ShopState(BaseModel):
     def offers(self, name: str) -> list[Product]:
         """Every listing of the product called `name` (one per seller), cheapest first; ties by seller."""
         return sorted((p for p in self.products if p.name == name), key=lambda p: (p.price_cents, p.seller, p.id))
-
-    def take_id(self, counter: str, prefix: str) -> str:
-        """The next id from a state counter ('c1', 'o1004', 'a3'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value}"
 
 
 SHIPPING_CENTS: dict[str, int] = {"standard": 0, "express": 1200}

@@ -1,6 +1,5 @@
 """Server-rendered pages of the store. Reads only; writes go through the JSON API."""
 
-import math
 import re
 from typing import Any
 
@@ -9,7 +8,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
-from sites.kit.paging import page_number
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
 from sites.shop.models import (
     MAX_QUANTITY,
@@ -87,11 +86,10 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("home", "page")
     async def home(request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        pages = max(1, math.ceil(len(state.products) / PAGE_SIZE))
         page = page_number(request.query_params.get("page"))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}; the catalogue has {pages}.")
-        shown = state.products[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        listing = Listing(state.products, page, PAGE_SIZE,
+                          lambda page, pages: f"There is no page {page}; the catalogue has {pages}.")
+        pages, shown = listing.pages, listing.shown
         shown = results_point(episode, "listing", shown, state.products)
         episode.emit.navigate("view_home", page=page,
                               product_ids=[p.id for p in shown])
@@ -114,11 +112,10 @@ def page_router(ui: Pages) -> APIRouter:
             p for p in state.products
             if needle in p.name.casefold() or needle in names.get(p.category, "").casefold()
         ]
-        pages = max(1, math.ceil(len(matches) / SEARCH_PAGE_SIZE))
         page = page_number(request.query_params.get("page"))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}; this search has {pages}.")
-        shown = matches[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
+        listing = Listing(matches, page, SEARCH_PAGE_SIZE,
+                          lambda page, pages: f"There is no page {page}; this search has {pages}.")
+        pages, shown = listing.pages, listing.shown
         shown = results_point(episode, "search", shown, state.products)
         episode.emit.search("search", query=query, results=[p.id for p in shown],
                             **({"page": page} if page > 1 else {}))

@@ -7,14 +7,16 @@ the episode clock. Money is in cents. A booking is written whole by one request 
 """
 
 from datetime import date
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
+from sites.kit.bodies import Day, Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.dates import day_month, day_month_year
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
 
 if TYPE_CHECKING:
     pass
@@ -161,7 +163,8 @@ class PointsEntry(BaseModel):
     at: str
 
 
-class TravelState(BaseModel):
+class TravelState(TakesIds, BaseModel):
+    id_width: ClassVar[int] = 3  # of `take_id`'s numbers
     today: str = Field(description="the episode's date: nothing can be booked before it")
     user: Account
     loyalty: Loyalty
@@ -198,11 +201,6 @@ class TravelState(BaseModel):
     def flight(self, flight_id: str) -> Flight | None:
         return next((f for f in self.flights if f.id == flight_id), None)
 
-    def take_id(self, counter: str, prefix: str, width: int = 3) -> str:
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- prices ---------------------------------------------------------------------------------------
 
@@ -226,8 +224,6 @@ def quote(hotel: Hotel, room: Room, nights: int, rooms: int, discount_pct: int =
 
 # ---- request bodies (every JSON write) ---------------------------------------------------------
 
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-IsoDate = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 Name = Annotated[str, _text(1, 60), StringConstraints(pattern=r"^[^<>{}\[\]\\/@#$%^*=|~`\"]+$")]
@@ -239,8 +235,8 @@ Code = Annotated[str, _text(0, 30), StringConstraints(pattern=r"^[A-Za-z0-9-]*$"
 class StayBody(_Body):
     hotel_id: Id
     room_id: Id
-    check_in: IsoDate
-    check_out: IsoDate
+    check_in: Day
+    check_out: Day
     guests: Annotated[StrictInt, Field(ge=1, le=MAX_GUESTS)]
     rooms: Annotated[StrictInt, Field(ge=1, le=MAX_ROOMS)] = 1
     promo_code: Code = ""
@@ -257,8 +253,8 @@ class BookingBody(StayBody):
 
 
 class DatesBody(_Body):
-    check_in: IsoDate
-    check_out: IsoDate
+    check_in: Day
+    check_out: Day
 
 
 class FlightBookingBody(_Body):

@@ -4,7 +4,6 @@ API (`api.py`) from the page's script, which then loads the next page with a `?n
 A hotel list shows nightly prices before taxes and fees; the cancellation policy, taxes and fees
 and room details appear only on a hotel's own page (and again when booking)."""
 
-import math
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -15,7 +14,7 @@ from fastapi.responses import HTMLResponse
 from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
-from sites.kit.paging import page_number
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
 from sites.travel.models import (
     AMENITIES,
@@ -176,10 +175,9 @@ def page_router(ui: Pages) -> APIRouter:
         pool = [h for h in state.hotels if h.city == match]
         found = results_point(episode, "hotels", filters.order(state, [h for h in pool if filters.keep(state, h, stay)],
                                                                 stay), state.hotels)
-        pages = max(1, math.ceil(len(found) / PAGE_SIZE))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}: these results have {pages}.")
-        shown = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        listing = Listing(found, page, PAGE_SIZE,
+                          lambda page, pages: f"There is no page {page}: these results have {pages}.")
+        pages, shown = listing.pages, listing.shown
         stay_query = {"city": match, **(stay.query() if stay else {})}
         base = {**stay_query, **filters.query()}
         page_urls = [(n, _url("/hotels", {**base, "page": n if n > 1 else None})) for n in range(1, pages + 1)]
