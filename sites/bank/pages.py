@@ -2,7 +2,7 @@
 (`api.py`) from the page's script, which then moves on with a `?notice=` flash."""
 
 import re
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -23,6 +23,7 @@ from sites.bank.models import (
     quote_cents,
     quote_minute,
 )
+from sites.kit.dates import MONTH_ABBREVIATIONS, month_day_year, month_year
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
@@ -56,12 +57,12 @@ NOTICES = {
 
 def short_date(stamp: str) -> str:
     moment = parse_iso(stamp) if "T" in stamp else datetime.fromisoformat(stamp)
-    return f"{moment:%b} {moment.day}, {moment.year}"
+    return f"{MONTH_ABBREVIATIONS[moment.month - 1]} {moment.day}, {moment.year}"
 
 
 def long_date(stamp: str) -> str:
     moment = parse_iso(stamp)
-    return f"{moment:%B} {moment.day}, {moment.year} at {moment:%H:%M}"
+    return f"{month_day_year(moment)} at {moment.hour:02d}:{moment.minute:02d}"
 
 
 def signed(cents: int) -> str:
@@ -97,10 +98,6 @@ def running_balances(state: BankState, account: Account) -> dict[str, int]:
 
 def months_of(state: BankState, account: Account) -> list[str]:
     return sorted({t.posted_at[:7] for t in state.transactions if t.account_id == account.id}, reverse=True)
-
-
-def month_label(month: str) -> str:
-    return date.fromisoformat(f"{month}-01").strftime("%B %Y")
 
 
 def counterparty(state: BankState, item: Scheduled) -> str:
@@ -173,7 +170,7 @@ def page_router(ui: Pages) -> APIRouter:
             prev_url=same_page_url(path, request, page=str(page - 1)) if page > 1 else None,
             next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
             query=query, kind=kind, kinds=KINDS, month=month,
-            months=[(m, month_label(m)) for m in months_of(state, account)],
+            months=[(m, month_year(m)) for m in months_of(state, account)],
             filtered=bool(query or month or kind != "all"), notice=_notice(request), active="accounts",
         )
         ids = [t.id for t in shown]
@@ -209,7 +206,7 @@ def page_router(ui: Pages) -> APIRouter:
         months = [m for m in months_of(state, account) if m < current]
         episode.emit.navigate("view_statements", account.id)
         return ui.render(episode, "statements.html", title=f"Statements · {account.name}", account=account,
-                         months=[(m, month_label(m)) for m in months], statement=None, active="statements")
+                         months=[(m, month_year(m)) for m in months], statement=None, active="statements")
 
     @router.get("/accounts/{account_id}/statements/{month}", response_class=HTMLResponse)
     @hook_point("statement", "page", target=lambda kw: kw["account_id"])
@@ -227,9 +224,9 @@ def page_router(ui: Pages) -> APIRouter:
         opening = closing - sum(t.amount_cents for t in lines)
         episode.emit.inspect("view_statement", account.id, revealed=["statement"], month=month,
                              transaction_ids=[t.id for t in lines])
-        return ui.render(episode, "statements.html", title=f"{month_label(month)} statement · {account.name}",
-                         account=account, months=[(m, month_label(m)) for m in months], active="statements",
-                         statement={"month": month, "label": month_label(month), "lines": list(reversed(lines)),
+        return ui.render(episode, "statements.html", title=f"{month_year(month)} statement · {account.name}",
+                         account=account, months=[(m, month_year(m)) for m in months], active="statements",
+                         statement={"month": month, "label": month_year(month), "lines": list(reversed(lines)),
                                     "opening": opening, "closing": closing,
                                     "money_in": sum(t.amount_cents for t in lines if t.amount_cents > 0),
                                     "money_out": -sum(t.amount_cents for t in lines if t.amount_cents < 0)})
@@ -250,7 +247,7 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_spending", account.id, revealed=["spending"], month=month,
                              categories=[r.category for r in rows])
         return ui.render(episode, "spending.html", title=f"Spending · {account.name}", account=account, month=month,
-                         label=month_label(month), months=[(m, month_label(m)) for m in months], rows=rows,
+                         label=month_year(month), months=[(m, month_year(m)) for m in months], rows=rows,
                          total=total, active="accounts")
 
     @router.get("/transfer", response_class=HTMLResponse)

@@ -6,6 +6,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from sites.kit.dates import WEEKDAY_NAMES, month_day_year
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import Listing, page_number
@@ -44,7 +45,7 @@ def _address_line(address: Any) -> str:
 
 def _delivery_date(order: Order) -> str:
     day = estimated_delivery(order)
-    return f"{day:%A}, {day:%B} {day.day}, {day.year}"
+    return f"{WEEKDAY_NAMES[day.weekday()]}, {month_day_year(day)}"
 
 
 def shop_filters() -> dict[str, Any]:
