@@ -23,6 +23,7 @@ from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     from scenarios.clock import EpisodeClock
@@ -209,26 +210,26 @@ class BankState(TakesIds, BaseModel):
     next_ids: dict[str, int]
 
     def account(self, account_id: str) -> Account | None:
-        return next((a for a in self.accounts if a.id == account_id), None)
+        return find(self.accounts, account_id)
 
     def cash_account(self) -> Account:
         found = next(a for a in self.accounts if a.kind == "brokerage")
         return found
 
     def payee(self, payee_id: str) -> Payee | None:
-        return next((p for p in self.payees if p.id == payee_id), None)
+        return find(self.payees, payee_id)
 
     def transaction(self, transaction_id: str) -> Transaction | None:
-        return next((t for t in self.transactions if t.id == transaction_id), None)
+        return find(self.transactions, transaction_id)
 
     def security(self, symbol: str) -> Security | None:
         return next((s for s in self.securities if s.symbol == symbol.upper()), None)
 
     def holding(self, symbol: str) -> Holding | None:
-        return next((h for h in self.holdings if h.symbol == symbol), None)
+        return find(self.holdings, symbol, key="symbol")
 
     def review(self, review_id: str) -> OrderReview | None:
-        return next((r for r in self.order_reviews if r.id == review_id), None)
+        return find(self.order_reviews, review_id)
 
     def history(self, account_id: str) -> list[Transaction]:
         """Newest first."""

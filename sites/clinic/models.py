@@ -20,6 +20,7 @@ from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -190,25 +191,25 @@ class ClinicState(TakesIds, BaseModel):
     next_ids: dict[str, int]
 
     def provider(self, provider_id: str) -> Provider | None:
-        return next((p for p in self.providers if p.id == provider_id), None)
+        return find(self.providers, provider_id)
 
     def location(self, location_id: str) -> Location | None:
-        return next((x for x in self.locations if x.id == location_id), None)
+        return find(self.locations, location_id)
 
     def slot(self, slot_id: str) -> Slot | None:
-        return next((s for s in self.slots if s.id == slot_id), None)
+        return find(self.slots, slot_id)
 
     def appointment(self, appointment_id: str) -> Appointment | None:
-        return next((a for a in self.appointments if a.id == appointment_id), None)
+        return find(self.appointments, appointment_id)
 
     def result(self, result_id: str) -> TestResult | None:
-        return next((r for r in self.results if r.id == result_id), None)
+        return find(self.results, result_id)
 
     def card(self, card_id: str) -> InsuranceCard | None:
-        return next((c for c in self.insurance_cards if c.id == card_id), None)
+        return find(self.insurance_cards, card_id)
 
     def form_for(self, appointment_id: str) -> PreVisitForm | None:
-        return next((f for f in self.previsit_forms if f.appointment_id == appointment_id), None)
+        return find(self.previsit_forms, appointment_id, key="appointment_id")
 
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------

@@ -19,6 +19,7 @@ from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -165,7 +166,7 @@ class ForumState(TakesIds, BaseModel):
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def member(self, member_id: str) -> Member | None:
-        return next((m for m in self.members if m.id == member_id), None)
+        return find(self.members, member_id)
 
     @property
     def me(self) -> Member:
@@ -174,7 +175,7 @@ class ForumState(TakesIds, BaseModel):
         return found
 
     def tag(self, name: str) -> Tag | None:
-        return next((t for t in self.tags if t.name == name), None)
+        return find(self.tags, name, key="name")
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id and not q.deleted), None)
@@ -199,7 +200,7 @@ class ForumState(TakesIds, BaseModel):
                       key=lambda c: (c.created_at, c.id))
 
     def vote_on(self, post_id: str) -> Vote | None:
-        return next((v for v in self.votes if v.post_id == post_id), None)
+        return find(self.votes, post_id, key="post_id")
 
     def follows_tag(self, name: str) -> bool:
         return any(f.tag == name for f in self.follows)

@@ -19,6 +19,7 @@ from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -176,28 +177,28 @@ class MailState(TakesIds, BaseModel):
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def message(self, message_id: str) -> Message | None:
-        return next((m for m in self.messages if m.id == message_id), None)
+        return find(self.messages, message_id)
 
     def thread(self, thread_id: str) -> list[Message]:
         """The thread's messages, oldest first."""
         return sorted((m for m in self.messages if m.thread_id == thread_id), key=lambda m: (m.sent_at, m.id))
 
     def contact(self, contact_id: str) -> Contact | None:
-        return next((c for c in self.contacts if c.id == contact_id), None)
+        return find(self.contacts, contact_id)
 
     def contact_by_email(self, email: str) -> Contact | None:
         wanted = email.casefold()
         return next((c for c in self.contacts if c.email.casefold() == wanted), None)
 
     def label(self, label_id: str) -> Label | None:
-        return next((lb for lb in self.labels if lb.id == label_id), None)
+        return find(self.labels, label_id)
 
     def label_named(self, name: str) -> Label | None:
         wanted = name.casefold()
         return next((lb for lb in self.labels if lb.name.casefold() == wanted), None)
 
     def filter(self, filter_id: str) -> Filter | None:
-        return next((f for f in self.filters if f.id == filter_id), None)
+        return find(self.filters, filter_id)
 
     def link(self, link_id: str) -> tuple[Message, MessageLink] | None:
         for message in self.messages:

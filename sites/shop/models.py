@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 
 class Product(BaseModel):
@@ -114,22 +115,22 @@ class ShopState(TakesIds, BaseModel):
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:
-        return next((p for p in self.products if p.id == product_id), None)
+        return find(self.products, product_id)
 
     def category(self, slug: str) -> Category | None:
-        return next((c for c in self.categories if c.slug == slug), None)
+        return find(self.categories, slug, key="slug")
 
     def address(self, address_id: str) -> Address | None:
-        return next((a for a in self.addresses if a.id == address_id), None)
+        return find(self.addresses, address_id)
 
     def cart_item(self, item_id: str) -> CartItem | None:
-        return next((i for i in self.cart_items if i.id == item_id), None)
+        return find(self.cart_items, item_id)
 
     def order(self, order_id: str) -> Order | None:
-        return next((o for o in self.orders if o.id == order_id), None)
+        return find(self.orders, order_id)
 
     def message(self, message_id: str) -> Message | None:
-        return next((m for m in self.messages if m.id == message_id), None)
+        return find(self.messages, message_id)
 
     def default_address(self) -> Address | None:
         return next((a for a in self.addresses if a.is_default), None)

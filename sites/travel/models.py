@@ -17,6 +17,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.dates import day_month, day_month_year
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -181,10 +182,10 @@ class TravelState(TakesIds, BaseModel):
     next_ids: dict[str, int]
 
     def hotel(self, hotel_id: str) -> Hotel | None:
-        return next((h for h in self.hotels if h.id == hotel_id), None)
+        return find(self.hotels, hotel_id)
 
     def room(self, room_id: str) -> Room | None:
-        return next((r for r in self.rooms if r.id == room_id), None)
+        return find(self.rooms, room_id)
 
     def rooms_of(self, hotel_id: str) -> list[Room]:
         return sorted((r for r in self.rooms if r.hotel_id == hotel_id), key=lambda r: (r.nightly_cents, r.id))
@@ -193,13 +194,13 @@ class TravelState(TakesIds, BaseModel):
         return sorted((r for r in self.reviews if r.hotel_id == hotel_id), key=lambda r: r.written_at, reverse=True)
 
     def card(self, card_id: str) -> Card | None:
-        return next((c for c in self.cards if c.id == card_id), None)
+        return find(self.cards, card_id)
 
     def booking(self, booking_id: str) -> Booking | None:
-        return next((b for b in self.bookings if b.id == booking_id), None)
+        return find(self.bookings, booking_id)
 
     def flight(self, flight_id: str) -> Flight | None:
-        return next((f for f in self.flights if f.id == flight_id), None)
+        return find(self.flights, flight_id)
 
 
 # ---- prices ---------------------------------------------------------------------------------------
