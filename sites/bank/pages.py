@@ -27,6 +27,7 @@ from sites.kit.dates import MONTH_ABBREVIATIONS, month_day_year, month_year
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
+from sites.kit.notices import notice_of
 from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
 from sites.kit.urls import same_page_url
@@ -83,10 +84,6 @@ def page_context(state: BankState | None) -> dict[str, Any]:
     return {"customer": state.user, "unread": sum(1 for m in state.messages if not m.read), "active": None}
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
-
-
 def running_balances(state: BankState, account: Account) -> dict[str, int]:
     """Balance after each transaction, computed back from the current balance."""
     balance, after = account.balance_cents, {}
@@ -135,7 +132,8 @@ def page_router(ui: Pages) -> APIRouter:
                          recent=recent, invested=invested, upcoming=upcoming,
                          names={s.id: counterparty(state, s) for s in upcoming},
                          total=sum(a.balance_cents for a in state.accounts) + invested,
-                         alerts=[m for m in state.messages if not m.read], notice=_notice(request), active="accounts")
+                         alerts=[m for m in state.messages if not m.read],
+                         notice=notice_of(request, NOTICES), active="accounts")
 
     @router.get("/accounts/{account_id}", response_class=HTMLResponse)
     @hook_point("account", "page", target=lambda kw: kw["account_id"])
@@ -171,7 +169,7 @@ def page_router(ui: Pages) -> APIRouter:
             next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
             query=query, kind=kind, kinds=KINDS, month=month,
             months=[(m, month_year(m)) for m in months_of(state, account)],
-            filtered=bool(query or month or kind != "all"), notice=_notice(request), active="accounts",
+            filtered=bool(query or month or kind != "all"), notice=notice_of(request, NOTICES), active="accounts",
         )
         ids = [t.id for t in shown]
         if query:
@@ -195,7 +193,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "transaction.html", title=line.description, t=line, account=account,
                          balance=running_balances(state, account).get(line.id, 0), dispute=dispute,
                          reasons=DISPUTE_REASONS, can_dispute=line.kind == "card" and line.amount_cents < 0,
-                         notice=_notice(request), active="accounts")
+                         notice=notice_of(request, NOTICES), active="accounts")
 
     @router.get("/accounts/{account_id}/statements", response_class=HTMLResponse)
     @hook_point("statements", "page", target=lambda kw: kw["account_id"])
@@ -258,7 +256,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "transfer.html", title="Move money", accounts=state.accounts,
                          payees=[p for p in state.payees if p.status == "active"], frequencies=FREQUENCIES,
                          preselect=request.query_params.get("to", ""), today=episode.clock.now().date().isoformat(),
-                         limits=state.limits, notice=_notice(request), active="transfer")
+                         limits=state.limits, notice=notice_of(request, NOTICES), active="transfer")
 
     @router.get("/payments", response_class=HTMLResponse)
     @hook_point("payments", "page")
@@ -269,7 +267,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "payments.html", title="Scheduled payments", items=items,
                          names={s.id: counterparty(state, s) for s in items},
                          froms={a.id: a.name for a in state.accounts}, frequencies=FREQUENCIES,
-                         notice=_notice(request), active="payments")
+                         notice=notice_of(request, NOTICES), active="payments")
 
     @router.get("/payees", response_class=HTMLResponse)
     @hook_point("payees", "page")
@@ -283,7 +281,8 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "payees.html", title="Payees", payees=shown, page=page, pages=pages,
                          prev_url=same_page_url(path, request, page=str(page - 1)) if page > 1 else None,
                          next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
-                         adding=request.query_params.get("add") == "1", notice=_notice(request), active="payees")
+                         adding=request.query_params.get("add") == "1",
+                         notice=notice_of(request, NOTICES), active="payees")
 
     @router.get("/payees/{payee_id}", response_class=HTMLResponse)
     @hook_point("payee", "page", target=lambda kw: kw["payee_id"])
@@ -312,8 +311,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         items = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
         episode.emit.navigate("view_messages", message_ids=[m.id for m in items])
-        return ui.render(episode, "messages.html", title="Security messages", items=items, notice=_notice(request),
-                         active="messages")
+        return ui.render(episode, "messages.html", title="Security messages", items=items,
+                         notice=notice_of(request, NOTICES), active="messages")
 
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
@@ -322,7 +321,7 @@ def page_router(ui: Pages) -> APIRouter:
         found = get_or_404(state.messages, message_id, detail="There is no such message.")
         found.read = True
         episode.emit.inspect("view_message", found.id, revealed=["sender_address", "body"])
-        return ui.render(episode, "message.html", title=found.subject, m=found, notice=_notice(request),
+        return ui.render(episode, "message.html", title=found.subject, m=found, notice=notice_of(request, NOTICES),
                          paragraphs=[p for p in found.body.split("\n\n") if p.strip()], active="messages")
 
     @router.get("/limits", response_class=HTMLResponse)
@@ -330,8 +329,8 @@ def page_router(ui: Pages) -> APIRouter:
     async def limits(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
         episode.emit.navigate("view_limits")
-        return ui.render(episode, "limits.html", title="Limits", limits=state.limits, notice=_notice(request),
-                         active="limits")
+        return ui.render(episode, "limits.html", title="Limits", limits=state.limits,
+                         notice=notice_of(request, NOTICES), active="limits")
 
     # -- brokerage ----------------------------------------------------------------------------------
 
@@ -350,7 +349,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "invest.html", title="Investments", rows=rows, quotes=list(quotes.values()),
                          cash=cash, invested=sum(r["value"] for r in rows),
                          open_orders=sum(1 for o in state.orders if o.status == "open"),
-                         as_of=long_date(iso(episode.clock.now())), notice=_notice(request), active="invest")
+                         as_of=long_date(iso(episode.clock.now())), notice=notice_of(request, NOTICES), active="invest")
 
     @router.get("/invest/quote/{symbol}", response_class=HTMLResponse)
     @hook_point("quote", "page", target=lambda kw: kw["symbol"])
@@ -376,7 +375,7 @@ def page_router(ui: Pages) -> APIRouter:
         security = state.security(found.symbol)
         episode.emit.navigate("view_order_review", found.id)
         return ui.render(episode, "review.html", title="Review your order", r=found, security=security,
-                         cash=state.cash_account(), notice=_notice(request), active="invest")
+                         cash=state.cash_account(), notice=notice_of(request, NOTICES), active="invest")
 
     @router.get("/invest/orders", response_class=HTMLResponse)
     @hook_point("orders", "page")
@@ -387,8 +386,8 @@ def page_router(ui: Pages) -> APIRouter:
             (o for o in items if o.status != "open"), key=lambda o: (o.placed_at, o.id), reverse=True)
         names = {s.symbol: s.name for s in state.securities}
         episode.emit.navigate("view_orders", order_ids=[o.id for o in items])
-        return ui.render(episode, "orders.html", title="Orders", items=items, names=names, notice=_notice(request),
-                         active="invest")
+        return ui.render(episode, "orders.html", title="Orders", items=items, names=names,
+                         notice=notice_of(request, NOTICES), active="invest")
 
     return router
 

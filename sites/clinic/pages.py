@@ -21,6 +21,7 @@ from sites.kit.dates import day_label, time_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
+from sites.kit.notices import notice_of
 from sites.kit.templating import Pages
 
 NOTICES = {
@@ -53,10 +54,6 @@ def page_context(state: ClinicState | None) -> dict[str, Any]:
     if state is None:
         return {"patient": None, "unread": 0}
     return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read)}
-
-
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
 
 
 def _day_param(request: Request, name: str) -> date | None:
@@ -104,7 +101,7 @@ def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
 
     def render(episode: SiteEpisode, request: Request, template: str, **context: Any) -> HTMLResponse:
-        return ui.render(episode, template, notice=_notice(request), **context)
+        return ui.render(episode, template, notice=notice_of(request, NOTICES), **context)
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")

@@ -29,6 +29,7 @@ from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
+from sites.kit.notices import notice_of
 from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages
 from sites.kit.urls import same_page_url
@@ -132,10 +133,6 @@ def page_context(state: ForumState | None) -> dict[str, Any]:
             "followed": [f.tag for f in state.follows], "query": "", "active": None}
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
-
-
 def _sort_of(request: Request) -> Sort:
     raw = request.query_params.get("sort", "") or "newest"
     sort = next((s for s in SORTS if s == raw), None)
@@ -228,7 +225,7 @@ def page_router(ui: Pages) -> APIRouter:
             next_url=same_page_url(path, request, page=str(listing.page + 1)) if listing.page < listing.pages else None,
             page_urls=[(n, same_page_url(path, request, page=str(n))) for n in range(1, listing.pages + 1)],
             tag=state.tag(tag) if tag else None, following=bool(tag and state.follows_tag(tag)),
-            query=search or "", notice=_notice(request), active="questions",
+            query=search or "", notice=notice_of(request, NOTICES), active="questions",
         )
         return listing, html
 
@@ -314,7 +311,7 @@ def page_router(ui: Pages) -> APIRouter:
                              answer_ids=[a.id for a in answers])
         return ui.render(
             episode, "question.html", title=question.title, question=question, qv=post_view(question),
-            answers=[post_view(a) for a in answers], order=order, notice=_notice(request),
+            answers=[post_view(a) for a in answers], order=order, notice=notice_of(request, NOTICES),
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
             my_question=question.author_id == state.me.id, related=related[:6],
             active="questions",
@@ -398,8 +395,8 @@ def page_router(ui: Pages) -> APIRouter:
         rows = [{"t": t, "count": sum(1 for q in state.live_questions() if t.name in q.tags),
                  "following": state.follows_tag(t.name)} for t in shown]
         episode.emit.navigate("view_tags", None, tag_ids=[t.id for t in shown])
-        return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle, notice=_notice(request),
-                         active="tags")
+        return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle,
+                         notice=notice_of(request, NOTICES), active="tags")
 
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
@@ -454,8 +451,8 @@ def page_router(ui: Pages) -> APIRouter:
                     if question else None)
             rows.append({"n": n, "when": when(n.created_at, now), "href": href})
         episode.emit.navigate("view_notifications", None, notification_ids=[n.id for n in listed])
-        return ui.render(episode, "notifications.html", title="Notifications", rows=rows, notice=_notice(request),
-                         active="notifications")
+        return ui.render(episode, "notifications.html", title="Notifications", rows=rows,
+                         notice=notice_of(request, NOTICES), active="notifications")
 
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
@@ -463,6 +460,6 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         episode.emit.navigate("view_settings", None)
         return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,
-                         email=state.user.email, notice=_notice(request), active="settings")
+                         email=state.user.email, notice=notice_of(request, NOTICES), active="settings")
 
     return router

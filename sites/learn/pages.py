@@ -17,6 +17,7 @@ from sites.kit.dates import day_label, time_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
+from sites.kit.notices import notice_of
 from sites.kit.templating import Pages
 from sites.learn.generator import long_day
 from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
@@ -63,10 +64,6 @@ def page_context(state: LearnState | None) -> dict[str, Any]:
     return {"me": state.user, "nav_courses": state.courses}
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
-
-
 def _of_course(items: Iterable[InCourseT], course: Course) -> Iterator[InCourseT]:
     """The items that belong to `course`: an id from another course's URL is not found."""
     return (item for item in items if item.course_id == course.id)
@@ -110,7 +107,7 @@ def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
 
     def render(episode: SiteEpisode, request: Request, template: str, **context: Any) -> HTMLResponse:
-        return ui.render(episode, template, notice=_notice(request), **context)
+        return ui.render(episode, template, notice=notice_of(request, NOTICES), **context)
 
     def course_page(episode: SiteEpisode, request: Request, template: str, course: Course, tab: str,
                     **context: Any) -> HTMLResponse:

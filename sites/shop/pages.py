@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sites.kit.dates import WEEKDAY_NAMES, month_day_year
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
+from sites.kit.notices import notice_of
 from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
 from sites.shop.models import (
@@ -61,10 +62,6 @@ def page_context(state: ShopState | None) -> dict[str, Any]:
         "categories": state.categories if state else [],
         "category_names": state.category_names() if state else {},
     }
-
-
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
 
 
 
@@ -195,7 +192,7 @@ def page_router(ui: Pages) -> APIRouter:
             rows.append({"item": item, "label": label})
         return ui.render(
             episode, "cart.html", rows=rows, subtotal_cents=state.cart_subtotal_cents(),
-            max_quantity=MAX_QUANTITY, notice=_notice(request),
+            max_quantity=MAX_QUANTITY, notice=notice_of(request, NOTICES),
         )
 
     @router.get("/checkout", response_class=HTMLResponse)
@@ -234,7 +231,7 @@ def page_router(ui: Pages) -> APIRouter:
         messages = sorted(state.messages, key=lambda m: m.received_at, reverse=True)
         return ui.render(
             episode, "account.html", user=state.user, addresses=state.addresses,
-            order_count=len(state.orders), notice=_notice(request), messages=messages,
+            order_count=len(state.orders), notice=notice_of(request, NOTICES), messages=messages,
         )
 
     return router
