@@ -14,7 +14,7 @@ def _render(tmp_path: Path, body: str, **context: object) -> str:
 
 
 def test_the_alert_box_is_hidden_and_empty_for_kit_js_to_fill(tmp_path: Path) -> None:
-    assert _render(tmp_path, "  {{ alert_region() }}\n") == f"  {ALERT}\n"
+    assert _render(tmp_path, "  {{ alert_region() }}\nnext") == f"  {ALERT}\nnext"
 
 
 def test_notice_and_alert_is_the_notice_region_then_the_alert_box(tmp_path: Path) -> None:
