@@ -58,6 +58,7 @@ from sites.bank.models import (
     Transaction,
 )
 from sites.kit.accounts import email_address
+from sites.kit.dates import month_day, month_day_year, month_year
 from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
 
@@ -87,10 +88,6 @@ def confirmation_code(code_seed: int, name: str, account_number: str) -> str:
 
 def option_label(name: str, number: str) -> str:
     return f"{name} (••••{number[-4:]})"
-
-
-def month_name(month: str) -> str:
-    return date.fromisoformat(f"{month}-01").strftime("%B %Y")
 
 
 class _History:
@@ -350,10 +347,10 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                       "amount_cents": new_cents, "memo": f"Invoice {rng.randint(1000, 9999)}"},
         "dispute": {"transaction_id": d_target["id"], "merchant": d_merchant, "description": d_merchant.upper(),
                     "amount_text": format_cents(d_amount), "amount_cents": d_amount,
-                    "date_text": f"{target_day:%B} {target_day.day}", "location": d_target["location"],
+                    "date_text": month_day(target_day), "location": d_target["location"],
                     "hard_negative_ids": sorted(r["id"] for r in d_others)},
         "spending": {"merchant": s_merchant, "description": s_merchant.upper(), "month": month,
-                     "month_name": month_name(month), "total_cents": -sum(r["amount_cents"] for r in s_rows),
+                     "month_name": month_year(month), "total_cents": -sum(r["amount_cents"] for r in s_rows),
                      "total_text": format_cents(-sum(r["amount_cents"] for r in s_rows)),
                      "total_plain": plain(-sum(r["amount_cents"] for r in s_rows)),
                      "ids": [r["id"] for r in s_rows], "other_month_ids": [r["id"] for r in s_other]},
@@ -361,7 +358,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                       "payee_name": daycare.name, "option": option_label(daycare.name, daycare.account_number),
                       "old_amount_text": format_cents(old_cents), "new_amount_text": format_cents(new_cents),
                       "new_amount_plain": plain(new_cents), "new_amount_cents": new_cents,
-                      "start_date": start.isoformat(), "start_text": f"{start:%B} {start.day}, {start.year}"},
+                      "start_date": start.isoformat(), "start_text": month_day_year(start)},
         "limits": {"daily_text": format_cents(limit_daily), "daily_plain": plain(limit_daily),
                    "daily_cents": limit_daily, "single_text": format_cents(limit_single),
                    "single_plain": plain(limit_single), "single_cents": limit_single,
@@ -395,7 +392,7 @@ def _answers(state: BankState, today: date, landlord: Payee, namesake: Payee) ->
     rent = next_payment(state, landlord.id)
     assert rent is not None, "the rent payee always has a monthly payment"
     return {
-        "spending": {"category": asked.category, "month": month, "month_name": month_name(month),
+        "spending": {"category": asked.category, "month": month, "month_name": month_year(month),
                      "payments": asked.payments, "total_cents": asked.total_cents,
                      "total_text": format_cents(asked.total_cents)},
         "next_rent": {"date": rent.next_date, "scheduled_id": rent.id},

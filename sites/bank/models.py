@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
+from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     from scenarios.clock import EpisodeClock
@@ -188,7 +191,7 @@ class Limits(BaseModel):
     atm_daily_cents: int
 
 
-class BankState(BaseModel):
+class BankState(TakesIds, BaseModel):
     user: Customer
     accounts: list[Account]
     transactions: list[Transaction]
@@ -207,36 +210,31 @@ class BankState(BaseModel):
     next_ids: dict[str, int]
 
     def account(self, account_id: str) -> Account | None:
-        return next((a for a in self.accounts if a.id == account_id), None)
+        return find(self.accounts, account_id)
 
     def cash_account(self) -> Account:
         found = next(a for a in self.accounts if a.kind == "brokerage")
         return found
 
     def payee(self, payee_id: str) -> Payee | None:
-        return next((p for p in self.payees if p.id == payee_id), None)
+        return find(self.payees, payee_id)
 
     def transaction(self, transaction_id: str) -> Transaction | None:
-        return next((t for t in self.transactions if t.id == transaction_id), None)
+        return find(self.transactions, transaction_id)
 
     def security(self, symbol: str) -> Security | None:
         return next((s for s in self.securities if s.symbol == symbol.upper()), None)
 
     def holding(self, symbol: str) -> Holding | None:
-        return next((h for h in self.holdings if h.symbol == symbol), None)
+        return find(self.holdings, symbol, key="symbol")
 
     def review(self, review_id: str) -> OrderReview | None:
-        return next((r for r in self.order_reviews if r.id == review_id), None)
+        return find(self.order_reviews, review_id)
 
     def history(self, account_id: str) -> list[Transaction]:
         """Newest first."""
         return sorted((t for t in self.transactions if t.account_id == account_id),
                       key=lambda t: (t.posted_at, t.id), reverse=True)
-
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
 
 
 def quote_cents(security: Security, minute: int) -> int:
@@ -253,7 +251,6 @@ def quote_minute(clock: "EpisodeClock") -> int:
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
 _AMOUNT = re.compile(r"^\d{1,12}(\.\d{1,2})?$", re.ASCII)
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def parse_amount(raw: str, what: str = "The amount") -> int:

@@ -1,11 +1,9 @@
 """Server-rendered pages of Meridian Bank. Pages only read; every write goes through the JSON API
 (`api.py`) from the page's script, which then moves on with a `?notice=` flash."""
 
-import math
 import re
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -25,11 +23,14 @@ from sites.bank.models import (
     quote_cents,
     quote_minute,
 )
+from sites.kit.dates import MONTH_ABBREVIATIONS, month_day_year, month_year
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
-from sites.kit.paging import page_number
+from sites.kit.notices import notice_of
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
+from sites.kit.urls import same_page_url
 
 MAX_QUERY = 100
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -57,12 +58,12 @@ NOTICES = {
 
 def short_date(stamp: str) -> str:
     moment = parse_iso(stamp) if "T" in stamp else datetime.fromisoformat(stamp)
-    return f"{moment:%b} {moment.day}, {moment.year}"
+    return f"{MONTH_ABBREVIATIONS[moment.month - 1]} {moment.day}, {moment.year}"
 
 
 def long_date(stamp: str) -> str:
     moment = parse_iso(stamp)
-    return f"{moment:%B} {moment.day}, {moment.year} at {moment:%H:%M}"
+    return f"{month_day_year(moment)} at {moment.hour:02d}:{moment.minute:02d}"
 
 
 def signed(cents: int) -> str:
@@ -83,23 +84,6 @@ def page_context(state: BankState | None) -> dict[str, Any]:
     return {"customer": state.user, "unread": sum(1 for m in state.messages if not m.read), "active": None}
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
-
-
-def _url(path: str, request: Request, **changes: str | None) -> str:
-    params = {k: v for k, v in request.query_params.items() if k != "notice"}
-    for key, value in changes.items():
-        if value is None:
-            params.pop(key, None)
-        else:
-            params[key] = value
-    if params.get("page") == "1":
-        params.pop("page")
-    query = urlencode(params)
-    return path + (f"?{query}" if query else "")
-
-
 def running_balances(state: BankState, account: Account) -> dict[str, int]:
     """Balance after each transaction, computed back from the current balance."""
     balance, after = account.balance_cents, {}
@@ -111,10 +95,6 @@ def running_balances(state: BankState, account: Account) -> dict[str, int]:
 
 def months_of(state: BankState, account: Account) -> list[str]:
     return sorted({t.posted_at[:7] for t in state.transactions if t.account_id == account.id}, reverse=True)
-
-
-def month_label(month: str) -> str:
-    return date.fromisoformat(f"{month}-01").strftime("%B %Y")
 
 
 def counterparty(state: BankState, item: Scheduled) -> str:
@@ -152,7 +132,8 @@ def page_router(ui: Pages) -> APIRouter:
                          recent=recent, invested=invested, upcoming=upcoming,
                          names={s.id: counterparty(state, s) for s in upcoming},
                          total=sum(a.balance_cents for a in state.accounts) + invested,
-                         alerts=[m for m in state.messages if not m.read], notice=_notice(request), active="accounts")
+                         alerts=[m for m in state.messages if not m.read],
+                         notice=notice_of(request, NOTICES), active="accounts")
 
     @router.get("/accounts/{account_id}", response_class=HTMLResponse)
     @hook_point("account", "page", target=lambda kw: kw["account_id"])
@@ -178,19 +159,17 @@ def page_router(ui: Pages) -> APIRouter:
         # A search's results are a "search" list (search faults act on it); a plain history is not.
         found = results_point(episode, "search" if query else "account", found, lines)
         page = page_number(params.get("page"))
-        pages = max(1, math.ceil(len(found) / PAGE_SIZE))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}: this list has {pages}.")
-        shown = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        listing = Listing(found, page, PAGE_SIZE)
+        pages, shown = listing.pages, listing.shown
         path = request.url.path
         html = ui.render(
             episode, "account.html", title=account.name, account=account, rows=shown,
             balances=running_balances(state, account), total=len(found), page=page, pages=pages,
-            prev_url=_url(path, request, page=str(page - 1)) if page > 1 else None,
-            next_url=_url(path, request, page=str(page + 1)) if page < pages else None,
+            prev_url=same_page_url(path, request, page=str(page - 1)) if page > 1 else None,
+            next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
             query=query, kind=kind, kinds=KINDS, month=month,
-            months=[(m, month_label(m)) for m in months_of(state, account)],
-            filtered=bool(query or month or kind != "all"), notice=_notice(request), active="accounts",
+            months=[(m, month_year(m)) for m in months_of(state, account)],
+            filtered=bool(query or month or kind != "all"), notice=notice_of(request, NOTICES), active="accounts",
         )
         ids = [t.id for t in shown]
         if query:
@@ -214,7 +193,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "transaction.html", title=line.description, t=line, account=account,
                          balance=running_balances(state, account).get(line.id, 0), dispute=dispute,
                          reasons=DISPUTE_REASONS, can_dispute=line.kind == "card" and line.amount_cents < 0,
-                         notice=_notice(request), active="accounts")
+                         notice=notice_of(request, NOTICES), active="accounts")
 
     @router.get("/accounts/{account_id}/statements", response_class=HTMLResponse)
     @hook_point("statements", "page", target=lambda kw: kw["account_id"])
@@ -225,7 +204,7 @@ def page_router(ui: Pages) -> APIRouter:
         months = [m for m in months_of(state, account) if m < current]
         episode.emit.navigate("view_statements", account.id)
         return ui.render(episode, "statements.html", title=f"Statements · {account.name}", account=account,
-                         months=[(m, month_label(m)) for m in months], statement=None, active="statements")
+                         months=[(m, month_year(m)) for m in months], statement=None, active="statements")
 
     @router.get("/accounts/{account_id}/statements/{month}", response_class=HTMLResponse)
     @hook_point("statement", "page", target=lambda kw: kw["account_id"])
@@ -243,9 +222,9 @@ def page_router(ui: Pages) -> APIRouter:
         opening = closing - sum(t.amount_cents for t in lines)
         episode.emit.inspect("view_statement", account.id, revealed=["statement"], month=month,
                              transaction_ids=[t.id for t in lines])
-        return ui.render(episode, "statements.html", title=f"{month_label(month)} statement · {account.name}",
-                         account=account, months=[(m, month_label(m)) for m in months], active="statements",
-                         statement={"month": month, "label": month_label(month), "lines": list(reversed(lines)),
+        return ui.render(episode, "statements.html", title=f"{month_year(month)} statement · {account.name}",
+                         account=account, months=[(m, month_year(m)) for m in months], active="statements",
+                         statement={"month": month, "label": month_year(month), "lines": list(reversed(lines)),
                                     "opening": opening, "closing": closing,
                                     "money_in": sum(t.amount_cents for t in lines if t.amount_cents > 0),
                                     "money_out": -sum(t.amount_cents for t in lines if t.amount_cents < 0)})
@@ -266,7 +245,7 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_spending", account.id, revealed=["spending"], month=month,
                              categories=[r.category for r in rows])
         return ui.render(episode, "spending.html", title=f"Spending · {account.name}", account=account, month=month,
-                         label=month_label(month), months=[(m, month_label(m)) for m in months], rows=rows,
+                         label=month_year(month), months=[(m, month_year(m)) for m in months], rows=rows,
                          total=total, active="accounts")
 
     @router.get("/transfer", response_class=HTMLResponse)
@@ -277,7 +256,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "transfer.html", title="Move money", accounts=state.accounts,
                          payees=[p for p in state.payees if p.status == "active"], frequencies=FREQUENCIES,
                          preselect=request.query_params.get("to", ""), today=episode.clock.now().date().isoformat(),
-                         limits=state.limits, notice=_notice(request), active="transfer")
+                         limits=state.limits, notice=notice_of(request, NOTICES), active="transfer")
 
     @router.get("/payments", response_class=HTMLResponse)
     @hook_point("payments", "page")
@@ -288,23 +267,22 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "payments.html", title="Scheduled payments", items=items,
                          names={s.id: counterparty(state, s) for s in items},
                          froms={a.id: a.name for a in state.accounts}, frequencies=FREQUENCIES,
-                         notice=_notice(request), active="payments")
+                         notice=notice_of(request, NOTICES), active="payments")
 
     @router.get("/payees", response_class=HTMLResponse)
     @hook_point("payees", "page")
     async def payees(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
         page = page_number(request.query_params.get("page"))
-        pages = max(1, math.ceil(len(state.payees) / PAGE_SIZE))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}: this list has {pages}.")
-        shown = state.payees[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        listing = Listing(state.payees, page, PAGE_SIZE)
+        pages, shown = listing.pages, listing.shown
         episode.emit.navigate("view_payees", payee_ids=[p.id for p in shown], page=page)
         path = request.url.path
         return ui.render(episode, "payees.html", title="Payees", payees=shown, page=page, pages=pages,
-                         prev_url=_url(path, request, page=str(page - 1)) if page > 1 else None,
-                         next_url=_url(path, request, page=str(page + 1)) if page < pages else None,
-                         adding=request.query_params.get("add") == "1", notice=_notice(request), active="payees")
+                         prev_url=same_page_url(path, request, page=str(page - 1)) if page > 1 else None,
+                         next_url=same_page_url(path, request, page=str(page + 1)) if page < pages else None,
+                         adding=request.query_params.get("add") == "1",
+                         notice=notice_of(request, NOTICES), active="payees")
 
     @router.get("/payees/{payee_id}", response_class=HTMLResponse)
     @hook_point("payee", "page", target=lambda kw: kw["payee_id"])
@@ -333,8 +311,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         items = sorted(state.messages, key=lambda m: (m.sent_at, m.id), reverse=True)
         episode.emit.navigate("view_messages", message_ids=[m.id for m in items])
-        return ui.render(episode, "messages.html", title="Security messages", items=items, notice=_notice(request),
-                         active="messages")
+        return ui.render(episode, "messages.html", title="Security messages", items=items,
+                         notice=notice_of(request, NOTICES), active="messages")
 
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
@@ -343,7 +321,7 @@ def page_router(ui: Pages) -> APIRouter:
         found = get_or_404(state.messages, message_id, detail="There is no such message.")
         found.read = True
         episode.emit.inspect("view_message", found.id, revealed=["sender_address", "body"])
-        return ui.render(episode, "message.html", title=found.subject, m=found, notice=_notice(request),
+        return ui.render(episode, "message.html", title=found.subject, m=found, notice=notice_of(request, NOTICES),
                          paragraphs=[p for p in found.body.split("\n\n") if p.strip()], active="messages")
 
     @router.get("/limits", response_class=HTMLResponse)
@@ -351,8 +329,8 @@ def page_router(ui: Pages) -> APIRouter:
     async def limits(request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
         episode.emit.navigate("view_limits")
-        return ui.render(episode, "limits.html", title="Limits", limits=state.limits, notice=_notice(request),
-                         active="limits")
+        return ui.render(episode, "limits.html", title="Limits", limits=state.limits,
+                         notice=notice_of(request, NOTICES), active="limits")
 
     # -- brokerage ----------------------------------------------------------------------------------
 
@@ -371,7 +349,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "invest.html", title="Investments", rows=rows, quotes=list(quotes.values()),
                          cash=cash, invested=sum(r["value"] for r in rows),
                          open_orders=sum(1 for o in state.orders if o.status == "open"),
-                         as_of=long_date(iso(episode.clock.now())), notice=_notice(request), active="invest")
+                         as_of=long_date(iso(episode.clock.now())), notice=notice_of(request, NOTICES), active="invest")
 
     @router.get("/invest/quote/{symbol}", response_class=HTMLResponse)
     @hook_point("quote", "page", target=lambda kw: kw["symbol"])
@@ -397,7 +375,7 @@ def page_router(ui: Pages) -> APIRouter:
         security = state.security(found.symbol)
         episode.emit.navigate("view_order_review", found.id)
         return ui.render(episode, "review.html", title="Review your order", r=found, security=security,
-                         cash=state.cash_account(), notice=_notice(request), active="invest")
+                         cash=state.cash_account(), notice=notice_of(request, NOTICES), active="invest")
 
     @router.get("/invest/orders", response_class=HTMLResponse)
     @hook_point("orders", "page")
@@ -408,8 +386,8 @@ def page_router(ui: Pages) -> APIRouter:
             (o for o in items if o.status != "open"), key=lambda o: (o.placed_at, o.id), reverse=True)
         names = {s.symbol: s.name for s in state.securities}
         episode.emit.navigate("view_orders", order_ids=[o.id for o in items])
-        return ui.render(episode, "orders.html", title="Orders", items=items, names=names, notice=_notice(request),
-                         active="invest")
+        return ui.render(episode, "orders.html", title="Orders", items=items, names=names,
+                         notice=notice_of(request, NOTICES), active="invest")
 
     return router
 

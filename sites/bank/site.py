@@ -1,7 +1,5 @@
 """Meridian Bank, the hermetic online bank with a brokerage account (`bank.test`), on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.bank.api import api_router
 from sites.bank.faults import FAULTS, TARGET
@@ -24,7 +22,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Sign in to online banking"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="vault",
     home_label="Back to your accounts",

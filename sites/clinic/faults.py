@@ -34,8 +34,9 @@ from scenarios.profile import TargetScope
 from sites.clinic import content as C
 from sites.clinic.asks import DEFAULT_FOCUS, TARGET_KINDS
 from sites.clinic.billing import dollars
-from sites.clinic.generator import long_date, time_label
+from sites.clinic.generator import long_date
 from sites.clinic.models import ClinicState, Component, Message, TestResult
+from sites.kit.dates import time_label
 
 
 def _target(world: SeedWorld[ClinicState]) -> TestResult:

@@ -57,28 +57,17 @@ from sites.clinic.models import (
     TestResult,
 )
 from sites.kit.accounts import email_address
+from sites.kit.dates import MONTH_NAMES, WEEKDAY_NAMES, day_label, time_label
 from sites.kit.site import World, WorldSetup
 
 DAYS_AHEAD = 21
 SLOT_TIMES = [(h, m) for h in range(8, 17) for m in (0, 30)]
 
 
-def day_label(stamp: str) -> str:
-    """'2025-01-14T09:30:00Z' -> 'Tue 14 Jan'."""
-    moment = parse_iso(stamp)
-    return f"{moment:%a} {moment.day} {moment:%b}"
-
-
 def long_date(stamp: str) -> str:
     """'2025-01-14T09:30:00Z' -> 'Tuesday 14 January 2025'."""
     moment = parse_iso(stamp)
-    return f"{moment:%A} {moment.day} {moment:%B %Y}"
-
-
-def time_label(stamp: str) -> str:
-    """'2025-01-14T09:30:00Z' -> '9:30 AM'."""
-    moment = parse_iso(stamp)
-    return f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
+    return f"{WEEKDAY_NAMES[moment.weekday()]} {moment.day} {MONTH_NAMES[moment.month - 1]} {moment.year}"
 
 
 def card_label(card: InsuranceCard) -> str:

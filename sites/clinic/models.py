@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
+from sites.kit.bodies import Day, Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -171,7 +174,7 @@ class PreVisitForm(BaseModel):
     medications_confirmed: bool
 
 
-class ClinicState(BaseModel):
+class ClinicState(TakesIds, BaseModel):
     patient: Patient
     locations: list[Location]
     providers: list[Provider]
@@ -188,37 +191,29 @@ class ClinicState(BaseModel):
     next_ids: dict[str, int]
 
     def provider(self, provider_id: str) -> Provider | None:
-        return next((p for p in self.providers if p.id == provider_id), None)
+        return find(self.providers, provider_id)
 
     def location(self, location_id: str) -> Location | None:
-        return next((x for x in self.locations if x.id == location_id), None)
+        return find(self.locations, location_id)
 
     def slot(self, slot_id: str) -> Slot | None:
-        return next((s for s in self.slots if s.id == slot_id), None)
+        return find(self.slots, slot_id)
 
     def appointment(self, appointment_id: str) -> Appointment | None:
-        return next((a for a in self.appointments if a.id == appointment_id), None)
+        return find(self.appointments, appointment_id)
 
     def result(self, result_id: str) -> TestResult | None:
-        return next((r for r in self.results if r.id == result_id), None)
+        return find(self.results, result_id)
 
     def card(self, card_id: str) -> InsuranceCard | None:
-        return next((c for c in self.insurance_cards if c.id == card_id), None)
+        return find(self.insurance_cards, card_id)
 
     def form_for(self, appointment_id: str) -> PreVisitForm | None:
-        return next((f for f in self.previsit_forms if f.appointment_id == appointment_id), None)
-
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        """The next id from a state counter ('ap0007'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
+        return find(self.previsit_forms, appointment_id, key="appointment_id")
 
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 Phone = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=7, max_length=20,
                                          pattern=r"^\+?[0-9 ()-]{7,20}$")]
 

@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from scenarios.clock import iso, parse_iso
+from scenarios.clock import iso
 from sites.clinic.billing import dollars, visit_cost
-from sites.clinic.generator import card_label, day_label, long_date, time_label
+from sites.clinic.generator import card_label, long_date
 from sites.clinic.models import (
     CANCEL_REASONS,
     RELATIONSHIPS,
@@ -17,9 +17,11 @@ from sites.clinic.models import (
     ClinicEpisode,
     ClinicState,
 )
+from sites.kit.dates import day_label, time_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
+from sites.kit.notices import notice_of
 from sites.kit.templating import Pages
 
 NOTICES = {
@@ -39,34 +41,19 @@ NOTICES = {
 NAME_QUERY_MAX = 80
 
 
-def short_date(stamp: str) -> str:
-    moment = parse_iso(stamp)
-    return f"{moment.day} {moment:%b %Y}"
-
-
-def iso_day(value: str) -> str:
-    """'2024-11-03' -> '3 Nov 2024'."""
-    day = date.fromisoformat(value)
-    return f"{day.day} {day:%b %Y}"
-
-
 def number(value: float) -> str:
     return f"{value:g}"
 
 
 def clinic_filters() -> dict[str, Any]:
-    return {"day": day_label, "time": time_label, "long_date": long_date, "short_date": short_date,
-            "iso_day": iso_day, "number": number, "card_label": card_label, "dollars": dollars}
+    return {"day": day_label, "time": time_label, "long_date": long_date, "number": number, "card_label": card_label,
+            "dollars": dollars}
 
 
 def page_context(state: ClinicState | None) -> dict[str, Any]:
     if state is None:
         return {"patient": None, "unread": 0}
     return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read)}
-
-
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
 
 
 def _day_param(request: Request, name: str) -> date | None:
@@ -114,7 +101,7 @@ def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
 
     def render(episode: SiteEpisode, request: Request, template: str, **context: Any) -> HTMLResponse:
-        return ui.render(episode, template, notice=_notice(request), **context)
+        return ui.render(episode, template, notice=notice_of(request, NOTICES), **context)
 
     @router.get("/", response_class=HTMLResponse)
     @hook_point("home", "page")

@@ -1,7 +1,5 @@
 """CareBridge, the hermetic patient portal (`clinic.test`), on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.clinic.api import api_router
 from sites.clinic.faults import FAULTS, TARGET
@@ -24,7 +22,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Sign in to CareBridge"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="care",
     home_label="Back to your health summary",

@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
 
+from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -146,7 +149,7 @@ class Settings(BaseModel):
     page_size: int = 15
 
 
-class ForumState(BaseModel):
+class ForumState(TakesIds, BaseModel):
     user: Account
     members: list[Member]
     tags: list[Tag]
@@ -163,7 +166,7 @@ class ForumState(BaseModel):
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def member(self, member_id: str) -> Member | None:
-        return next((m for m in self.members if m.id == member_id), None)
+        return find(self.members, member_id)
 
     @property
     def me(self) -> Member:
@@ -172,7 +175,7 @@ class ForumState(BaseModel):
         return found
 
     def tag(self, name: str) -> Tag | None:
-        return next((t for t in self.tags if t.name == name), None)
+        return find(self.tags, name, key="name")
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id and not q.deleted), None)
@@ -197,7 +200,7 @@ class ForumState(BaseModel):
                       key=lambda c: (c.created_at, c.id))
 
     def vote_on(self, post_id: str) -> Vote | None:
-        return next((v for v in self.votes if v.post_id == post_id), None)
+        return find(self.votes, post_id, key="post_id")
 
     def follows_tag(self, name: str) -> bool:
         return any(f.tag == name for f in self.follows)
@@ -214,18 +217,11 @@ class ForumState(BaseModel):
     def revisions_of(self, post_id: str) -> list[Revision]:
         return sorted((r for r in self.revisions if r.post_id == post_id), key=lambda r: r.number)
 
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        """The next id from a state counter ('q0061', 'v0003'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
 TAG_PATTERN = r"^[a-z0-9][a-z0-9.+#-]{0,24}$"
 _TAG = re.compile(TAG_PATTERN)
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 Title = Annotated[str, _text(TITLE_MIN, TITLE_MAX)]

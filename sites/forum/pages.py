@@ -1,7 +1,6 @@
 """Server-rendered pages of the forum. Pages only read; every write goes through the JSON API
 (`api.py`) from the page's script, which reloads the page with a `?notice=` flash."""
 
-import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,8 +29,10 @@ from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
-from sites.kit.paging import page_number
+from sites.kit.notices import notice_of
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages
+from sites.kit.urls import same_page_url
 
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
 MAX_QUERY = 300
@@ -132,10 +133,6 @@ def page_context(state: ForumState | None) -> dict[str, Any]:
             "followed": [f.tag for f in state.follows], "query": "", "active": None}
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
-
-
 def _sort_of(request: Request) -> Sort:
     raw = request.query_params.get("sort", "") or "newest"
     sort = next((s for s in SORTS if s == raw), None)
@@ -151,30 +148,6 @@ def sort_questions(state: ForumState, questions: list[Question], sort: Sort) -> 
     if sort == "unanswered":
         return [q for q in newest if not state.answers_to(q.id)]
     return newest
-
-
-class Listing:
-    def __init__(self, items: list[Question], page: int, size: int) -> None:
-        self.total = len(items)
-        self.pages = max(1, math.ceil(self.total / size))
-        if page > self.pages:
-            raise HTTPException(404, f"There is no page {page}: this list has {self.pages}.")
-        self.page = page
-        self.start = (page - 1) * size
-        self.shown = items[self.start: self.start + size]
-
-
-def _url(path: str, request: Request, **changes: str | None) -> str:
-    params = {k: v for k, v in request.query_params.items() if k not in ("notice",)}
-    for key, value in changes.items():
-        if value is None:
-            params.pop(key, None)
-        else:
-            params[key] = value
-    if params.get("page") == "1":
-        params.pop("page")
-    query = urlencode(params)
-    return path + (f"?{query}" if query else "")
 
 
 def parse_search(raw: str) -> tuple[list[str], list[str]]:
@@ -247,12 +220,12 @@ def page_router(ui: Pages) -> APIRouter:
         html = ui.render(
             episode, "questions.html", title=heading, heading=heading, listing=listing,
             rows=[_row(state, q, now) for q in listing.shown], sort=sort, sorts=SORT_NAMES,
-            sort_urls={s: _url(path, request, sort=s, page=None) for s in SORTS},
-            prev_url=_url(path, request, page=str(listing.page - 1)) if listing.page > 1 else None,
-            next_url=_url(path, request, page=str(listing.page + 1)) if listing.page < listing.pages else None,
-            page_urls=[(n, _url(path, request, page=str(n))) for n in range(1, listing.pages + 1)],
+            sort_urls={s: same_page_url(path, request, sort=s, page=None) for s in SORTS},
+            prev_url=same_page_url(path, request, page=str(listing.page - 1)) if listing.page > 1 else None,
+            next_url=same_page_url(path, request, page=str(listing.page + 1)) if listing.page < listing.pages else None,
+            page_urls=[(n, same_page_url(path, request, page=str(n))) for n in range(1, listing.pages + 1)],
             tag=state.tag(tag) if tag else None, following=bool(tag and state.follows_tag(tag)),
-            query=search or "", notice=_notice(request), active="questions",
+            query=search or "", notice=notice_of(request, NOTICES), active="questions",
         )
         return listing, html
 
@@ -338,7 +311,7 @@ def page_router(ui: Pages) -> APIRouter:
                              answer_ids=[a.id for a in answers])
         return ui.render(
             episode, "question.html", title=question.title, question=question, qv=post_view(question),
-            answers=[post_view(a) for a in answers], order=order, notice=_notice(request),
+            answers=[post_view(a) for a in answers], order=order, notice=notice_of(request, NOTICES),
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
             my_question=question.author_id == state.me.id, related=related[:6],
             active="questions",
@@ -422,8 +395,8 @@ def page_router(ui: Pages) -> APIRouter:
         rows = [{"t": t, "count": sum(1 for q in state.live_questions() if t.name in q.tags),
                  "following": state.follows_tag(t.name)} for t in shown]
         episode.emit.navigate("view_tags", None, tag_ids=[t.id for t in shown])
-        return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle, notice=_notice(request),
-                         active="tags")
+        return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle,
+                         notice=notice_of(request, NOTICES), active="tags")
 
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
@@ -478,8 +451,8 @@ def page_router(ui: Pages) -> APIRouter:
                     if question else None)
             rows.append({"n": n, "when": when(n.created_at, now), "href": href})
         episode.emit.navigate("view_notifications", None, notification_ids=[n.id for n in listed])
-        return ui.render(episode, "notifications.html", title="Notifications", rows=rows, notice=_notice(request),
-                         active="notifications")
+        return ui.render(episode, "notifications.html", title="Notifications", rows=rows,
+                         notice=notice_of(request, NOTICES), active="notifications")
 
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
@@ -487,6 +460,6 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         episode.emit.navigate("view_settings", None)
         return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,
-                         email=state.user.email, notice=_notice(request), active="settings")
+                         email=state.user.email, notice=notice_of(request, NOTICES), active="settings")
 
     return router

@@ -1,7 +1,5 @@
 """Threadline, the hermetic Q&A community (`forum.test`), on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.forum.api import api_router
 from sites.forum.faults import FAULTS, TARGET
@@ -23,7 +21,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Log in"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="thread",
     home_label="Back to the questions",

@@ -1,5 +1,7 @@
-"""What every site's JSON write bodies share: no unknown fields, strict trimmed text, and no markup where
-text is kept and shown again."""
+"""What every site's JSON write bodies share: no unknown fields, strict trimmed text, no markup where
+text is kept and shown again, and the shapes of an id and of a day."""
+
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
@@ -20,3 +22,9 @@ def no_markup(value: str) -> str:
     if "<" in value or ">" in value:
         raise ValueError("angle brackets (< >) are not allowed")
     return value
+
+
+# An id a body names (of an entity in the state): letters, digits, '_' and '-'.
+Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+# A day a body names, ISO 'YYYY-MM-DD' (whether it is a real day is the site's check).
+Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]

@@ -1,4 +1,5 @@
-"""Looking an entity up by id in a state collection, for routes: `get_or_404` instead of the same four lines."""
+"""Looking an entity up in a state collection: `find` (the states' accessors) and, for routes, `get_or_404` instead
+of the same four lines."""
 
 from collections.abc import Iterable
 from typing import Any, TypeVar

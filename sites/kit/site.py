@@ -4,6 +4,7 @@ differ; the kit's app factory (`sites.kit.app.site_app`) does the rest: sign-in,
 static files, the shared layout and the episode dependency (`sites.kit.deps.EpisodeOf`).
 """
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,10 +54,21 @@ def _no_context(state: Any) -> dict[str, Any]:
     return {}
 
 
+# `package_dir` when a declaration names none: the folder of the module that declares its state type
+# (`sites/<name>/`, where `models.py` is).
+STATE_TYPE_FOLDER = Path("<the folder of the state type's module>")
+
+
+def _folder_of(state_type: type) -> Path:
+    module = sys.modules[state_type.__module__]
+    if module.__file__ is None:
+        raise TypeError(f"{state_type.__qualname__}: its module {module.__name__!r} has no file; name package_dir")
+    return Path(module.__file__).resolve().parent
+
+
 @dataclass(frozen=True, kw_only=True, eq=False)
 class Site(Generic[StateT]):
     profile: SiteProfile
-    package_dir: Path                                  # holds templates/ and static/
     state_type: type[StateT]                           # what every episode of the site holds
     generate: Callable[[WorldSetup, Random, EpisodeClock], World]  # same inputs, same bytes
     routers: Callable[[Pages], list[APIRouter]]        # pages and JSON API (the kit adds /login, /static)
@@ -66,10 +78,13 @@ class Site(Generic[StateT]):
     faults: Mapping[str, object] = field(default_factory=dict)  # fault family implementations, by type name
     password_prefix: str = "pw"                        # of the remembered password
     home_label: str = "Back to the home page"
+    package_dir: Path = STATE_TYPE_FOLDER              # holds templates/ and static/
 
     def __post_init__(self) -> None:
         # the fault types a site implements are read off `faults`, never declared a second time
         object.__setattr__(self, "profile", self.profile.model_copy(update={"fault_types": sorted(self.faults)}))
+        if self.package_dir == STATE_TYPE_FOLDER:
+            object.__setattr__(self, "package_dir", _folder_of(self.state_type))
 
     @property
     def name(self) -> str:

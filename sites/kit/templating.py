@@ -12,13 +12,16 @@ from sites.kit.dates import DATE_FILTERS
 from sites.kit.episode import SiteEpisode
 
 KIT_DIR = Path(__file__).resolve().parent
+# The kit's macros (templates/kit/_macros.html) every page may call without importing them.
+KIT_MACROS = ("notice_region", "alert_region", "notice_and_alert")
 
 
 def make_environment(
     template_dir: Path, filters: Mapping[str, Callable[..., Any]] | None = None
 ) -> jinja2.Environment:
     """Loads from `template_dir`, then the kit's templates; escapes everything; fails on unknown names.
-    Filters: the kit's date filters, then `filters` (a site's own, which win on a shared name)."""
+    Filters: the kit's date filters, then `filters` (a site's own, which win on a shared name); the kit's
+    macros (`KIT_MACROS`) are there without an import."""
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(template_dir)),
                                     jinja2.FileSystemLoader(str(KIT_DIR / "templates"))]),
@@ -30,6 +33,8 @@ def make_environment(
     )
     env.filters.update(DATE_FILTERS)
     env.filters.update(filters or {})
+    kit_macros = env.get_template("kit/_macros.html").module
+    env.globals.update({name: getattr(kit_macros, name) for name in KIT_MACROS})
     return env
 
 

@@ -29,12 +29,13 @@ Bindings (task templates refer to them as `{group.key}`):
                post_id, author_name, author_first, other_post_id, other_author_name, text}
 """
 
-from datetime import datetime, timedelta
+from datetime import date, timedelta
 from random import Random
 from typing import Any
 
 from scenarios.clock import EpisodeClock, iso, parse_iso
 from sites.kit.accounts import email_address
+from sites.kit.dates import MONTH_NAMES, WEEKDAY_NAMES, day_label
 from sites.kit.site import World, WorldSetup
 from sites.learn import content as C
 from sites.learn.asks import ASKS, ask_bindings
@@ -59,22 +60,10 @@ from sites.learn.models import (
 )
 
 
-def day_label(stamp: str) -> str:
-    """'2025-01-14T23:59:00Z' (or '2025-01-14') -> 'Tue 14 Jan'."""
-    moment = datetime.strptime(stamp[:10], "%Y-%m-%d")
-    return f"{moment:%a} {moment.day} {moment:%b}"
-
-
 def long_day(stamp: str) -> str:
     """'2025-01-14...' -> 'Tuesday 14 January'."""
-    moment = datetime.strptime(stamp[:10], "%Y-%m-%d")
-    return f"{moment:%A} {moment.day} {moment:%B}"
-
-
-def time_label(stamp: str) -> str:
-    """'2025-01-14T23:59:00Z' -> '11:59 PM'."""
-    moment = parse_iso(stamp)
-    return f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
+    day = date.fromisoformat(stamp[:10])
+    return f"{WEEKDAY_NAMES[day.weekday()]} {day.day} {MONTH_NAMES[day.month - 1]}"
 
 
 def term_of(clock: EpisodeClock) -> str:

@@ -12,12 +12,15 @@ instructor pages (grading, announcements) exist only for the latter. A quiz's an
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, field_validator
 
+from sites.kit.bodies import Day, Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import no_markup as _no_markup
 from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -190,7 +193,7 @@ class Reminder(BaseModel):
     created_at: str
 
 
-class LearnState(BaseModel):
+class LearnState(TakesIds, BaseModel):
     user: Person
     people: list[Person]
     courses: list[Course]
@@ -212,28 +215,28 @@ class LearnState(BaseModel):
         return self.user if person_id == self.user.id else next((p for p in self.people if p.id == person_id), None)
 
     def course(self, course_id: str) -> Course | None:
-        return next((c for c in self.courses if c.id == course_id), None)
+        return find(self.courses, course_id)
 
     def module(self, module_id: str) -> Module | None:
-        return next((m for m in self.modules if m.id == module_id), None)
+        return find(self.modules, module_id)
 
     def lesson(self, lesson_id: str) -> Lesson | None:
-        return next((x for x in self.lessons if x.id == lesson_id), None)
+        return find(self.lessons, lesson_id)
 
     def file(self, file_id: str) -> File | None:
-        return next((f for f in self.files if f.id == file_id), None)
+        return find(self.files, file_id)
 
     def assignment(self, assignment_id: str) -> Assignment | None:
-        return next((a for a in self.assignments if a.id == assignment_id), None)
+        return find(self.assignments, assignment_id)
 
     def submission(self, submission_id: str) -> Submission | None:
-        return next((s for s in self.submissions if s.id == submission_id), None)
+        return find(self.submissions, submission_id)
 
     def quiz(self, quiz_id: str) -> Quiz | None:
-        return next((q for q in self.quizzes if q.id == quiz_id), None)
+        return find(self.quizzes, quiz_id)
 
     def announcement(self, announcement_id: str) -> Announcement | None:
-        return next((a for a in self.announcements if a.id == announcement_id), None)
+        return find(self.announcements, announcement_id)
 
     def submissions_of(self, assignment_id: str, student_id: str) -> list[Submission]:
         return sorted((s for s in self.submissions if s.assignment_id == assignment_id and s.student_id == student_id),
@@ -243,17 +246,9 @@ class LearnState(BaseModel):
         return sorted((a for a in self.attempts if a.quiz_id == quiz_id and a.student_id == student_id),
                       key=lambda a: a.number)
 
-    def take_id(self, counter: str, prefix: str, width: int = 4) -> str:
-        """The next id from a state counter ('sub0007'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-Day = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 class SubmitBody(_Body):

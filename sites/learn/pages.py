@@ -12,12 +12,14 @@ from typing import Any, Protocol, TypeVar
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from scenarios.clock import iso, parse_iso
+from scenarios.clock import iso
+from sites.kit.dates import day_label, time_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
+from sites.kit.notices import notice_of
 from sites.kit.templating import Pages
-from sites.learn.generator import day_label, long_day, time_label
+from sites.learn.generator import long_day
 from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
 from sites.learn.standing import course_total, status_label
 
@@ -43,11 +45,6 @@ NOTICES = {
 }
 
 
-def short_date(stamp: str) -> str:
-    moment = parse_iso(stamp)
-    return f"{moment.day} {moment:%b} {moment.year}"
-
-
 def due_label(stamp: str) -> str:
     """'2025-03-14T23:59:00Z' -> 'Fri 14 Mar, 11:59 PM'."""
     return f"{day_label(stamp)}, {time_label(stamp)}"
@@ -58,18 +55,13 @@ def points(value: float | None) -> str:
 
 
 def learn_filters() -> dict[str, Any]:
-    return {"day": day_label, "long_day": long_day, "time": time_label, "short_date": short_date,
-            "due": due_label, "pts": points}
+    return {"day": day_label, "long_day": long_day, "time": time_label, "due": due_label, "pts": points}
 
 
 def page_context(state: LearnState | None) -> dict[str, Any]:
     if state is None:
         return {"me": None, "nav_courses": []}
     return {"me": state.user, "nav_courses": state.courses}
-
-
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
 
 
 def _of_course(items: Iterable[InCourseT], course: Course) -> Iterator[InCourseT]:
@@ -115,7 +107,7 @@ def page_router(ui: Pages) -> APIRouter:
     router = APIRouter()
 
     def render(episode: SiteEpisode, request: Request, template: str, **context: Any) -> HTMLResponse:
-        return ui.render(episode, template, notice=_notice(request), **context)
+        return ui.render(episode, template, notice=notice_of(request, NOTICES), **context)
 
     def course_page(episode: SiteEpisode, request: Request, template: str, course: Course, tab: str,
                     **context: Any) -> HTMLResponse:

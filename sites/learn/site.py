@@ -1,7 +1,5 @@
 """Lectern, the hermetic course platform (`learn.test`), on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.site import Site
 from sites.learn.api import api_router
@@ -24,7 +22,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Sign in to Lectern"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="learn",
     home_label="Back to your dashboard",

@@ -10,12 +10,16 @@ Times are ISO-8601 strings from the episode clock; dates (`vacation`) are YYYY-M
 
 import re
 from datetime import date
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator, model_validator
 
+from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
+from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -157,7 +161,8 @@ class Unsubscription(BaseModel):
     unsubscribed_at: str
 
 
-class MailState(BaseModel):
+class MailState(TakesIds, BaseModel):
+    id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     user: User
     contacts: list[Contact]
     labels: list[Label]
@@ -172,28 +177,28 @@ class MailState(BaseModel):
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def message(self, message_id: str) -> Message | None:
-        return next((m for m in self.messages if m.id == message_id), None)
+        return find(self.messages, message_id)
 
     def thread(self, thread_id: str) -> list[Message]:
         """The thread's messages, oldest first."""
         return sorted((m for m in self.messages if m.thread_id == thread_id), key=lambda m: (m.sent_at, m.id))
 
     def contact(self, contact_id: str) -> Contact | None:
-        return next((c for c in self.contacts if c.id == contact_id), None)
+        return find(self.contacts, contact_id)
 
     def contact_by_email(self, email: str) -> Contact | None:
         wanted = email.casefold()
         return next((c for c in self.contacts if c.email.casefold() == wanted), None)
 
     def label(self, label_id: str) -> Label | None:
-        return next((lb for lb in self.labels if lb.id == label_id), None)
+        return find(self.labels, label_id)
 
     def label_named(self, name: str) -> Label | None:
         wanted = name.casefold()
         return next((lb for lb in self.labels if lb.name.casefold() == wanted), None)
 
     def filter(self, filter_id: str) -> Filter | None:
-        return next((f for f in self.filters if f.id == filter_id), None)
+        return find(self.filters, filter_id)
 
     def link(self, link_id: str) -> tuple[Message, MessageLink] | None:
         for message in self.messages:
@@ -213,12 +218,6 @@ class MailState(BaseModel):
     def unread_count(self, folder: Folder) -> int:
         return sum(1 for m in self.messages if m.folder == folder and not m.read)
 
-    def take_id(self, counter: str, prefix: str, width: int = 0) -> str:
-        """The next id from a state counter ('m0213', 'f3'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
-
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
 
@@ -228,19 +227,14 @@ MAX_RECIPIENTS = 50
 MAX_BODY = 50_000
 
 
-def _strip(max_length: int, min_length: int = 0) -> StringConstraints:
-    return StringConstraints(strict=True, strip_whitespace=True, min_length=min_length, max_length=max_length)
-
-
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 Email = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=3, max_length=254,
                                          pattern=EMAIL_PATTERN)]
 Recipients = Annotated[list[Email], Field(max_length=MAX_RECIPIENTS)]
 MessageIds = Annotated[list[Id], Field(min_length=1, max_length=500)]
-Subject = Annotated[str, _strip(300)]
+Subject = Annotated[str, _text(0, 300)]
 Body = Annotated[str, StringConstraints(strict=True, max_length=MAX_BODY)]
-ShortText = Annotated[str, _strip(200)]
-Name = Annotated[str, _strip(100, 1)]
+ShortText = Annotated[str, _text(0, 200)]
+Name = Annotated[str, _text(1, 100)]
 DateText = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
@@ -296,7 +290,7 @@ class LabelMessagesBody(IdsBody):
 
 
 class NewLabel(_Body):
-    name: Annotated[str, _strip(40, 1)]
+    name: Annotated[str, _text(1, 40)]
     color: Annotated[str, StringConstraints(strict=True, pattern=r"^#[0-9a-fA-F]{6}$")] = "#5f6368"
 
 
@@ -367,7 +361,7 @@ class VacationBody(_Body):
 class NewContact(_Body):
     name: Name
     email: Email
-    company: Annotated[str, _strip(100)] = ""
+    company: Annotated[str, _text(0, 100)] = ""
 
 
 class CredentialBody(_Body):

@@ -3,7 +3,6 @@ opening a message marks its conversation read (a read side effect, no clock step
 following a link in a message records the click (`link_clicks`, one clock step), like a
 redirecting link tracker. Every other write goes through the JSON API (`api.py`)."""
 
-import math
 import re
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,8 @@ from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year, day_month_yea
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404
-from sites.kit.paging import page_number
+from sites.kit.notices import notice_of
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages
 from sites.mail.models import (
     FOLDERS,
@@ -141,10 +141,6 @@ def page_context(state: MailState | None) -> dict[str, Any]:
             "density": state.settings.density, "folder_names": FOLDER_NAMES}
 
 
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
-
-
 
 
 def _display_name(state: MailState, email: str) -> str:
@@ -169,19 +165,6 @@ def _row(state: MailState, message: Message, now: datetime) -> dict[str, Any]:
     }
 
 
-class Listing:
-    """One page of a message list."""
-
-    def __init__(self, messages: list[Message], page: int, size: int, what: str) -> None:
-        self.total = len(messages)
-        self.pages = max(1, math.ceil(self.total / size))
-        if page > self.pages:
-            raise HTTPException(404, f"There is no page {page}; {what} has {self.pages}.")
-        self.page = page
-        self.start = (page - 1) * size
-        self.shown = messages[self.start : self.start + size]
-
-
 def _pager_url(path: str, request: Request, page: int) -> str:
     params = {k: v for k, v in request.query_params.items() if k not in ("page", "notice")}
     if page > 1:
@@ -197,7 +180,8 @@ def page_router(ui: Pages) -> APIRouter:
                   folder: Folder | None, what: str, **extra: Any) -> tuple[Listing, HTMLResponse]:
         state = episode.state
         page = page_number(request.query_params.get("page"))
-        listing = Listing(messages, page, state.settings.page_size, what)
+        listing = Listing(messages, page, state.settings.page_size,
+                          lambda page, pages: f"There is no page {page}; {what} has {pages}.")
         now = episode.clock.now().replace(tzinfo=None)
         rows = [_row(state, m, now) for m in listing.shown]
         # Row controls are named after the row; the date tells apart rows that would share a name.
@@ -206,7 +190,7 @@ def page_router(ui: Pages) -> APIRouter:
             row["name"] = name if names.count(name) == 1 else f"{name} ({row['when']})"
         html = ui.render(
             episode, "list.html", title=heading, heading=heading, active=active, folder=folder, rows=rows,
-            listing=listing, notice=_notice(request),
+            listing=listing, notice=notice_of(request, NOTICES),
             newer_url=_pager_url(request.url.path, request, listing.page - 1) if listing.page > 1 else None,
             older_url=_pager_url(request.url.path, request, listing.page + 1) if listing.page < listing.pages
             else None,
@@ -313,7 +297,7 @@ def page_router(ui: Pages) -> APIRouter:
                              thread_id=message.thread_id, message_ids=[m.id for m in thread])
         return ui.render(
             episode, "message.html", title=message.subject or "(no subject)", message=message, entries=entries,
-            message_labels=message_labels, active=message.folder, notice=_notice(request),
+            message_labels=message_labels, active=message.folder, notice=notice_of(request, NOTICES),
             back_url="/" if message.folder == "inbox" else f"/folder/{message.folder}",
             back_name=FOLDER_NAMES[message.folder],
             move_targets=[f for f in ("inbox", "archive", "spam", "trash") if f != message.folder],
@@ -346,7 +330,7 @@ def page_router(ui: Pages) -> APIRouter:
         else:
             episode.emit.navigate("view_contacts", None, results=[c.id for c in shown])
         return ui.render(episode, "contacts.html", title="Contacts", contacts=shown, contact_query=needle,
-                         active="contacts", notice=_notice(request))
+                         active="contacts", notice=notice_of(request, NOTICES))
 
     @router.get("/settings", response_class=HTMLResponse)
     @hook_point("settings", "page")
@@ -354,7 +338,8 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         episode.emit.navigate("view_settings", None, section="general")
         return ui.render(episode, "settings_general.html", title="Settings", section="general",
-                         settings=state.settings, page_sizes=PAGE_SIZES, active="settings", notice=_notice(request))
+                         settings=state.settings, page_sizes=PAGE_SIZES, active="settings",
+                         notice=notice_of(request, NOTICES))
 
     @router.get("/settings/vacation", response_class=HTMLResponse)
     @hook_point("settings_vacation", "page")
@@ -362,7 +347,7 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         episode.emit.navigate("view_settings", None, section="vacation")
         return ui.render(episode, "settings_vacation.html", title="Vacation responder", section="vacation",
-                         vacation=state.vacation, active="settings", notice=_notice(request),
+                         vacation=state.vacation, active="settings", notice=notice_of(request, NOTICES),
                          today=episode.clock.now().date().isoformat())
 
     @router.get("/settings/filters", response_class=HTMLResponse)
@@ -380,7 +365,7 @@ def page_router(ui: Pages) -> APIRouter:
             rows.append({"f": f, "criteria": _criteria_text(f.criteria), "actions": _actions_text(f.actions, label),
                          "matching": matching})
         return ui.render(episode, "settings_filters.html", title="Filters", section="filters", rows=rows,
-                         prefill=prefill, active="settings", notice=_notice(request))
+                         prefill=prefill, active="settings", notice=notice_of(request, NOTICES))
 
     @router.get("/settings/labels", response_class=HTMLResponse)
     @hook_point("settings_labels", "page")
@@ -390,7 +375,7 @@ def page_router(ui: Pages) -> APIRouter:
         rows = [{"label": lb, "count": sum(1 for m in state.messages if lb.id in m.labels),
                  "filters": [f.id for f in state.filters if f.actions.apply_label == lb.id]} for lb in state.labels]
         return ui.render(episode, "settings_labels.html", title="Labels", section="labels", rows=rows,
-                         active="settings", notice=_notice(request), colors=LABEL_COLORS)
+                         active="settings", notice=notice_of(request, NOTICES), colors=LABEL_COLORS)
 
     @router.get("/link/{link_id}", response_class=HTMLResponse)
     @hook_point("follow_link", "page", target=lambda kw: kw["link_id"])

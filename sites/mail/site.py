@@ -1,7 +1,5 @@
 """Lark Mail, the hermetic webmail (`mail.test`), on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.site import Site
 from sites.mail.api import api_router
@@ -22,7 +20,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Sign in"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="lark",
     home_label="Back to your inbox",

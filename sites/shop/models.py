@@ -1,12 +1,14 @@
 """The shop's state (graded elsewhere: keep field names stable) and its API request bodies."""
 
 from datetime import date, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 
 class Product(BaseModel):
@@ -99,7 +101,8 @@ class Review(BaseModel):
     posted_at: str
 
 
-class ShopState(BaseModel):
+class ShopState(TakesIds, BaseModel):
+    id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     user: User
     categories: list[Category]
     products: list[Product]
@@ -112,22 +115,22 @@ class ShopState(BaseModel):
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:
-        return next((p for p in self.products if p.id == product_id), None)
+        return find(self.products, product_id)
 
     def category(self, slug: str) -> Category | None:
-        return next((c for c in self.categories if c.slug == slug), None)
+        return find(self.categories, slug, key="slug")
 
     def address(self, address_id: str) -> Address | None:
-        return next((a for a in self.addresses if a.id == address_id), None)
+        return find(self.addresses, address_id)
 
     def cart_item(self, item_id: str) -> CartItem | None:
-        return next((i for i in self.cart_items if i.id == item_id), None)
+        return find(self.cart_items, item_id)
 
     def order(self, order_id: str) -> Order | None:
-        return next((o for o in self.orders if o.id == order_id), None)
+        return find(self.orders, order_id)
 
     def message(self, message_id: str) -> Message | None:
-        return next((m for m in self.messages if m.id == message_id), None)
+        return find(self.messages, message_id)
 
     def default_address(self) -> Address | None:
         return next((a for a in self.addresses if a.is_default), None)
@@ -144,12 +147,6 @@ class ShopState(BaseModel):
     def offers(self, name: str) -> list[Product]:
         """Every listing of the product called `name` (one per seller), cheapest first; ties by seller."""
         return sorted((p for p in self.products if p.name == name), key=lambda p: (p.price_cents, p.seller, p.id))
-
-    def take_id(self, counter: str, prefix: str) -> str:
-        """The next id from a state counter ('c1', 'o1004', 'a3'), so ids are deterministic."""
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value}"
 
 
 SHIPPING_CENTS: dict[str, int] = {"standard": 0, "express": 1200}

@@ -1,15 +1,16 @@
 """Server-rendered pages of the store. Reads only; writes go through the JSON API."""
 
-import math
 import re
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from sites.kit.dates import WEEKDAY_NAMES, month_day_year
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
-from sites.kit.paging import page_number
+from sites.kit.notices import notice_of
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
 from sites.shop.models import (
     MAX_QUANTITY,
@@ -45,7 +46,7 @@ def _address_line(address: Any) -> str:
 
 def _delivery_date(order: Order) -> str:
     day = estimated_delivery(order)
-    return f"{day:%A}, {day:%B} {day.day}, {day.year}"
+    return f"{WEEKDAY_NAMES[day.weekday()]}, {month_day_year(day)}"
 
 
 def shop_filters() -> dict[str, Any]:
@@ -61,10 +62,6 @@ def page_context(state: ShopState | None) -> dict[str, Any]:
         "categories": state.categories if state else [],
         "category_names": state.category_names() if state else {},
     }
-
-
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
 
 
 
@@ -87,11 +84,10 @@ def page_router(ui: Pages) -> APIRouter:
     @hook_point("home", "page")
     async def home(request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        pages = max(1, math.ceil(len(state.products) / PAGE_SIZE))
         page = page_number(request.query_params.get("page"))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}; the catalogue has {pages}.")
-        shown = state.products[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        listing = Listing(state.products, page, PAGE_SIZE,
+                          lambda page, pages: f"There is no page {page}; the catalogue has {pages}.")
+        pages, shown = listing.pages, listing.shown
         shown = results_point(episode, "listing", shown, state.products)
         episode.emit.navigate("view_home", page=page,
                               product_ids=[p.id for p in shown])
@@ -114,11 +110,10 @@ def page_router(ui: Pages) -> APIRouter:
             p for p in state.products
             if needle in p.name.casefold() or needle in names.get(p.category, "").casefold()
         ]
-        pages = max(1, math.ceil(len(matches) / SEARCH_PAGE_SIZE))
         page = page_number(request.query_params.get("page"))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}; this search has {pages}.")
-        shown = matches[(page - 1) * SEARCH_PAGE_SIZE : page * SEARCH_PAGE_SIZE]
+        listing = Listing(matches, page, SEARCH_PAGE_SIZE,
+                          lambda page, pages: f"There is no page {page}; this search has {pages}.")
+        pages, shown = listing.pages, listing.shown
         shown = results_point(episode, "search", shown, state.products)
         episode.emit.search("search", query=query, results=[p.id for p in shown],
                             **({"page": page} if page > 1 else {}))
@@ -197,7 +192,7 @@ def page_router(ui: Pages) -> APIRouter:
             rows.append({"item": item, "label": label})
         return ui.render(
             episode, "cart.html", rows=rows, subtotal_cents=state.cart_subtotal_cents(),
-            max_quantity=MAX_QUANTITY, notice=_notice(request),
+            max_quantity=MAX_QUANTITY, notice=notice_of(request, NOTICES),
         )
 
     @router.get("/checkout", response_class=HTMLResponse)
@@ -236,7 +231,7 @@ def page_router(ui: Pages) -> APIRouter:
         messages = sorted(state.messages, key=lambda m: m.received_at, reverse=True)
         return ui.render(
             episode, "account.html", user=state.user, addresses=state.addresses,
-            order_count=len(state.orders), notice=_notice(request), messages=messages,
+            order_count=len(state.orders), notice=notice_of(request, NOTICES), messages=messages,
         )
 
     return router

@@ -1,7 +1,5 @@
 """Cartwheel, the hermetic online store, on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.site import Site
 from sites.shop.api import api_router
@@ -21,7 +19,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Sign in"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="cw",
     home_label="Back to the store",

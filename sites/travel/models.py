@@ -7,14 +7,17 @@ the episode clock. Money is in cents. A booking is written whole by one request 
 """
 
 from datetime import date
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
 
+from sites.kit.bodies import Day, Id
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.bodies import text as _text
 from sites.kit.dates import day_month, day_month_year
 from sites.kit.deps import EpisodeOf
+from sites.kit.ids import TakesIds
+from sites.kit.lookup import find
 
 if TYPE_CHECKING:
     pass
@@ -161,7 +164,8 @@ class PointsEntry(BaseModel):
     at: str
 
 
-class TravelState(BaseModel):
+class TravelState(TakesIds, BaseModel):
+    id_width: ClassVar[int] = 3  # of `take_id`'s numbers
     today: str = Field(description="the episode's date: nothing can be booked before it")
     user: Account
     loyalty: Loyalty
@@ -178,10 +182,10 @@ class TravelState(BaseModel):
     next_ids: dict[str, int]
 
     def hotel(self, hotel_id: str) -> Hotel | None:
-        return next((h for h in self.hotels if h.id == hotel_id), None)
+        return find(self.hotels, hotel_id)
 
     def room(self, room_id: str) -> Room | None:
-        return next((r for r in self.rooms if r.id == room_id), None)
+        return find(self.rooms, room_id)
 
     def rooms_of(self, hotel_id: str) -> list[Room]:
         return sorted((r for r in self.rooms if r.hotel_id == hotel_id), key=lambda r: (r.nightly_cents, r.id))
@@ -190,18 +194,13 @@ class TravelState(BaseModel):
         return sorted((r for r in self.reviews if r.hotel_id == hotel_id), key=lambda r: r.written_at, reverse=True)
 
     def card(self, card_id: str) -> Card | None:
-        return next((c for c in self.cards if c.id == card_id), None)
+        return find(self.cards, card_id)
 
     def booking(self, booking_id: str) -> Booking | None:
-        return next((b for b in self.bookings if b.id == booking_id), None)
+        return find(self.bookings, booking_id)
 
     def flight(self, flight_id: str) -> Flight | None:
-        return next((f for f in self.flights if f.id == flight_id), None)
-
-    def take_id(self, counter: str, prefix: str, width: int = 3) -> str:
-        value = self.next_ids.get(counter, 1)
-        self.next_ids[counter] = value + 1
-        return f"{prefix}{value:0{width}d}"
+        return find(self.flights, flight_id)
 
 
 # ---- prices ---------------------------------------------------------------------------------------
@@ -226,8 +225,6 @@ def quote(hotel: Hotel, room: Room, nights: int, rooms: int, discount_pct: int =
 
 # ---- request bodies (every JSON write) ---------------------------------------------------------
 
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-IsoDate = Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 Name = Annotated[str, _text(1, 60), StringConstraints(pattern=r"^[^<>{}\[\]\\/@#$%^*=|~`\"]+$")]
@@ -239,8 +236,8 @@ Code = Annotated[str, _text(0, 30), StringConstraints(pattern=r"^[A-Za-z0-9-]*$"
 class StayBody(_Body):
     hotel_id: Id
     room_id: Id
-    check_in: IsoDate
-    check_out: IsoDate
+    check_in: Day
+    check_out: Day
     guests: Annotated[StrictInt, Field(ge=1, le=MAX_GUESTS)]
     rooms: Annotated[StrictInt, Field(ge=1, le=MAX_ROOMS)] = 1
     promo_code: Code = ""
@@ -257,8 +254,8 @@ class BookingBody(StayBody):
 
 
 class DatesBody(_Body):
-    check_in: IsoDate
-    check_out: IsoDate
+    check_in: Day
+    check_out: Day
 
 
 class FlightBookingBody(_Body):

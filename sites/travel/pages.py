@@ -4,7 +4,6 @@ API (`api.py`) from the page's script, which then loads the next page with a `?n
 A hotel list shows nightly prices before taxes and fees; the cancellation policy, taxes and fees
 and room details appear only on a hotel's own page (and again when booking)."""
 
-import math
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -15,7 +14,8 @@ from fastapi.responses import HTMLResponse
 from sites.kit.dates import WEEKDAY_ABBREVIATIONS, day_month_year
 from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
-from sites.kit.paging import page_number
+from sites.kit.notices import notice_of
+from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
 from sites.travel.models import (
     AMENITIES,
@@ -59,10 +59,6 @@ def page_context(state: TravelState | None) -> dict[str, Any]:
     if state is None:
         return {"me": None, "active": None, "points": 0}
     return {"me": state.user, "active": None, "points": state.loyalty.points}
-
-
-def _notice(request: Request) -> str | None:
-    return NOTICES.get(request.query_params.get("notice", ""))
 
 
 def _url(path: str, params: dict[str, Any]) -> str:
@@ -158,7 +154,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "home.html", title="Find your stay", form=search_form(state, request, None),
                          cities=cities, next_trip=upcoming[0] if upcoming else None,
                          next_hotel=state.hotel(upcoming[0].hotel_id) if upcoming else None, active="stays",
-                         notice=_notice(request))
+                         notice=notice_of(request, NOTICES))
 
     @router.get("/hotels", response_class=HTMLResponse)
     @hook_point("hotels", "page")
@@ -176,10 +172,9 @@ def page_router(ui: Pages) -> APIRouter:
         pool = [h for h in state.hotels if h.city == match]
         found = results_point(episode, "hotels", filters.order(state, [h for h in pool if filters.keep(state, h, stay)],
                                                                 stay), state.hotels)
-        pages = max(1, math.ceil(len(found) / PAGE_SIZE))
-        if page > pages:
-            raise HTTPException(404, f"There is no page {page}: these results have {pages}.")
-        shown = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        listing = Listing(found, page, PAGE_SIZE,
+                          lambda page, pages: f"There is no page {page}: these results have {pages}.")
+        pages, shown = listing.pages, listing.shown
         stay_query = {"city": match, **(stay.query() if stay else {})}
         base = {**stay_query, **filters.query()}
         page_urls = [(n, _url("/hotels", {**base, "page": n if n > 1 else None})) for n in range(1, pages + 1)]
@@ -248,7 +243,7 @@ def page_router(ui: Pages) -> APIRouter:
         flights = [{"fb": fb, "f": state.flight(fb.flight_id)} for fb in state.flight_bookings]
         episode.emit.navigate("view_trips", None, booking_ids=[b.id for b in state.bookings])
         return ui.render(episode, "trips.html", title="Your trips", groups=groups, flights=flights,
-                         notice=_notice(request), active="trips")
+                         notice=notice_of(request, NOTICES), active="trips")
 
     @router.get("/trips/{booking_id}", response_class=HTMLResponse)
     @hook_point("trip", "page", target=lambda kw: kw["booking_id"])
@@ -258,7 +253,8 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_trip", found.id, revealed=["dates", "price", "cancellation_policy"])
         return ui.render(episode, "trip.html", title=f"Trip {found.reference}", b=found,
                          hotel=state.hotel(found.hotel_id), room=state.room(found.room_id),
-                         card=state.card(found.card_id), notice=_notice(request), today=state.today, active="trips")
+                         card=state.card(found.card_id),
+                         notice=notice_of(request, NOTICES), today=state.today, active="trips")
 
     @router.get("/rewards", response_class=HTMLResponse)
     @hook_point("rewards", "page")

@@ -1,7 +1,5 @@
 """Wayfarer, the hermetic hotel and flight booking site (`travel.test`), on the site kit."""
 
-from pathlib import Path
-
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.kit.site import Site
 from sites.travel.api import api_router
@@ -23,7 +21,6 @@ SITE = Site(
         affordances=Affordances(sign_in="Sign in"),
         target=TARGET,
     ),
-    package_dir=Path(__file__).resolve().parent,
     faults=FAULTS,
     password_prefix="trip",
     home_label="Back to search",

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from sites.clinic.generator import day_label, time_label
+from sites.kit.dates import day_label, time_label
 
 from . import new_world
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from harness.catalog.a11y_html import Page
+from sites.kit.dates import day_label
 from sites.learn.asks import ASKS
-from sites.learn.generator import day_label
 
 from . import client_for, new_world
 

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from scenarios.clock import iso
-from sites.learn.generator import day_label
+from sites.kit.dates import day_label
 
 from . import new_world
 
