@@ -13,7 +13,8 @@ from scenarios.faults import FaultError, parse_fault
 from scenarios.profile import SiteProfile
 from scenarios.recipes import Recipe, Skipped, expand
 from scenarios.schema import Task, Variant
-from scenarios.sources import CATALOG_DIR, catalog_files  # CATALOG_DIR: where callers have always found it
+from scenarios.sources import CATALOG_DIR as CATALOG_DIR  # re-exported: where callers have always found it
+from scenarios.sources import catalog_files
 
 # libyaml's parser when PyYAML was built with it: the same safe subset, several times faster
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -5,8 +5,9 @@ and the recipes expanded onto every task (which needs each site's profile, so ev
 and the fault table needs every fault plugin imported (the proxy's among them). So the data is derived once and
 kept (harness.cli.derived), keyed by a digest of everything it derives from: the catalog files, the Python
 sources of the packages below the harness that the catalog and the fault registry are made of, every fault
-plugin's package, the installed distributions and their entry points, and this module. A run with the same
-inputs reads the data back without importing any of it."""
+plugin's package, the installed distributions and their entry points, and the command line's own code. A run
+with the same inputs reads the data (and what it printed, for the same console settings) back without importing
+any of it."""
 
 from __future__ import annotations
 
@@ -45,13 +46,21 @@ def _plugin_files() -> list[Path]:
     return files
 
 
-def _inputs(packages: tuple[str, ...], catalog: list[Path] | None = None) -> str:
-    files = [*derived.python_files(*(PROJECT_ROOT / p for p in packages)), *_plugin_files(), Path(__file__)]
-    facts = [f"{name}\0{declared}" for name, declared in derived.distributions()]
+def input_files(packages: tuple[str, ...], catalog: list[Path] | None = None) -> list[Path]:
+    """The files data derived from `packages` (and the catalog of `catalog`, if not None) derives from."""
+    # harness/cli: the commands' own code, which makes the data and prints it
+    files = [*derived.python_files(*(PROJECT_ROOT / p for p in packages)), *_plugin_files(),
+             *derived.python_files(Path(__file__).parent)]
     if catalog is not None:
         files += [path.resolve() for path in catalog_files(*catalog)]
+    return files
+
+
+def _inputs(packages: tuple[str, ...], catalog: list[Path] | None = None) -> str:
+    facts = [f"{name}\0{declared}" for name, declared in derived.distributions()]
+    if catalog is not None:  # which roots were asked for, and from where (a relative one names another file)
         facts.append("catalog\0" + "\0".join(str(p.resolve()) for p in catalog))
-    return derived.inputs_digest(files, facts)
+    return derived.inputs_digest(input_files(packages, catalog), facts)
 
 
 def catalog_inputs(catalog: list[Path] | None) -> str:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from harness.cli.coercion import defer_option_coercion
 from harness.cli.common import (
     HTTPS_HELP,
     ISOLATE_HELP,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from scenarios.loader import Catalog
 
 T = TypeVar("T")
+defer_option_coercion()  # an option not given costs no pydantic import (harness/cli/coercion.py)
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
 
