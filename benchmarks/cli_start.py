@@ -9,7 +9,9 @@ user's cache folder (harness/cli/derived.py): the benchmark uses a fresh one, so
 everything (the catalog loaded and expanded, every fault plugin imported), is measured on its own ("cold"), and
 the rounds measure the runs after it ("warm"). The warm output must be byte for byte the cold one (exit 1 if not).
 
-Target (issue 33): each command <= 0.3 s and <= 2.5x the floor.
+Target (issue 33): each command <= 0.3 s and <= 2.5x the floor. For scale, a second reference: the `--help` of a
+two-command typer app, which is what typer's own help rendering costs (it imports rich's markdown, traceback
+and syntax modules).
 
     .venv/bin/python benchmarks/cli_start.py [--rounds 11]
 """
@@ -26,6 +28,24 @@ from pathlib import Path
 
 WEBCHAOS = str(Path(sys.executable).parent / "webchaos")
 FLOOR = [sys.executable, "-c", "import typer, rich"]
+# the smallest typer app with a command group: what `--help` costs any typer command line
+TYPER_APP = '''import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Two commands.")
+
+
+@app.command()
+def hello(name: str = "world") -> None:
+    """Greet."""
+
+
+@app.command()
+def bye() -> None:
+    """Part."""
+
+
+app()
+'''
 COMMANDS = {"--help": [WEBCHAOS, "--help"], "list": [WEBCHAOS, "list"], "faults": [WEBCHAOS, "faults"]}
 
 
@@ -68,11 +88,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         # COLUMNS: the same table layout whatever terminal started the benchmark
         env = {**os.environ, "XDG_CACHE_HOME": cache, "COLUMNS": "120"}
+        typer_app = Path(cache) / "typer_app.py"
+        typer_app.write_text(TYPER_APP)
         cold = {name: run(COMMANDS[name], env) for name in ("list", "faults")}
         floor: list[Run] = []
+        typer_help: list[Run] = []
         warm: dict[str, list[Run]] = {name: [] for name in COMMANDS}
         for _ in range(args.rounds):
             floor.append(run(FLOOR, env))
+            typer_help.append(run([sys.executable, str(typer_app), "--help"], env))
             for name, argv in COMMANDS.items():
                 warm[name].append(run(argv, env))
     changed = [name for name, first in cold.items() if any(r.output != first.output for r in warm[name])]
@@ -80,6 +104,7 @@ def main() -> None:
     floor_cpu = statistics.median(r.cpu for r in floor)
     print(f"{args.rounds} rounds; floor = python -c 'import typer, rich'")
     print(line("floor", floor, None))
+    print(line("typer app --help", typer_help, floor))
     for name in ("list", "faults"):
         print(line(f"{name} (cold)", [cold[name]], floor))
     for name, runs in warm.items():
