@@ -103,7 +103,8 @@ def read(name: str, inputs: str) -> Any | None:
                 or header.get("payload") != hashlib.sha256(payload).hexdigest()):
             return None
         return json.loads(payload)
-    except (OSError, ValueError):  # missing, unreadable, not JSON (UnicodeDecodeError is a ValueError)
+    except (OSError, ValueError, RuntimeError):
+        # missing, unreadable, not JSON (a UnicodeDecodeError is a ValueError), or no home folder to look in
         return None
 
 
@@ -111,7 +112,10 @@ def write(name: str, inputs: str, value: Any) -> None:
     """Store `value` (JSON-able) under `name`, atomically: a reader sees the old file or the new one, whole."""
     payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
     header = json.dumps({"format": FORMAT, "inputs": inputs, "payload": hashlib.sha256(payload).hexdigest()})
-    path = cache_file(name)
+    try:
+        path = cache_file(name)
+    except RuntimeError:
+        return  # no $XDG_CACHE_HOME and no home folder: nowhere to keep it
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")

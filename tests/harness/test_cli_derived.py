@@ -83,6 +83,18 @@ def test_an_unwritable_cache_only_costs_a_rebuild(tmp_path: Path, monkeypatch: p
     assert len(calls) == 2
 
 
+def test_no_home_folder_only_costs_a_rebuild(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
+    calls, derive = _counting([1])
+    assert derived.cached("thing", "inputs", derive) == [1]
+    assert derived.cached("thing", "inputs", derive) == [1]
+    assert len(calls) == 2
+
+
 def test_a_failed_derivation_stores_nothing(cache: Path) -> None:
     def fail() -> object:
         raise ValueError("the catalog does not load")
