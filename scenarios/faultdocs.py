@@ -1,10 +1,15 @@
 """The fault catalog as a table, generated from the registry (`docs/faults.md`, `webchaos faults`)."""
 
-from typing import Any
+from __future__ import annotations
 
-from pydantic.fields import FieldInfo
+from typing import TYPE_CHECKING, Any
 
-from scenarios.faults import FaultType, registry
+# Importing this module loads no fault type: `webchaos faults` renders a description it has kept from an earlier
+# run without the registry (harness/cli/listings.py).
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
+
+    from scenarios.faults import FaultType
 
 _UNITS = (("_ms", "ms"), ("_s", "s"), ("_bps", "bytes/s"), ("_bytes", "bytes"), ("_pct", "%"))
 
@@ -44,6 +49,8 @@ def describe(kind: type[FaultType]) -> dict[str, Any]:
 
 def catalog() -> list[dict[str, Any]]:
     """Every registered type, ordered by layer (seed, server, network, client) then name."""
+    from scenarios.faults import registry
+
     order = {"seed": 0, "server": 1, "network": 2, "client": 3}
     kinds = sorted(registry().values(), key=lambda k: (order[k.layer.value], k.name))
     return [describe(k) for k in kinds]
@@ -53,7 +60,8 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown() -> str:
+def render_markdown(entries: list[dict[str, Any]] | None = None) -> str:
+    """docs/faults.md of `entries` (as `catalog()` describes them; default: the registry's now)."""
     lines = [
         "# Fault types",
         "",
@@ -62,7 +70,7 @@ def render_markdown() -> str:
         "`params`); the table lists each type's `params`.",
         "",
     ]
-    entries = catalog()
+    entries = catalog() if entries is None else entries
     for layer in ("seed", "server", "network", "client"):
         of_layer = [e for e in entries if e["layer"] == layer]
         if not of_layer:

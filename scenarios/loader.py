@@ -13,8 +13,9 @@ from scenarios.faults import FaultError, parse_fault
 from scenarios.profile import SiteProfile
 from scenarios.recipes import Recipe, Skipped, expand
 from scenarios.schema import Task, Variant
+from scenarios.sources import CATALOG_DIR as CATALOG_DIR  # re-exported: where callers have always found it
+from scenarios.sources import catalog_files
 
-CATALOG_DIR = Path(__file__).parent / "catalog"
 # libyaml's parser when PyYAML was built with it: the same safe subset, several times faster
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -217,10 +218,8 @@ def load_catalog(*roots: Path, profiles: Mapping[str, SiteProfile] | None = None
     also refuse tasks of unknown sites and faults a site does not implement, and expand the recipes
     (they need each site's host and fault types: without profiles they are read and checked only)."""
     catalog = Catalog()
-    for root in roots or (CATALOG_DIR,):
-        files = [root] if root.is_file() else sorted(root.rglob("*.yaml"))
-        for path in files:
-            load_file(path, catalog)
+    for path in catalog_files(*roots):
+        load_file(path, catalog)
     _cross_check(catalog)
     if profiles is not None:
         _check_sites(catalog, profiles)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 from collections import Counter
@@ -169,6 +168,8 @@ def validate(
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
+    import asyncio
+
     from harness.catalog.specificity import run_specificity, validity_docs
     from harness.catalog.validate import (
         DOCS_FILE,

@@ -10,8 +10,6 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from scenarios.seeding import SeedsError, parse_seeds
-
 if TYPE_CHECKING:
     from scenarios.loader import Catalog
 
@@ -54,6 +52,8 @@ class Commands(TyperGroup):
 
 def cli_seeds(text: str) -> list[int]:
     """A seed list option ('1', '1,2,5', '1-10'); a bad one is a usage error naming it."""
+    from scenarios.seeding import SeedsError, parse_seeds
+
     try:
         return parse_seeds(text)
     except SeedsError as exc:

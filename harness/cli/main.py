@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import signal
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -12,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from harness.cli.coercion import defer_option_coercion
 from harness.cli.common import (
     HTTPS_HELP,
     ISOLATE_HELP,
@@ -32,12 +31,16 @@ if TYPE_CHECKING:
     from scenarios.loader import Catalog
 
 T = TypeVar("T")
+defer_option_coercion()  # an option not given costs no pydantic import (harness/cli/coercion.py)
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   help="Fault-injection toolkit for evaluating web agents.")
 
 
 async def _until_sigterm(work: Coroutine[Any, Any, T]) -> T:
     """Run `work`, cancelled by SIGTERM as Ctrl-C cancels it: run.json keeps every finished episode."""
+    import asyncio
+    import signal
+
     task = asyncio.ensure_future(work)
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, task.cancel)
@@ -52,6 +55,8 @@ def _execute(config: RunConfig, *, run_id: str | None, runs_dir: Path, resume: b
     """Plan and run what `config` asks for (the catalog: `catalog`, else the built-in one plus
     `config.catalog`); raises CliError before anything starts when it cannot, typer.Exit(130) when
     interrupted (finished episodes kept)."""
+    import asyncio
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from harness.agents import agents_from_specs
@@ -311,17 +316,24 @@ def demo(
 def list_catalog(catalog: Annotated[list[Path] | None, typer.Option()] = None) -> None:
     """List tasks and variants, each with its kind: action (graded from server state), answer (from the
     agent's answer, nothing written), action+answer, or infeasible (the answer 'infeasible', nothing written)."""
-    from rich.markup import escape
+    from harness.cli.listings import catalog_inputs, print_kept, task_listing
 
-    from scenarios.schema import kind_of
+    inputs = catalog_inputs(catalog)
 
-    cat = load_catalog(catalog)
-    for t in cat.tasks.values():
-        primitives = ", ".join(p.value for p in t.primitives)
-        console.print(f"[bold]{t.id}[/] {escape(f'[{t.kind}]')} ({t.site}; {primitives}): {t.title}", highlight=False)
-        for v in cat.variants_for(t.id):
-            mark = escape(" [infeasible]") if kind_of(t, v) != t.kind else ""
-            console.print(f"    variant [cyan]{v.id}[/]{mark} → {v.target_primitive.value}: {v.title}", highlight=False)
+    def render() -> None:
+        from rich.markup import escape
+
+        lines = []
+        for t in task_listing(catalog, inputs):
+            kind = escape(f"[{t['kind']}]")
+            lines.append(f"[bold]{t['id']}[/] {kind} ({t['site']}; {', '.join(t['primitives'])}): {t['title']}")
+            for v in t["variants"]:
+                mark = escape(" [infeasible]") if v["infeasible"] else ""
+                lines.append(f"    variant [cyan]{v['id']}[/]{mark} → {v['primitive']}: {v['title']}")
+        if lines:  # one print of thousands of lines: a print per line took seconds
+            console.print(*lines, sep="\n", highlight=False)
+
+    print_kept("list", inputs, render)
 
 
 @app.command()
@@ -329,23 +341,31 @@ def faults(
     markdown: Annotated[bool, typer.Option("--markdown", help="print docs/faults.md instead of a table")] = False,
 ) -> None:
     """List every registered fault type with its layer, parameters (type, unit, default) and primitive."""
-    from rich.table import Table
+    from harness.cli.listings import fault_inputs, fault_types, print_kept
 
-    from scenarios.faultdocs import catalog, render_markdown
-
+    inputs = fault_inputs()
     if markdown:
-        sys.stdout.write(render_markdown())
+        from scenarios.faultdocs import render_markdown
+
+        sys.stdout.write(render_markdown(fault_types(inputs)))
         return
-    table = Table(header_style="bold", show_lines=True)
-    for column in ("type", "layer", "primitive", "parameters", "what it does"):
-        table.add_column(column)
-    for entry in catalog():
-        params = "\n".join(
-            f"{p['name']}: {p['type']}" + (f" [{p['unit']}]" if p["unit"] else "") + f" = {p['default']}"
-            for p in entry["params"]
-        )
-        table.add_row(entry["type"], entry["layer"], entry["primitive"], params or "(none)", entry["description"])
-    console.print(table, markup=False)
+
+    def render() -> None:
+        from rich.table import Table
+
+        table = Table(header_style="bold", show_lines=True)
+        for column in ("type", "layer", "primitive", "parameters", "what it does"):
+            table.add_column(column)
+        for entry in fault_types(inputs):
+            params = "\n".join(
+                f"{p['name']}: {p['type']}" + (f" [{p['unit']}]" if p["unit"] else "") + f" = {p['default']}"
+                for p in entry["params"]
+            )
+            table.add_row(entry["type"], entry["layer"], entry["primitive"], params or "(none)",
+                          entry["description"])
+        console.print(table, markup=False)
+
+    print_kept("faults", inputs, render)
 
 
 @app.command("grade")
@@ -435,6 +455,8 @@ def play(
 ) -> None:
     """Beat the agent: a local page where you play a task (base or variant) through the proxy; graded on Done,
     stored as agent `human` (HAR, actions, replay) and shown beside the agents of a run."""
+    import asyncio
+
     from harness.interactive.play import serve
 
     def ready(url: str, _app: object) -> None:
