@@ -86,6 +86,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/body_bomb.py
 	$(PY) benchmarks/episode_memory.py
 	$(PY) benchmarks/catalog_load.py
+	$(PY) benchmarks/cli_start.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/event_delivery.py
 	$(PY) benchmarks/throughput.py
