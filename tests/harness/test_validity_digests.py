@@ -20,6 +20,18 @@ from sites.registry import load_site_catalog
 CATALOG = load_site_catalog()
 
 
+def _copy_of_the_tree(tmp_path: Path) -> Path:
+    """The folders the digests read, copied, so a test can change a file without touching the project."""
+    root = tmp_path / "tree"
+    for part in ("sites", "injectors", "harness/agents", "proxy_addons"):
+        for path in (validate.PROJECT_ROOT / part).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
+                target = root / path.relative_to(validate.PROJECT_ROOT)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+    return root
+
+
 def _all_done(site: str, digest_of: object) -> ValidityFile:
     data = ValidityFile(site=site, seeds=[1])
     for spec in plan_validation(CATALOG, site, [1]):
@@ -44,15 +56,7 @@ def test_a_change_to_one_site_changes_only_that_sites_digests(tmp_path: Path, mo
     shop = plan_validation(CATALOG, "shop", [1])[0]
     bank = plan_validation(CATALOG, "bank", [1])[0]
     before = decision_digest(shop, CATALOG), decision_digest(bank, CATALOG)
-    # A copy of the tree where one shop template differs.
-    root = tmp_path / "tree"
-    for part in ("sites", "injectors", "harness/agents", "proxy_addons"):
-        source = validate.PROJECT_ROOT / part
-        for path in source.rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
-                target = root / path.relative_to(validate.PROJECT_ROOT)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
+    root = _copy_of_the_tree(tmp_path)  # where one shop template will differ
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
     validate.site_digest.cache_clear()
     validate.agent_digest.cache_clear()
@@ -83,13 +87,7 @@ def test_a_fault_types_own_files_count_only_for_the_variants_that_use_it(tmp_pat
     spec_uses = next(s for s in uses if s.variant is not None)
     spec_other = next(s for s in other if s.variant is not None)
     before = decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)
-    root = tmp_path / "tree"
-    for part in ("sites", "injectors", "harness/agents", "proxy_addons"):
-        for path in (validate.PROJECT_ROOT / part).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
-                target = root / path.relative_to(validate.PROJECT_ROOT)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
+    root = _copy_of_the_tree(tmp_path)
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
     validate.site_digest.cache_clear()
     validate.agent_digest.cache_clear()
