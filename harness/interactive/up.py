@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.panel import Panel
 
 from harness.agents.isolate import PortRelay, port_of
+from harness.agents.usage import USAGE_FILE, UsageFileError, read_usage
 from harness.api import Stack
 from harness.run.runner import new_run_id
 from scenarios.answers import ANSWER_FILE, Answer, AnswerFileError, read_answer
@@ -78,6 +79,8 @@ async def _serve(
             f"[bold]instruction[/]  {episode.instruction}",
             f"[bold]answer file[/]  {episode.out_dir / ANSWER_FILE}  (text, or JSON {{\"answer\": …, "
             f"\"infeasible\": true|false}})",
+            f"[bold]usage file[/]   {episode.out_dir / USAGE_FILE}  (optional: JSON {{\"input_tokens\", "
+            f"\"output_tokens\", \"cost_usd\", \"model\"}})",
             "",
         ]
         if cdp:
@@ -101,6 +104,11 @@ async def _serve(
             console.print(f"[red]answer file refused:[/] {exc}")
             from_file = Answer()
         given = answer or typed or (from_file if from_file.given else None)
+        try:
+            if (spent := read_usage(episode.out_dir / USAGE_FILE)) is not None:
+                episode.report_usage(**spent.model_dump())
+        except UsageFileError as exc:
+            console.print(f"[red]usage file refused:[/] {exc}")
         result = await episode.grade(answer=given)
         mark = "[green]success[/]" if result.success else "[red]failure[/]"
         console.print(f"{mark} score {result.score:.2f}")

@@ -157,10 +157,12 @@ async def test_up_cdp_prints_a_cdp_url_an_agent_can_drive(tmp_path: Path) -> Non
         text = "".join(lines)
         cdp = re.search(r"CDP URL\s+(http://127\.0\.0\.1:\d+)", text)
         instruction = re.search(r"instruction\s+(.+?)\s*│", text)
-        assert cdp and instruction, text
+        usage_file = re.search(r"usage file\s+(\S+usage\.json)", text)
+        assert cdp and instruction and usage_file, text
         async with async_playwright() as playwright:
             browser = await playwright.chromium.connect_over_cdp(cdp.group(1))
             assert await _add_to_cart(browser.contexts[0].pages[0], _target(instruction.group(1))) == "Added to cart"
+        Path(usage_file.group(1)).write_text('{"input_tokens": 1200, "output_tokens": 80, "model": "mine"}')
         process.send_signal(signal.SIGTERM)
         rest = (await asyncio.wait_for(process.stdout.read(), 60)).decode()
         await asyncio.wait_for(process.wait(), 30)
@@ -170,6 +172,9 @@ async def test_up_cdp_prints_a_cdp_url_an_agent_can_drive(tmp_path: Path) -> Non
             await process.wait()
     assert process.returncode == 0, rest
     assert "success score 1.00" in rest
+    (result,) = (tmp_path / "runs").glob("*/episodes/*/result.json")
+    assert json.loads(result.read_text())["outcome"]["usage"] == {
+        "input_tokens": 1200, "output_tokens": 80, "cost_usd": None, "model": "mine"}
 
 
 async def test_cdp_browser_trusts_the_https_proxy_ca(tmp_path: Path) -> None:
