@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.catalog.validate import Judgement, read_validity
+from harness.catalog.validate import Judgement, faults_digest, read_validity
 from scenarios.faults import Primitive
 from scenarios.loader import Catalog
 from scenarios.suites import SUITES_DIR, Suite, SuiteEntry, load_suite, suite_names
@@ -57,11 +57,13 @@ def judgements(catalog: Catalog) -> dict[str, Judgement]:
 
 
 def proven(catalog: Catalog, judged: Mapping[str, Judgement]) -> dict[str, str]:
-    """variant id -> the task it was proven on: in default runs, fair and effective on every seed, not flaky."""
+    """variant id -> the task it was proven on: in default runs, fair and effective on every seed, not flaky,
+    judged on the faults it has today."""
     out = {}
     for variant_id, j in judged.items():
         variant = catalog.variants.get(variant_id)
-        if variant is not None and variant.by_default and j.valid and not j.flaky and j.task in catalog.tasks:
+        if (variant is not None and variant.by_default and j.valid and not j.flaky and j.task in catalog.tasks
+                and j.faults_digest in ("", faults_digest(variant))):
             out[variant_id] = j.task
     return out
 
