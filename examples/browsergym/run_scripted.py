@@ -25,7 +25,7 @@ import gymnasium as gym
 from browsergym.utils.obs import overlay_som
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import webchaos_browsergym  # noqa: E402  (beside this script)
+import webchaos_browsergym  # beside this script, found through the path set above
 
 # (task, variant): an action task, an answer task and an infeasible one, each with a fault that fires on its way
 EPISODES = [
@@ -161,7 +161,8 @@ def run_episode(env_id: str, task: str, seed: int) -> dict[str, Any]:
     env = gym.make(env_id, disable_env_checker=True)
     try:
         obs, info = env.reset(seed=seed)
-        seen = {"axtree_nodes": len(obs["axtree_object"]["nodes"]), "dom_documents": len(obs["dom_object"]["documents"]),
+        seen = {"axtree_nodes": len(obs["axtree_object"]["nodes"]),
+                "dom_documents": len(obs["dom_object"]["documents"]),
                 "screenshot": list(obs["screenshot"].shape),
                 "marked": len(obs["extra_element_properties"]),
                 "som": list(overlay_som(obs["screenshot"], obs["extra_element_properties"]).shape),

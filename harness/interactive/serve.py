@@ -56,20 +56,24 @@ class EpisodeService:
     catalog: Catalog
     run_dir: Path
     agent: str = "external"
-    _stack: StackThread | None = None
+    stack: Stack = field(init=False)
+    _runner: StackThread | None = None  # the started stack, on its own thread
     _episodes: dict[str, Episode] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def __post_init__(self) -> None:
+        self.stack = Stack(catalog=self.catalog, run_dir=self.run_dir)  # started with the first episode (_runner)
+
     def _running_stack(self) -> StackThread:
         with self._lock:
-            if self._stack is None:
-                self._stack = StackThread(Stack(catalog=self.catalog, run_dir=self.run_dir)).start()
-            return self._stack
+            if self._runner is None:
+                self._runner = StackThread(self.stack).start()
+            return self._runner
 
     def handle(self, method: str, path: str, body: dict[str, Any] | None) -> tuple[HTTPStatus, Any]:
         parts = [p for p in path.split("?", 1)[0].split("/") if p]
         if method == "GET" and parts == ["health"]:
-            return HTTPStatus.OK, {"ok": True, "stack": self._stack is not None}
+            return HTTPStatus.OK, {"ok": True, "stack": self._runner is not None}
         if method == "GET" and parts == ["catalog"]:
             return HTTPStatus.OK, self.catalog_entries()
         if method == "GET" and len(parts) == 2 and parts[0] == "suites":
@@ -108,12 +112,12 @@ class EpisodeService:
             raise RequestError(HTTPStatus.BAD_REQUEST, "variant: a variant id (string) or null")
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise RequestError(HTTPStatus.BAD_REQUEST, f"seed: a non-negative integer, got {seed!r}")
-        stack = self._running_stack()
         try:
-            stack.stack.spec(task, variant, seed)  # unknown ids are the caller's mistake: 400, before opening
+            self.stack.spec(task, variant, seed)  # unknown ids are the caller's mistake: 400, before anything starts
         except WebchaosError as exc:
             raise RequestError(HTTPStatus.BAD_REQUEST, str(exc)) from exc
-        episode = stack.call(stack.stack.open(task, variant, seed, cdp=False, agent=self.agent))
+        stack = self._running_stack()
+        episode = stack.call(self.stack.open(task, variant, seed, cdp=False, agent=self.agent))
         with self._lock:
             self._episodes[episode.id] = episode
         return {"id": episode.id, "task": task, "variant": variant, "seed": seed, "instruction": episode.instruction,
@@ -155,7 +159,7 @@ class EpisodeService:
         """Close every open episode (ungraded) and stop the stack."""
         with self._lock:
             open_now, self._episodes = list(self._episodes.values()), {}
-            stack, self._stack = self._stack, None
+            stack, self._runner = self._runner, None
         if stack is None:
             return
         try:
@@ -169,7 +173,7 @@ def handler_for(service: EpisodeService, secret: str) -> type[BaseHTTPRequestHan
     class Handler(BaseHTTPRequestHandler):
         server_version = "webchaos-serve"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base class's name)
+        def log_message(self, format: str, *args: Any) -> None:
             sys.stderr.write(f"webchaos serve: {format % args}\n")
 
         def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
@@ -217,6 +221,10 @@ def handler_for(service: EpisodeService, secret: str) -> type[BaseHTTPRequestHan
                 self._serve()
             except RequestError as exc:  # raised while reading the body
                 self._answer(exc.status, {"error": str(exc)})
+            except Exception as exc:  # webchaos itself failed (a service died …): said, not a dropped connection
+                self.log_error("%s", repr(exc))
+                self._answer(HTTPStatus.INTERNAL_SERVER_ERROR,
+                             {"error": f"webchaos failed: {type(exc).__name__}: {exc}"})
 
         do_GET = do_POST = do_DELETE = _guarded
 
@@ -239,7 +247,11 @@ def serve(service: EpisodeService, secret: str, port: int = 0, *, exit_with_stdi
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     if exit_with_stdin:
-        threading.Thread(target=lambda: (sys.stdin.buffer.read(), stop()), daemon=True).start()
+        def stop_at_end_of_stdin() -> None:
+            sys.stdin.buffer.read()
+            stop()
+
+        threading.Thread(target=stop_at_end_of_stdin, daemon=True).start()
     try:
         if announce is not None:
             announce({"url": f"http://127.0.0.1:{httpd.server_address[1]}", "run_dir": str(service.run_dir)})
