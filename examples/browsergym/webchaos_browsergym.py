@@ -14,7 +14,9 @@ BrowserGym pins an older Playwright than webchaos, so this module runs in a venv
 project's own venv) as a child process, hands it a fresh secret through an inherited pipe, and opens,
 grades and closes episodes over loopback HTTP (harness/interactive/serve.py). The env is BrowserGym's own
 `BrowserEnv`, except that its browser context goes through the episode's proxy and its Playwright drives
-the system Chromium. Ids:
+the system Chromium. (It is an example file, not `webchaos.browsergym`, because BrowserGym's venv cannot
+install webchaos: its dependencies bring the newer Playwright; likewise there is no `webchaos[browsergym]`.)
+Ids:
 
     browsergym/webchaos.<task>                 the base task (no faults)
     browsergym/webchaos.<task>.<variant>       a variant; a variant `x@<task>` made for that task is `x`
@@ -278,12 +280,18 @@ def _make_env(task: str, variant: str | None, server: WebchaosServer | None, **e
     return WebchaosEnv(functools.partial(WebchaosTask, task_id=task, variant_id=variant, server=server), **env_kwargs)
 
 
+_registered: dict[str, tuple[str, str | None]] = {}  # gym id -> (task, variant) it runs
+
+
 def register_entries(entries: list[dict[str, Any]], server: WebchaosServer | None = None) -> list[str]:
     """Register (task, variant or None) entries; returns their gym ids, in order."""
     ids = []
     for entry in entries:
         name = env_id(entry["task"], entry["variant"])
         full = f"browsergym/{name}"
+        episode = (entry["task"], entry["variant"])
+        if _registered.setdefault(full, episode) != episode:
+            raise ValueError(f"{full} would run both {_registered[full]} and {episode}")
         if full not in gym.registry:
             gym.register(full, entry_point=functools.partial(_make_env, entry["task"], entry["variant"], server),
                          nondeterministic=True)
