@@ -93,3 +93,28 @@ def test_a_suite_registers_its_episodes_in_order(tmp_path: Path) -> None:
                 for task, variant, seed in suite.episodes()]
     assert probe["episodes"] == expected and probe["env"] == "WebchaosEnv"
     assert not (tmp_path / "episodes").exists()
+
+
+def test_agentlab_runs_the_scripted_agent_with_its_ray_backend(tmp_path: Path) -> None:
+    """AgentLab is not installed by `make frameworks` (7 GB with torch, and its pins need care: docs/agents.md);
+    this runs when WEBCHAOS_AGENTLAB_PYTHON names the python of a venv that has it."""
+    python = os.environ.get("WEBCHAOS_AGENTLAB_PYTHON")
+    if not python:
+        pytest.skip("WEBCHAOS_AGENTLAB_PYTHON is not set (a venv with AgentLab: see docs/agents.md#browsergym)")
+    env = {**os.environ, "WEBCHAOS": f"{sys.executable} -m harness.cli.main",
+           "WEBCHAOS_BROWSERGYM_RUN_DIR": str(tmp_path / "webchaos")}
+    env.pop("PLAYWRIGHT_BROWSERS_PATH", None)
+    done = subprocess.run([python, str(ROOT / "examples" / "browsergym" / "agentlab_study.py"), "--results",
+                           str(tmp_path / "agentlab"), "--jobs", "2", "--backend", "ray"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=1500)
+    assert done.returncode == 0, done.stderr[-4000:]
+    rewards = {r["env_id"]: r for r in (json.loads(line) for line in done.stdout.splitlines() if line.startswith("{"))}
+    assert len(rewards) == 6 and all(r["error"] is None for r in rewards.values()), rewards
+    episodes = sorted((tmp_path / "webchaos" / "episodes").iterdir())
+    assert len(episodes) == 6
+    for folder in episodes:
+        stored = json.loads((folder / "result.json").read_text())
+        variant = stored["variant_id"]
+        env_id = f"browsergym/webchaos.{stored['task_id']}" + (
+            f".{variant.removesuffix('@' + stored['task_id'])}" if variant else "")
+        assert rewards[env_id]["reward"] == regrade(str(folder))["score"] == stored["score"], env_id
