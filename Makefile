@@ -19,6 +19,8 @@ MCP_STAMP := $(MCP_VENV)/.installed-stamp
 MCP_NODE := examples/playwright_mcp/node_modules/.installed-stamp
 BU_VENV := .venv-browser-use
 BU_STAMP := $(BU_VENV)/.installed-stamp
+BG_VENV := .venv-browsergym
+BG_STAMP := $(BG_VENV)/.installed-stamp
 # rrweb (page recording and replay.html's player): pinned in third_party/rrweb/package-lock.json.
 RRWEB_DIR := third_party/rrweb
 RRWEB_STAMP := $(RRWEB_DIR)/node_modules/.installed-stamp
@@ -46,7 +48,13 @@ $(BU_STAMP): examples/requirements-browser-use.txt
 	$(BU_VENV)/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-browser-use.txt
 	@touch $@
 
-frameworks: $(MCP_NODE) $(MCP_STAMP) $(BU_STAMP)
+# BrowserGym (its pinned Playwright drives the system Chromium; webchaos runs beside it: `webchaos serve`).
+$(BG_STAMP): examples/requirements-browsergym.txt
+	@test -x $(BG_VENV)/bin/python || $(PYTHON) -m venv $(BG_VENV)
+	$(BG_VENV)/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-browsergym.txt
+	@touch $@
+
+frameworks: $(MCP_NODE) $(MCP_STAMP) $(BU_STAMP) $(BG_STAMP)
 
 # Without npm this prints what to install and goes on: webchaos then runs with page recording off.
 $(RRWEB_STAMP): $(RRWEB_DIR)/package.json $(RRWEB_DIR)/package-lock.json

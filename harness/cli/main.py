@@ -518,6 +518,15 @@ def _register_catalog_commands() -> None:
 _register_catalog_commands()
 
 
+def _register_serve_command() -> None:
+    from harness.cli.serve import serve
+
+    app.command()(serve)
+
+
+_register_serve_command()
+
+
 def main() -> None:
     app()
 
