@@ -20,6 +20,8 @@ from sites.shop.models import (
     ShopState,
     UpdateCartItem,
 )
+from sites.shop.service_api import wallet_coupon
+from sites.shop.services import coupon_discount_cents, coupon_problem
 
 
 def _cart_payload(state: ShopState) -> dict[str, Any]:
@@ -102,6 +104,13 @@ def api_router() -> APIRouter:
         get_or_404(state.addresses, body.address_id, "saved address")
         for item in state.cart_items:
             _check_quantity(state, item.product_id, item.quantity)
+        coupon, discount = None, None
+        if body.coupon is not None:
+            coupon = wallet_coupon(state, body.coupon)
+            problem = coupon_problem(state, coupon, episode.clock.now().date())
+            if problem is not None:
+                raise HTTPException(409, problem)
+            discount = coupon_discount_cents(state, coupon)
         placed_at = episode.clock.stamp()
         lines = [
             OrderLine(product_id=i.product_id, product_name=i.product_name, quantity=i.quantity,
@@ -114,8 +123,8 @@ def api_router() -> APIRouter:
             id=state.take_id("order", "o"), lines=lines,
             product_ids=sorted({line.product_id for line in lines}),
             address_id=body.address_id, shipping=body.shipping, shipping_cents=shipping_cents,
-            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents, status="placed",
-            placed_at=placed_at,
+            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents - (discount or 0), status="placed",
+            placed_at=placed_at, coupon=coupon.code if coupon else None, discount_cents=discount,
         )
         for line in lines:
             product = state.product(line.product_id)

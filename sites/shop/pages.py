@@ -11,6 +11,7 @@ from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
+from sites.shop.service_pages import service_context
 from sites.shop.models import (
     MAX_QUANTITY,
     PAGE_SIZE,
@@ -60,6 +61,7 @@ def page_context(state: ShopState | None) -> dict[str, Any]:
         "cart_count": state.cart_count() if state else 0,
         "categories": state.categories if state else [],
         "category_names": state.category_names() if state else {},
+        **service_context(state if state else None),
     }
 
 
