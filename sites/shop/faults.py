@@ -444,15 +444,19 @@ class _PaginationDrift:
 # asks about something else. Read by recipe expansion (which tasks each seed family can work on).
 _KINDS = {"": "product listing", "offers": "product sold by several sellers", "order_total": "past order",
           "arrival": "order on its way", "budget": "price range of a category",
-          "unsold": "product the shop does not sell"}
+          "unsold": "product the shop does not sell", "compare": "set of products to compare",
+          "returns": "delivered order", "return_closed": "order past its return window",
+          "parcel": "parcel on its way", "coupons": "product bought with a coupon"}
+# Questions whose task never looks for the world's target product (they are about other products or orders),
+# and the budget (new products in the target's category would change which of them a price range holds).
+_NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel")
 TARGET = TargetScope(
     param="question", default="", kinds=_KINDS,
     accepts={
         # only a listing can go missing (the others ask about orders, prices or a product never sold)
         "target_missing": [_KINDS[""]],
-        # new products in the target's category would change which of them a price range holds
-        "decoy_items": [kind for question, kind in _KINDS.items() if question != "budget"],
-        "push_past_first_page": [kind for question, kind in _KINDS.items() if question != "budget"],
+        "decoy_items": [kind for question, kind in _KINDS.items() if question not in _NOT_ABOUT_TARGET],
+        "push_past_first_page": [kind for question, kind in _KINDS.items() if question not in _NOT_ABOUT_TARGET],
     },
 )
 

@@ -52,12 +52,14 @@ def _order(state: ShopState, picked: list[Product], rng: Random, placed_at: str,
 
 def compare(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
     """Three products of one department with different warranties; the longest is not the cheapest of them."""
-    slugs = sorted({p.category for p in state.products if "Warranty" in p.attributes})
-    slug = rng.choice(slugs)
-    pool = [p for p in _unordered(state, bindings) if p.category == slug]
-    if len(pool) < 3:
-        raise ValueError(f"question 'compare': fewer than three products to compare in {slug}")
-    picked = rng.sample(pool, 3)
+    pools: dict[str, list[Product]] = {}
+    for product in _unordered(state, bindings):
+        if "Warranty" in product.attributes:
+            pools.setdefault(product.category, []).append(product)
+    slugs = sorted(slug for slug, pool in pools.items() if len(pool) >= 3)
+    if not slugs:
+        raise ValueError("question 'compare': no department has three products with a warranty to compare")
+    picked = rng.sample(pools[rng.choice(slugs)], 3)
     by_price = sorted(picked, key=lambda p: (p.price_cents, p.id))
     winner = rng.choice(by_price[1:])
     terms = sorted(rng.sample(range(len(WARRANTIES)), 3))
