@@ -172,9 +172,18 @@ class Coupon(BaseModel):
     expires_on: str
 
 
+class WishListItem(BaseModel):
+    """A product saved for later on the user's wish list."""
+
+    id: str
+    product_id: str
+    product_name: str
+    added_at: str
+
+
 class ShopState(_OmitsUnused):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
-    _omit_when_unset = ("returns", "shipments", "coupons")
+    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist")
 
     user: User
     categories: list[Category]
@@ -188,6 +197,7 @@ class ShopState(_OmitsUnused):
     returns: list[ReturnRequest] | None = None
     shipments: list[Shipment] | None = None
     coupons: list[Coupon] | None = None
+    wishlist: list[WishListItem] | None = None
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:
@@ -264,6 +274,10 @@ class PlaceOrder(_Body):
     address_id: Text
     shipping: Literal["standard", "express"]
     coupon: Text | None = None  # a code from the coupon wallet (worlds with coupons only)
+
+
+class SaveForLater(_Body):
+    product_id: Text
 
 
 class ReturnItem(_Body):

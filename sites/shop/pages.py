@@ -11,7 +11,6 @@ from sites.kit.hooks import hook_point, results_point
 from sites.kit.lookup import get_or_404, not_found
 from sites.kit.paging import page_number
 from sites.kit.templating import Pages, format_cents
-from sites.shop.service_pages import service_context
 from sites.shop.models import (
     MAX_QUANTITY,
     PAGE_SIZE,
@@ -23,6 +22,7 @@ from sites.shop.models import (
     ShopState,
     estimated_delivery,
 )
+from sites.shop.service_pages import service_context
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {

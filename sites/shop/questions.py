@@ -118,4 +118,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "return_closed": service_questions.return_closed,
     "parcel": service_questions.parcel,
     "coupons": service_questions.coupons,
+    "wishlist": service_questions.wishlist,
 }

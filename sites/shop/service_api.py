@@ -8,7 +8,16 @@ from fastapi import APIRouter, HTTPException, Request
 
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
-from sites.shop.models import Coupon, NewReturn, ReturnLine, ReturnRequest, ShopEpisode, ShopState
+from sites.shop.api import add_to_cart_item
+from sites.shop.models import (
+    NewReturn,
+    ReturnLine,
+    ReturnRequest,
+    SaveForLater,
+    ShopEpisode,
+    ShopState,
+    WishListItem,
+)
 from sites.shop.services import (
     REFUND_METHODS,
     RETURN_REASONS,
@@ -16,18 +25,14 @@ from sites.shop.services import (
     coupon_problem,
     return_window_closes,
     returned_ids,
+    wallet_coupon,
 )
 
 
-def wallet_coupon(state: ShopState, code: str) -> Coupon:
-    """The wallet's coupon with this code (any case), or 404; 404 too when the world has no coupons."""
-    if state.coupons is None:
-        raise HTTPException(404, "coupons are not available")
-    wanted = code.strip().upper()
-    found = next((c for c in state.coupons if c.code == wanted), None)
-    if found is None:
-        raise HTTPException(404, f"no coupon {code!r} in your wallet")
-    return found
+def _wishlist(state: ShopState) -> list[WishListItem]:
+    if state.wishlist is None:
+        raise HTTPException(404, "wish lists are not available")
+    return state.wishlist
 
 
 def service_api_router() -> APIRouter:
@@ -59,7 +64,7 @@ def service_api_router() -> APIRouter:
                             quantity=by_id[i.product_id].quantity, reason=i.reason) for i in body.items]
         refund = sum(by_id[i.product_id].quantity * by_id[i.product_id].unit_price_cents for i in body.items)
         made = ReturnRequest(
-            id=state.take_id("return", "r"), order_id=order.id, lines=lines, refund_method=body.refund_method,
+            id=state.take_id("return", "ret"), order_id=order.id, lines=lines, refund_method=body.refund_method,
             refund_cents=refund, status="requested", requested_at=episode.clock.stamp(),
         )
         state.returns.append(made)
@@ -67,6 +72,42 @@ def service_api_router() -> APIRouter:
                             product_ids=[line.product_id for line in lines], refund_cents=refund,
                             refund_method=REFUND_METHODS[body.refund_method])
         return {"return": made.model_dump()}
+
+    @router.post("/wishlist", status_code=201)
+    @hook_point("save_for_later", "write", target=lambda kw: kw["body"].product_id)
+    async def save_for_later(body: SaveForLater, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        wishlist = _wishlist(state)
+        product = get_or_404(state.products, body.product_id, "product")
+        existing = next((w for w in wishlist if w.product_id == product.id), None)
+        if existing is not None:
+            return {"item": existing.model_dump(), "count": len(wishlist)}
+        item = WishListItem(id=state.take_id("wish", "w"), product_id=product.id, product_name=product.name,
+                            added_at=episode.clock.stamp())
+        wishlist.append(item)
+        episode.emit.commit("save_for_later", item.id, product_id=product.id)
+        return {"item": item.model_dump(), "count": len(wishlist)}
+
+    @router.post("/wishlist/{item_id}/move")
+    @hook_point("move_to_cart", "write", target=lambda kw: kw["item_id"])
+    async def move_to_cart(item_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        wishlist = _wishlist(state)
+        item = get_or_404(wishlist, item_id, "wish list item")
+        cart_item = add_to_cart_item(episode, item.product_id, 1)  # 404/409 (sold out) before anything changes
+        state.wishlist = [w for w in wishlist if w.id != item.id]
+        episode.emit.commit("move_to_cart", item.id, product_id=item.product_id, cart_item_id=cart_item.id)
+        return {"cart_item": cart_item.model_dump(), "cart_count": state.cart_count()}
+
+    @router.delete("/wishlist/{item_id}")
+    @hook_point("remove_from_wishlist", "write", target=lambda kw: kw["item_id"])
+    async def remove_from_wishlist(item_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        item = get_or_404(_wishlist(state), item_id, "wish list item")
+        episode.clock.stamp()
+        state.wishlist = [w for w in _wishlist(state) if w.id != item.id]
+        episode.emit.commit("remove_from_wishlist", item.id, product_id=item.product_id)
+        return {"count": len(state.wishlist)}
 
     @router.get("/coupons/{code}/quote")
     @hook_point("quote_coupon", "read", target=lambda kw: kw["code"])

@@ -29,6 +29,7 @@ def service_context(state: ShopState | None) -> dict[str, object]:
     return {
         "returns_on": state is not None and state.returns is not None,
         "coupons_on": state is not None and state.coupons is not None,
+        "wishlist_on": state is not None and state.wishlist is not None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
     }
 
@@ -72,6 +73,17 @@ def service_page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_tracking", order.id, revealed=["tracking_number", "events"])
         return ui.render(episode, "tracking.html", order=order, shipment=shipment,
                          events=list(reversed(shipment.events)))
+
+    @router.get("/account/wishlist", response_class=HTMLResponse)
+    @hook_point("wishlist", "page")
+    async def wishlist(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.wishlist, "Wish lists")
+        rows = [{"item": w, "product": state.product(w.product_id)} for w in state.wishlist or []]
+        episode.emit.navigate("view_wishlist", product_ids=[w.product_id for w in state.wishlist or []])
+        notice = {"moved": "Moved to your cart", "removed": "Removed from your wish list"}.get(
+            request.query_params.get("notice", ""))
+        return ui.render(episode, "wishlist.html", rows=rows, notice=notice)
 
     @router.get("/account/coupons", response_class=HTMLResponse)
     @hook_point("coupons", "page")

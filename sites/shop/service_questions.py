@@ -1,8 +1,8 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
-their way and a coupon wallet. Each runs after the rest of the world, with the same `rng`, and turns on only the
-features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages use
-(sites/shop/services.py)."""
+their way, a coupon wallet and a wish list. Each runs after the rest of the world, with the same `rng`, and turns
+on only the features it uses; its binding holds what the task's plan and answer need, computed with the rules the
+pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -19,6 +19,7 @@ from sites.shop.models import (
     Shipment,
     ShopState,
     TrackingEvent,
+    WishListItem,
 )
 from sites.shop.services import CARRIERS, RETURN_REASONS, RETURN_WINDOW_DAYS, return_window_closes
 
@@ -160,3 +161,23 @@ def coupons(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClo
     bindings["coupon"] = {"code": code, "percent_off": best, "discount_cents": discount,
                           "total_cents": target["price_cents"] - discount}
 
+
+
+def wishlist(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A wish list of four: two in stock and two sold out since they were saved, an in-stock one listed last."""
+    pool = _unordered(state, bindings)
+    picked = rng.sample(pool, 4)
+    sold_out = picked[:2]
+    for product in sold_out:
+        product.stock = 0
+    order = [*sold_out[:1], *picked[2:3], *sold_out[1:], *picked[3:]]  # in stock: second and last
+    days = sorted(rng.sample(range(2, 90), 4), reverse=True)
+    state.wishlist = [
+        WishListItem(id=f"w{index}", product_id=p.id, product_name=p.name, added_at=clock.ago(days=ago))
+        for index, (p, ago) in enumerate(zip(order, days, strict=True), start=1)
+    ]
+    state.next_ids["wish"] = len(state.wishlist) + 1
+    bindings["wishlist"] = {
+        "in_stock": [{"id": p.id, "name": p.name} for p in picked[2:]],
+        "sold_out_ids": sorted(p.id for p in sold_out),
+    }

@@ -6,6 +6,8 @@ so worlds and pages without them stay as they were."""
 
 from datetime import date, timedelta
 
+from fastapi import HTTPException
+
 from sites.shop.models import Coupon, Order, ShopState, estimated_delivery
 
 RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (of delivery)
@@ -58,3 +60,14 @@ def coupon_terms(coupon: Coupon, category_names: dict[str, str]) -> str:
     where = f"{category_names.get(coupon.category, coupon.category)} items only" if coupon.category else "Any item"
     spend = f" · orders of ${coupon.min_spend_cents // 100} or more" if coupon.min_spend_cents else ""
     return where + spend
+
+
+def wallet_coupon(state: ShopState, code: str) -> Coupon:
+    """The wallet's coupon with this code (any case), or 404; 404 too when the world has no coupons."""
+    if state.coupons is None:
+        raise HTTPException(404, "coupons are not available")
+    wanted = code.strip().upper()
+    found = next((c for c in state.coupons if c.code == wanted), None)
+    if found is None:
+        raise HTTPException(404, f"no coupon {code!r} in your wallet")
+    return found

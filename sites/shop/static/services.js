@@ -12,6 +12,43 @@
     return sign + "$" + (Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   }
 
+  /* Wish list: save from a product page; move to the cart or remove on the list. */
+  var pageAlert = document.querySelector("main > [data-alert]");
+  document.querySelectorAll("button[data-save-for-later]").forEach(function (button) {
+    var form = button.closest("form");
+    var status = form ? form.querySelector("[data-status]") : null;
+    var alertBox = form ? form.querySelector("[data-alert]") : pageAlert;
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "/api/wishlist", { product_id: button.dataset.saveForLater })
+        .then(function () { show(status, "Saved to your wish list"); })
+        .catch(function () { show(alertBox, "Could not save to your wish list — try again"); })
+        .then(function () { button.disabled = false; });
+    });
+  });
+  document.querySelectorAll("button[data-move-to-cart]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "/api/wishlist/" + encodeURIComponent(button.dataset.moveToCart) + "/move", {})
+        .then(function () { window.location.assign("/account/wishlist?notice=moved"); })
+        .catch(function () {
+          button.disabled = false;
+          show(pageAlert, "Could not move that item to your cart — try again");
+        });
+    });
+  });
+  document.querySelectorAll("button[data-remove-wish]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("DELETE", "/api/wishlist/" + encodeURIComponent(button.dataset.removeWish))
+        .then(function () { window.location.assign("/account/wishlist?notice=removed"); })
+        .catch(function () {
+          button.disabled = false;
+          show(pageAlert, "Could not remove that item — try again");
+        });
+    });
+  });
+
   /* Return form: every ticked item needs a reason; one request for the lot. */
   document.querySelectorAll("form[data-return-form]").forEach(function (form) {
     var button = form.querySelector("button[type=submit]");

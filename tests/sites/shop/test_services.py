@@ -266,3 +266,61 @@ async def test_a_coupon_is_refused_where_the_world_has_no_wallet_and_nothing_is_
     assert placed.status_code == 404 and len(episode.state.orders) == before
     checkout = await page(app, episode, "/checkout")
     assert not checkout.find("textbox", "Coupon code")
+
+
+def test_wishlist_holds_two_items_in_stock_and_two_sold_out() -> None:
+    for seed in SEEDS:
+        episode = shop(seed, question="wishlist")[1]
+        saved, bound = episode.state.wishlist, episode.bindings["wishlist"]
+        assert saved is not None and len(saved) == 4
+        stock = {w.product_id: episode.state.product(w.product_id).stock for w in saved}  # type: ignore[union-attr]
+        assert sorted(pid for pid, left in stock.items() if left == 0) == bound["sold_out_ids"]
+        assert sorted(pid for pid, left in stock.items() if left > 0) == sorted(i["id"] for i in bound["in_stock"])
+        assert saved[-1].product_id == bound["in_stock"][1]["id"]
+
+
+async def test_the_wish_list_page_disables_moving_a_sold_out_item() -> None:
+    app, episode = shop(6, question="wishlist")
+    account = await page(app, episode, "/account")
+    assert only(account.find("link", "Your wish list")).attrs["href"] == "/account/wishlist"
+    doc = await page(app, episode, "/account/wishlist")
+    for item in episode.state.wishlist:
+        move = only(doc.find("button", f"Move {item.product_name} to cart"))
+        assert ("disabled" in move.attrs) == (item.product_id in episode.bindings["wishlist"]["sold_out_ids"])
+        assert only(doc.find("button", f"Remove {item.product_name}"))
+    product = await page(app, episode, f"/product/{episode.state.wishlist[0].product_id}")
+    assert only(product.find("button", "Add to wish list"))
+
+
+async def test_moving_to_the_cart_takes_the_item_off_the_list_and_a_sold_out_one_stays() -> None:
+    app, episode = shop(6, question="wishlist")
+    bound = episode.bindings["wishlist"]
+    by_product = {w.product_id: w.id for w in episode.state.wishlist}
+    moved = await send(app, episode, "POST", f"/api/wishlist/{by_product[bound['in_stock'][0]['id']]}/move")
+    assert moved.status_code == 200, moved.text
+    assert [i.product_id for i in episode.state.cart_items] == [bound["in_stock"][0]["id"]]
+    assert bound["in_stock"][0]["id"] not in {w.product_id for w in episode.state.wishlist}
+    refused = await send(app, episode, "POST", f"/api/wishlist/{by_product[bound['sold_out_ids'][0]]}/move")
+    assert refused.status_code == 409 and len(episode.state.cart_items) == 1 and len(episode.state.wishlist) == 3
+    assert (await send(app, episode, "POST", "/api/wishlist/w999/move")).status_code == 404
+    removed = await send(app, episode, "DELETE", f"/api/wishlist/{by_product[bound['sold_out_ids'][0]]}")
+    assert removed.status_code == 200 and len(episode.state.wishlist) == 2
+
+
+@pytest.mark.parametrize("body", [{}, {"product_id": ""}, {"product_id": 7}, {"product_id": "p001", "extra": 1}])
+async def test_malformed_saves_for_later_are_4xx(body: dict[str, Any]) -> None:
+    app, episode = shop(6, question="wishlist")
+    response = await send(app, episode, "POST", "/api/wishlist", body)
+    assert 400 <= response.status_code < 500 and len(episode.state.wishlist) == 4
+
+
+async def test_saving_for_later_adds_once_and_needs_the_feature() -> None:
+    app, episode = shop(6, question="wishlist")
+    product_id = episode.bindings["target"]["id"]
+    for _ in range(2):
+        assert (await send(app, episode, "POST", "/api/wishlist", {"product_id": product_id})).status_code == 201
+    assert [w.product_id for w in episode.state.wishlist].count(product_id) == 1
+    plain_app, plain = shop(6)
+    assert (await send(plain_app, plain, "POST", "/api/wishlist", {"product_id": product_id})).status_code == 404
+    await page(plain_app, plain, "/account/wishlist", status=404)
+    assert not (await page(plain_app, plain, f"/product/{product_id}")).find("button", "Add to wish list")
