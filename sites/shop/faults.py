@@ -491,10 +491,10 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "unsold": "product the shop does not sell", "compare": "set of products to compare",
           "returns": "delivered order", "return_closed": "order past its return window",
           "parcel": "parcel on its way", "coupons": "product bought with a coupon",
-          "wishlist": "wish list"}
+          "wishlist": "wish list", "review": "product to review"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
-_NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist")
+_NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review")
 TARGET = TargetScope(
     param="question", default="", kinds=_KINDS,
     accepts={

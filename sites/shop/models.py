@@ -276,6 +276,12 @@ class PlaceOrder(_Body):
     coupon: Text | None = None  # a code from the coupon wallet (worlds with coupons only)
 
 
+class NewReview(_Body):
+    rating: Annotated[StrictInt, Field(ge=1, le=5)]
+    title: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=120)]
+    body: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=2000)]
+
+
 class SaveForLater(_Body):
     product_id: Text
 

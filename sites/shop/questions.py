@@ -119,4 +119,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "parcel": service_questions.parcel,
     "coupons": service_questions.coupons,
     "wishlist": service_questions.wishlist,
+    "review": service_questions.review,
 }

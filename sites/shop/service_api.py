@@ -11,8 +11,10 @@ from sites.kit.lookup import get_or_404
 from sites.shop.api import add_to_cart_item
 from sites.shop.models import (
     NewReturn,
+    NewReview,
     ReturnLine,
     ReturnRequest,
+    Review,
     SaveForLater,
     ShopEpisode,
     ShopState,
@@ -23,6 +25,7 @@ from sites.shop.services import (
     RETURN_REASONS,
     coupon_discount_cents,
     coupon_problem,
+    received,
     return_window_closes,
     returned_ids,
     wallet_coupon,
@@ -72,6 +75,23 @@ def service_api_router() -> APIRouter:
                             product_ids=[line.product_id for line in lines], refund_cents=refund,
                             refund_method=REFUND_METHODS[body.refund_method])
         return {"return": made.model_dump()}
+
+    @router.post("/products/{product_id}/reviews", status_code=201)
+    @hook_point("write_review", "write", target=lambda kw: kw["product_id"])
+    async def write_review(product_id: str, body: NewReview, request: Request,
+                           episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        product = get_or_404(state.products, product_id, "product")
+        if not received(state, product.id):
+            raise HTTPException(403, "you can review a product once you have received it")
+        if any(r.product_id == product.id and r.author == state.user.name for r in state.reviews):
+            raise HTTPException(409, f"you have already reviewed {product.name}")
+        review = Review(id=state.take_id("review", "r"), product_id=product.id, author=state.user.name,
+                        rating=body.rating, title=body.title, body=body.body, helpful_votes=0,
+                        posted_at=episode.clock.stamp())
+        state.reviews.append(review)
+        episode.emit.commit("write_review", review.id, product_id=product.id, rating=review.rating)
+        return {"review": review.model_dump()}
 
     @router.post("/wishlist", status_code=201)
     @hook_point("save_for_later", "write", target=lambda kw: kw["body"].product_id)

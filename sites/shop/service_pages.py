@@ -14,6 +14,7 @@ from sites.shop.services import (
     RETURN_REASONS,
     RETURN_WINDOW_DAYS,
     coupon_terms,
+    received,
     return_window_closes,
     returned_ids,
 )
@@ -73,6 +74,19 @@ def service_page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_tracking", order.id, revealed=["tracking_number", "events"])
         return ui.render(episode, "tracking.html", order=order, shipment=shipment,
                          events=list(reversed(shipment.events)))
+
+    @router.get("/product/{product_id}/review", response_class=HTMLResponse)
+    @hook_point("review_form", "page", target=lambda kw: kw["product_id"])
+    async def review_form(product_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        product = get_or_404(state.products, product_id,
+                             detail="We couldn't find that product. It may have been removed.")
+        if not received(state, product.id):
+            raise HTTPException(404, "You can review a product once you have received it.")
+        mine = next((r for r in state.reviews if r.product_id == product.id and r.author == state.user.name), None)
+        episode.emit.navigate("view_review_form", product.id)
+        return ui.render(episode, "review.html", product=product, mine=mine,
+                         category=state.category(product.category))
 
     @router.get("/account/wishlist", response_class=HTMLResponse)
     @hook_point("wishlist", "page")

@@ -48,6 +48,7 @@ def _order(state: ShopState, picked: list[Product], rng: Random, placed_at: str,
         total_cents=subtotal + SHIPPING_CENTS[shipping], status=status, placed_at=placed_at,
     )
     state.orders.append(order)
+    state.orders.sort(key=lambda o: o.placed_at)  # oldest first, as the generator keeps them
     return order
 
 
@@ -181,3 +182,21 @@ def wishlist(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeCl
         "in_stock": [{"id": p.id, "name": p.name} for p in picked[2:]],
         "sold_out_ids": sorted(p.id for p in sold_out),
     }
+
+
+REVIEW_LINES = (
+    ("Does exactly what I needed", "Solid build and it works as described. I'd buy it again."),
+    ("Good, with one small gripe", "Works well overall, but the packaging was hard to open."),
+    ("Not what I expected", "It does the job, though it feels smaller than the photos suggest."),
+    ("Great value", "Well made for the price and it arrived earlier than promised."),
+)
+
+
+def review(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of two products from the last weeks; the user reviews one of them."""
+    picked = rng.sample(_unordered(state, bindings), 2)
+    order = _order(state, picked, rng, clock.ago(days=rng.randint(10, 25), hours=rng.randint(0, 10)), "delivered")
+    product = rng.choice(picked)
+    title, body = rng.choice(REVIEW_LINES)
+    bindings["review"] = {"order_id": order.id, "product_id": product.id, "product": product.name,
+                          "rating": rng.randint(2, 5), "title": title, "body": body}

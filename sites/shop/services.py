@@ -28,6 +28,11 @@ def returned_ids(state: ShopState, order_id: str) -> set[str]:
     return {line.product_id for r in state.returns or [] if r.order_id == order_id for line in r.lines}
 
 
+def received(state: ShopState, product_id: str) -> bool:
+    """Whether a delivered order holds the product: only what the user has received can be reviewed."""
+    return any(o.status == "delivered" and product_id in o.product_ids for o in state.orders)
+
+
 def coupon_problem(state: ShopState, coupon: Coupon, on: date) -> str | None:
     """Why the coupon cannot be used on the current cart (None: it can)."""
     if date.fromisoformat(coupon.expires_on) < on:

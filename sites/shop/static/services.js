@@ -49,6 +49,35 @@
     });
   });
 
+  /* Review form: a rating, a title and the text; the page then shows the posted review. */
+  document.querySelectorAll("form[data-review-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    var label = button.textContent;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var rating = form.querySelector("input[name=rating]:checked");
+      var title = form.elements.namedItem("title").value.trim();
+      var body = form.elements.namedItem("body").value.trim();
+      if (!rating || !title || !body) {
+        show(alertBox, "Choose a rating and write a title and your review");
+        return;
+      }
+      clear(alertBox, true);
+      button.disabled = true;
+      button.textContent = "Posting…";
+      api("POST", "/api/products/" + encodeURIComponent(form.dataset.productId) + "/reviews",
+          { rating: parseInt(rating.value, 10), title: title, body: body })
+        .then(function () { window.location.reload(); })
+        .catch(function () {
+          button.disabled = false;
+          button.textContent = label;
+          show(alertBox, "Could not post your review — try again");
+        });
+    });
+  });
+
   /* Return form: every ticked item needs a reason; one request for the lot. */
   document.querySelectorAll("form[data-return-form]").forEach(function (form) {
     var button = form.querySelector("button[type=submit]");

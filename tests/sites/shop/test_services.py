@@ -324,3 +324,48 @@ async def test_saving_for_later_adds_once_and_needs_the_feature() -> None:
     assert (await send(plain_app, plain, "POST", "/api/wishlist", {"product_id": product_id})).status_code == 404
     await page(plain_app, plain, "/account/wishlist", status=404)
     assert not (await page(plain_app, plain, f"/product/{product_id}")).find("button", "Add to wish list")
+
+
+async def test_a_delivered_orders_items_link_to_a_review_form_with_named_stars() -> None:
+    app, episode = shop(2, question="review")
+    asked = episode.bindings["review"]
+    order = await page(app, episode, f"/orders/{asked['order_id']}")
+    link = only(order.find("link", f"Write a review of {asked['product']}"))
+    doc = await page(app, episode, link.attrs["href"])
+    assert only(doc.find("heading", "Write a review"))
+    assert [doc.name_of(r) for r in doc.find("radio", "/star/")] == ["5 stars", "4 stars", "3 stars", "2 stars",
+                                                                     "1 star"]
+    assert only(doc.find("textbox", "Review title")) and only(doc.find("textbox", "Your review"))
+    # only what was received: a product of no delivered order has no form, and old orders have no link
+    await page(app, episode, f"/product/{episode.bindings['target']['id']}/review", status=404)
+    plain_app, plain = shop(2)
+    assert not (await page(plain_app, plain, f"/orders/{plain.state.orders[0].id}")).find("link", "/^Write a review/")
+
+
+async def test_a_posted_review_shows_on_its_form_page_and_a_second_is_refused() -> None:
+    app, episode = shop(2, question="review")
+    asked = episode.bindings["review"]
+    body = {"rating": asked["rating"], "title": asked["title"], "body": asked["body"]}
+    posted = await send(app, episode, "POST", f"/api/products/{asked['product_id']}/reviews", body)
+    assert posted.status_code == 201, posted.text
+    review = posted.json()["review"]
+    assert review["author"] == episode.state.user.name and review["rating"] == asked["rating"]
+    doc = await page(app, episode, f"/product/{asked['product_id']}/review")
+    assert only(doc.find("heading", "Thanks for your review")) and only(doc.find("heading", asked["title"]))
+    again = await send(app, episode, "POST", f"/api/products/{asked['product_id']}/reviews", body)
+    assert again.status_code == 409 and len(episode.state.reviews) == 1
+
+
+@pytest.mark.parametrize("body", [
+    {}, {"rating": 0, "title": "t", "body": "b"}, {"rating": 6, "title": "t", "body": "b"},
+    {"rating": "5", "title": "t", "body": "b"}, {"rating": 4, "title": " ", "body": "b"},
+    {"rating": 4, "title": "t", "body": "b", "stars": 4},
+])
+async def test_malformed_reviews_are_4xx(body: dict[str, Any]) -> None:
+    app, episode = shop(2, question="review")
+    asked = episode.bindings["review"]
+    response = await send(app, episode, "POST", f"/api/products/{asked['product_id']}/reviews", body)
+    assert 400 <= response.status_code < 500 and episode.state.reviews == []
+    not_received = await send(app, episode, "POST", f"/api/products/{episode.bindings['target']['id']}/reviews",
+                              {"rating": 4, "title": "t", "body": "b"})
+    assert not_received.status_code == 403
