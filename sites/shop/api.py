@@ -117,6 +117,11 @@ def api_router() -> APIRouter:
             if problem is not None:
                 raise HTTPException(409, problem)
             discount = coupon_discount_cents(state, coupon)
+        wrap_cents = None
+        if body.gift is not None:
+            if state.gift_wrap_cents is None:
+                raise HTTPException(404, "gift options are not available")
+            wrap_cents = state.gift_wrap_cents if body.gift.wrap else 0
         placed_at = episode.clock.stamp()
         lines = [
             OrderLine(product_id=i.product_id, product_name=i.product_name, quantity=i.quantity,
@@ -129,8 +134,9 @@ def api_router() -> APIRouter:
             id=state.take_id("order", "o"), lines=lines,
             product_ids=sorted({line.product_id for line in lines}),
             address_id=body.address_id, shipping=body.shipping, shipping_cents=shipping_cents,
-            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents - (discount or 0), status="placed",
-            placed_at=placed_at, coupon=coupon.code if coupon else None, discount_cents=discount,
+            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents - (discount or 0) + (wrap_cents or 0),
+            status="placed", placed_at=placed_at, coupon=coupon.code if coupon else None, discount_cents=discount,
+            gift_message=body.gift.message if body.gift is not None else None, gift_wrap_cents=wrap_cents,
         )
         for line in lines:
             product = state.product(line.product_id)

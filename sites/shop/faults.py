@@ -223,11 +223,37 @@ def _parcel_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, 
             "about": asked["order_id"]}
 
 
+def _gift_address_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """A gift question: the recipient writes that they moved (a new street), then that the move fell through and
+    the saved address still stands."""
+    state, rng, gift = world.state, fault.rng, world.bindings["gift"]
+    saved = state.address(gift["address_id"])
+    street = f"{rng.randint(12, 980)} {rng.choice(('Linden', 'Hawthorn', 'Bayview', 'Crescent'))} Street"
+    first = gift["recipient"].split()[0]
+    older = Message(
+        id=state.take_id("message", "m"), sender=gift["recipient"], sender_address=f"{first.lower()}@example.com",
+        subject="New address!", body=f"Hi! We're moving next week: from then on I'm at {street}. Update your books!",
+        received_at=world.clock.ago(days=rng.randint(3, 8)),
+    )
+    newer = Message(
+        id=state.take_id("message", "m"), sender=gift["recipient"], sender_address=f"{first.lower()}@example.com",
+        subject="Re: New address!",
+        body=(f"Change of plans, the move fell through, so ignore my last message: I'm staying at "
+              f"{saved.street if saved else 'my old place'}."),
+        received_at=world.clock.ago(hours=rng.randint(2, 40)),
+    )
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": street,
+            "current_value": saved.street if saved else None, "about": gift["address_id"]}
+
+
 def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
     if "asked_order" in world.bindings:
         return _receipt_correction(world, fault)
     if "parcel" in world.bindings:
         return _parcel_correction(world, fault)
+    if "gift" in world.bindings:
+        return _gift_address_correction(world, fault)
     state, target, rng = world.state, _target(world), fault.rng
     wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
     older = Message(
@@ -491,7 +517,7 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "unsold": "product the shop does not sell", "compare": "set of products to compare",
           "returns": "delivered order", "return_closed": "order past its return window",
           "parcel": "parcel on its way", "coupons": "product bought with a coupon",
-          "wishlist": "wish list", "review": "product to review"}
+          "wishlist": "wish list", "review": "product to review", "gift": "product sent as a gift"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
 _NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review")

@@ -84,7 +84,7 @@ class _OmitsUnused(BaseModel):
 
 
 class Order(_OmitsUnused):
-    _omit_when_unset = ("coupon", "discount_cents")
+    _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents")
 
     id: str
     lines: list[OrderLine]
@@ -99,6 +99,9 @@ class Order(_OmitsUnused):
     # Set when the coupons feature is on (a world with `coupons`): the code used and what it took off.
     coupon: str | None = None
     discount_cents: int | None = None
+    # Set when the order is a gift (a world whose store offers gift options): the note and the wrap's price.
+    gift_message: str | None = None
+    gift_wrap_cents: int | None = None
 
 
 class Message(BaseModel):
@@ -183,7 +186,7 @@ class WishListItem(BaseModel):
 
 class ShopState(_OmitsUnused):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
-    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist")
+    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents")
 
     user: User
     categories: list[Category]
@@ -198,6 +201,7 @@ class ShopState(_OmitsUnused):
     shipments: list[Shipment] | None = None
     coupons: list[Coupon] | None = None
     wishlist: list[WishListItem] | None = None
+    gift_wrap_cents: int | None = None  # what gift wrap costs; None: the store offers no gift options
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:
@@ -270,10 +274,16 @@ class UpdateCartItem(_Body):
     quantity: Quantity
 
 
+class GiftOptions(_Body):
+    message: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, max_length=300)] = ""
+    wrap: StrictBool = False
+
+
 class PlaceOrder(_Body):
     address_id: Text
     shipping: Literal["standard", "express"]
     coupon: Text | None = None  # a code from the coupon wallet (worlds with coupons only)
+    gift: GiftOptions | None = None  # a gift's note and wrap (worlds whose store offers gift options only)
 
 
 class NewReview(_Body):

@@ -120,4 +120,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "coupons": service_questions.coupons,
     "wishlist": service_questions.wishlist,
     "review": service_questions.review,
+    "gift": service_questions.gift,
 }

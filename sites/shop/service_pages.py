@@ -31,6 +31,7 @@ def service_context(state: ShopState | None) -> dict[str, object]:
         "returns_on": state is not None and state.returns is not None,
         "coupons_on": state is not None and state.coupons is not None,
         "wishlist_on": state is not None and state.wishlist is not None,
+        "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
     }
 

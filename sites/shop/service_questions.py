@@ -1,8 +1,8 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
-their way, a coupon wallet and a wish list. Each runs after the rest of the world, with the same `rng`, and turns
-on only the features it uses; its binding holds what the task's plan and answer need, computed with the rules the
-pages use (sites/shop/services.py)."""
+their way, a coupon wallet, a wish list, an order to review and gift options. Each runs after the rest of the
+world, with the same `rng`, and turns on only the features it uses; its binding holds what the task's plan and
+answer need, computed with the rules the pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -200,3 +200,23 @@ def review(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeCloc
     title, body = rng.choice(REVIEW_LINES)
     bindings["review"] = {"order_id": order.id, "product_id": product.id, "product": product.name,
                           "rating": rng.randint(2, 5), "title": title, "body": body}
+
+
+GIFT_MESSAGES = (
+    "Happy birthday! Hope this makes the year ahead a little brighter.",
+    "Congratulations on the new place. Enjoy!",
+    "Thank you for everything this year.",
+    "Something small to say I'm thinking of you.",
+)
+
+
+def gift(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The store offers gift options; the target goes as a gift to the other saved address's person."""
+    state.gift_wrap_cents = rng.choice((399, 499, 599))
+    recipient = next(a for a in state.addresses if not a.is_default)
+    bindings["gift"] = {
+        "recipient": recipient.full_name, "address_id": recipient.id,
+        "address_line": f"{recipient.full_name}, {recipient.street}, {recipient.city} {recipient.postal_code}",
+        "message": rng.choice(GIFT_MESSAGES), "wrap_cents": state.gift_wrap_cents,
+        "total_cents": bindings["target"]["price_cents"] + state.gift_wrap_cents,
+    }

@@ -123,70 +123,90 @@
     });
   });
 
-  /* Checkout with a coupon wallet: price a code, show the discount, and place the order with it. This
-     listener runs before shop.js's (capture, at the form) and sends the order itself. */
+  /* Checkout with a coupon wallet or gift options: price a code, add gift wrap, and place the order with them.
+     This submit listener runs before shop.js's (capture, at the form) and sends the order itself. */
   document.querySelectorAll("form[data-checkout]").forEach(function (form) {
     var box = form.querySelector("[data-coupon-box]");
-    if (!box) return;
-    var input = box.querySelector("#coupon-code");
-    var applyButton = box.querySelector("[data-apply-coupon]");
-    var status = box.querySelector("[data-coupon-status]");
-    var alertBox = box.querySelector("[data-coupon-alert]");
-    var row = form.querySelector("[data-discount-row]");
-    var rowLabel = form.querySelector("[data-discount-label]");
-    var rowValue = form.querySelector("[data-discount-total]");
+    var giftBox = form.querySelector("[data-gift-box]");
+    if (!box && !giftBox) return;
     var totalOut = form.querySelector("[data-order-total]");
     var subtotal = parseInt(form.dataset.subtotal, 10) || 0;
     var placeButton = form.querySelector("#place-order");
     var formAlert = form.querySelector("aside > [data-alert]");
     var applied = null;
+    var isGift = giftBox ? giftBox.querySelector("#is-gift") : null;
+    var wrap = giftBox ? giftBox.querySelector("#gift-wrap") : null;
+    var wrapCents = giftBox ? parseInt(giftBox.dataset.wrapCents, 10) || 0 : 0;
 
+    function wrapped() {
+      return !!(isGift && isGift.checked && wrap.checked);
+    }
     function refresh() {
       var chosen = form.querySelector("input[name=shipping]:checked");
       var shipping = chosen ? parseInt(chosen.dataset.shippingCents, 10) || 0 : 0;
       var discount = applied ? applied.discount_cents : 0;
-      row.hidden = !applied;
-      if (applied) {
-        rowLabel.textContent = "Coupon " + applied.code;
-        rowValue.textContent = money(-discount);
+      var row = form.querySelector("[data-discount-row]");
+      if (row) {
+        row.hidden = !applied;
+        if (applied) {
+          form.querySelector("[data-discount-label]").textContent = "Coupon " + applied.code;
+          form.querySelector("[data-discount-total]").textContent = money(-discount);
+        }
       }
-      totalOut.textContent = money(subtotal + shipping - discount);
+      var wrapRow = form.querySelector("[data-wrap-row]");
+      if (wrapRow) wrapRow.hidden = !wrapped();
+      totalOut.textContent = money(subtotal + shipping - discount + (wrapped() ? wrapCents : 0));
     }
     form.querySelectorAll("input[name=shipping]").forEach(function (radio) {
       radio.addEventListener("change", refresh);
     });
 
-    function apply() {
-      var code = input.value.trim();
-      clear(status);
-      clear(alertBox, true);
-      if (!code) {
-        show(alertBox, "Enter a coupon code");
-        return;
-      }
-      applyButton.disabled = true;
-      api("GET", "/api/coupons/" + encodeURIComponent(code) + "/quote")
-        .then(function (data) {
-          applied = data;
-          input.value = data.code;
-          show(status, "Coupon " + data.code + " applied: " + money(-data.discount_cents));
-        })
-        .catch(function (error) {
-          applied = null;
-          show(alertBox, (error && error.data && error.data.detail) || "That coupon can't be used on this order");
-        })
-        .then(function () {
-          applyButton.disabled = false;
-          refresh();
-        });
+    if (giftBox) {
+      var details = giftBox.querySelector("[data-gift-details]");
+      isGift.addEventListener("change", function () {
+        details.hidden = !isGift.checked;
+        refresh();
+      });
+      wrap.addEventListener("change", refresh);
     }
-    applyButton.addEventListener("click", apply);
-    input.addEventListener("keydown", function (event) {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        apply();
-      }
-    });
+
+    if (box) {
+      var input = box.querySelector("#coupon-code");
+      var applyButton = box.querySelector("[data-apply-coupon]");
+      var status = box.querySelector("[data-coupon-status]");
+      var alertBox = box.querySelector("[data-coupon-alert]");
+      var apply = function () {
+        var code = input.value.trim();
+        clear(status);
+        clear(alertBox, true);
+        if (!code) {
+          show(alertBox, "Enter a coupon code");
+          return;
+        }
+        applyButton.disabled = true;
+        api("GET", "/api/coupons/" + encodeURIComponent(code) + "/quote")
+          .then(function (data) {
+            applied = data;
+            input.value = data.code;
+            show(status, "Coupon " + data.code + " applied: " + money(-data.discount_cents));
+          })
+          .catch(function (error) {
+            applied = null;
+            show(alertBox, (error && error.data && error.data.detail) || "That coupon can't be used on this order");
+          })
+          .then(function () {
+            applyButton.disabled = false;
+            refresh();
+          });
+      };
+      applyButton.addEventListener("click", apply);
+      input.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          apply();
+        }
+      });
+    }
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -204,6 +224,9 @@
       placeButton.textContent = "Placing order…";
       var body = { address_id: address.value, shipping: shipping.value };
       if (applied) body.coupon = applied.code;
+      if (isGift && isGift.checked) {
+        body.gift = { message: giftBox.querySelector("#gift-message").value.trim(), wrap: wrap.checked };
+      }
       api("POST", "/api/orders", body)
         .then(function (data) {
           window.location.assign("/orders/" + encodeURIComponent(data.order.id));
@@ -214,5 +237,6 @@
           show(formAlert, "Could not place your order — try again");
         });
     }, true);
+    refresh();
   });
 })();

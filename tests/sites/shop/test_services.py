@@ -16,7 +16,7 @@ from sites.shop.services import RETURN_REASONS, return_window_closes
 from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
-NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "coupons"]
+NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "coupons", "wishlist", "review", "gift"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -369,3 +369,40 @@ async def test_malformed_reviews_are_4xx(body: dict[str, Any]) -> None:
     not_received = await send(app, episode, "POST", f"/api/products/{episode.bindings['target']['id']}/reviews",
                               {"rating": 4, "title": "t", "body": "b"})
     assert not_received.status_code == 403
+
+
+async def test_a_gift_order_goes_to_the_recipient_wrapped_with_its_message() -> None:
+    app, episode = shop(3, question="gift")
+    gift, target = episode.bindings["gift"], episode.bindings["target"]
+    await send(app, episode, "POST", "/api/cart", {"product_id": target["id"]})
+    checkout = await page(app, episode, "/checkout")
+    assert only(checkout.find("radio", gift["address_line"]))
+    assert only(checkout.find("checkbox", "This order is a gift"))
+    # the message and the wrap are hidden until the order is marked a gift (services.js shows them)
+    assert not checkout.find("checkbox", "/^Add gift wrap/")
+    raw = (await send(app, episode, "GET", "/checkout")).text
+    assert f"Add gift wrap ({format_cents(gift['wrap_cents'])})" in raw and 'id="gift-message"' in raw
+    placed = await send(app, episode, "POST", "/api/orders", {
+        "address_id": gift["address_id"], "shipping": "standard", "gift": {"message": gift["message"], "wrap": True}})
+    assert placed.status_code == 201, placed.text
+    order = placed.json()["order"]
+    assert order["total_cents"] == gift["total_cents"] and order["gift_message"] == gift["message"]
+    doc = await page(app, episode, f"/orders/{order['id']}")
+    assert gift["message"] in only(doc.find("group", "/^Gift/")).text()
+
+
+@pytest.mark.parametrize("gift", [{"message": "x" * 301}, {"wrap": "yes"}, {"message": 5}, {"note": "hi"}, "wrapped"])
+async def test_malformed_gift_options_are_4xx(gift: Any) -> None:
+    app, episode = shop(3, question="gift")
+    await send(app, episode, "POST", "/api/cart", {"product_id": episode.bindings["target"]["id"]})
+    placed = await send(app, episode, "POST", "/api/orders", {"address_id": "a1", "shipping": "standard", "gift": gift})
+    assert 400 <= placed.status_code < 500 and episode.state.cart_items
+
+
+async def test_gift_options_need_a_store_that_offers_them() -> None:
+    app, episode = shop(3)
+    await send(app, episode, "POST", "/api/cart", {"product_id": episode.bindings["target"]["id"]})
+    assert not (await page(app, episode, "/checkout")).find("checkbox", "This order is a gift")
+    placed = await send(app, episode, "POST", "/api/orders",
+                        {"address_id": "a1", "shipping": "standard", "gift": {"message": "Hi", "wrap": False}})
+    assert placed.status_code == 404 and episode.state.cart_items
