@@ -97,8 +97,14 @@ def hard_negatives(world: SeedWorld[ShopState], fault: Firing, count: int, befor
 
 
 def _asked_products(bindings: dict[str, Any]) -> set[str]:
-    """Products an answer task names an order by: noise orders leave them out, or the question would change."""
-    return {bindings[key]["product"] for key in ("asked_order", "arrival") if key in bindings}
+    """Products a task names an order by: noise orders leave them out, or the question would change (another
+    order with the item to return, review or trace would make "my order with ..." ambiguous)."""
+    asked = {bindings[key]["product"] for key in ("asked_order", "arrival", "late_return", "review") if key in bindings}
+    if "returning" in bindings:
+        asked |= {item["name"] for item in bindings["returning"]["items"]} | {bindings["returning"]["kept"]}
+    if "parcel" in bindings:
+        asked |= set(bindings["parcel"]["names"])
+    return asked
 
 
 def noise_orders(world: SeedWorld[ShopState], fault: Firing, count: int, max_days_ago: int) -> list[str]:

@@ -406,3 +406,17 @@ async def test_gift_options_need_a_store_that_offers_them() -> None:
     placed = await send(app, episode, "POST", "/api/orders",
                         {"address_id": "a1", "shipping": "standard", "gift": {"message": "Hi", "wrap": False}})
     assert placed.status_code == 404 and episode.state.cart_items
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("return_closed", lambda b: {b["late_return"]["product"]}),
+    ("review", lambda b: {b["review"]["product"]}),
+    ("returns", lambda b: {i["name"] for i in b["returning"]["items"]} | {b["returning"]["kept"]}),
+    ("parcel", lambda b: set(b["parcel"]["names"])),
+])
+def test_noise_orders_leave_out_the_products_a_task_names_its_order_by(question: str, named: Any) -> None:
+    noise = {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 60}}
+    for seed in range(1, 4):
+        _app, _store, episode = new_world("shop", seed, [noise], question=question)
+        added = [o for o in episode.state.orders if o.status == "placed"]
+        assert added and not named(episode.bindings) & {line.product_name for o in added for line in o.lines}
