@@ -18,7 +18,8 @@ from tests.screens import keep_screenshot
 pytestmark = pytest.mark.e2e
 
 
-async def _open(oracle: OracleClient, control: ControlClient, question: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
+async def _open(oracle: OracleClient, control: ControlClient, question: str,
+                tmp_path: Path) -> tuple[dict[str, Any], str]:
     episode_id = f"shop-look-{question}"
     info = await oracle.create_episode(site="shop", task_id="look", seed=2, episode_id=episode_id,
                                        setup={"params": {"question": question}})
