@@ -104,6 +104,8 @@ def _asked_products(bindings: dict[str, Any]) -> set[str]:
         asked |= {item["name"] for item in bindings["returning"]["items"]} | {bindings["returning"]["kept"]}
     if "parcel" in bindings:
         asked |= set(bindings["parcel"]["names"])
+    if "bought" in bindings:
+        asked.add(bindings["bought"]["product"])
     return asked
 
 
@@ -297,6 +299,13 @@ def planted_review(world: SeedWorld[ShopState], fault: Firing, helpful_votes: in
         claim = (f"Picked this over the {compare['winner']['name']} because its warranty is the longest of the "
                  "lot: lifetime cover, the seller confirmed.")
         truth = compare["winner"]["name"]
+    elif "bought" in world.bindings:
+        # a seller question: a much-upvoted review on the ordered product names another seller
+        bought = world.bindings["bought"]
+        on = state.product(bought["product_id"]) or target
+        wrong = _other_sellers(state, rng, {bought["seller"]}, 1)[0]
+        claim = f"Bought this from {wrong} last month; they shipped fast and answered my questions."
+        truth = bought["seller"]
     elif "coupon" in world.bindings:
         # a coupon question: a review on the product swears by a usable code that is not the best one
         coupon = world.bindings["coupon"]
@@ -523,10 +532,12 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "unsold": "product the shop does not sell", "compare": "set of products to compare",
           "returns": "delivered order", "return_closed": "order past its return window",
           "parcel": "parcel on its way", "coupons": "product bought with a coupon",
-          "wishlist": "wish list", "review": "product to review", "gift": "product sent as a gift"}
+          "wishlist": "wish list", "review": "product to review", "gift": "product sent as a gift",
+          "bought_from": "ordered product"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
-_NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review")
+_NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review",
+                     "bought_from")
 TARGET = TargetScope(
     param="question", default="", kinds=_KINDS,
     accepts={

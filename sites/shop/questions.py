@@ -121,4 +121,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "wishlist": service_questions.wishlist,
     "review": service_questions.review,
     "gift": service_questions.gift,
+    "bought_from": service_questions.bought_from,
 }

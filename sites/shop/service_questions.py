@@ -220,3 +220,15 @@ def gift(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock)
         "message": rng.choice(GIFT_MESSAGES), "wrap_cents": state.gift_wrap_cents,
         "total_cents": bindings["target"]["price_cents"] + state.gift_wrap_cents,
     }
+
+
+def bought_from(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A product of the order history and the seller who sold it (its order page links to its listing)."""
+    order = rng.choice(state.orders)
+    line = rng.choice(order.lines)
+    latest = [o for o in state.orders if line.product_id in o.product_ids][-1]
+    product = state.product(line.product_id)
+    if product is None:
+        raise ValueError("question 'bought_from': an ordered product is not listed")
+    bindings["bought"] = {"order_id": latest.id, "product": product.name, "product_id": product.id,
+                          "seller": product.seller}

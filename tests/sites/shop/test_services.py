@@ -16,7 +16,8 @@ from sites.shop.services import RETURN_REASONS, return_window_closes
 from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
-NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "coupons", "wishlist", "review", "gift"]
+NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "coupons", "wishlist", "review", "gift",
+                 "bought_from"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -60,7 +61,7 @@ def test_a_world_without_the_features_has_none_of_their_fields_in_its_json() -> 
 
 @pytest.mark.parametrize(("question", "features"), [
     ("returns", {"returns"}), ("return_closed", {"returns"}), ("parcel", {"shipments"}), ("coupons", {"coupons"}),
-    ("compare", set()),
+    ("compare", set()), ("bought_from", set()),
 ])
 def test_each_question_turns_on_only_the_features_its_task_uses(question: str, features: set[str]) -> None:
     state = json.loads(shop(3, question=question)[1].initial_state)
@@ -420,3 +421,23 @@ def test_noise_orders_leave_out_the_products_a_task_names_its_order_by(question:
         _app, _store, episode = new_world("shop", seed, [noise], question=question)
         added = [o for o in episode.state.orders if o.status == "placed"]
         assert added and not named(episode.bindings) & {line.product_name for o in added for line in o.lines}
+
+
+async def test_bought_from_names_an_ordered_product_whose_page_shows_its_seller() -> None:
+    for seed in SEEDS:
+        app, episode = shop(seed, question="bought_from")
+        bought = episode.bindings["bought"]
+        holding = [o.id for o in episode.state.orders if bought["product_id"] in o.product_ids]
+        assert holding and holding[-1] == bought["order_id"]
+    order = await page(app, episode, f"/orders/{bought['order_id']}")
+    link = only(order.find("link", bought["product"]))
+    product = await page(app, episode, link.attrs["href"])
+    assert product.name_of(only(product.find("row", "/^Seller /"))) == f"Seller {bought['seller']}"
+
+
+def test_the_planted_review_for_a_seller_question_names_another_seller() -> None:
+    planted = {"type": "planted_wrong_answer", "layer": "seed", "params": {"helpful_votes": 241}}
+    _app, _store, episode = new_world("shop", 2, [planted], question="bought_from")
+    bought = episode.bindings["bought"]
+    review = only([r for r in episode.state.reviews if r.product_id == bought["product_id"]])
+    assert bought["seller"] not in review.body and "Bought this from" in review.body
