@@ -50,6 +50,7 @@ def service_page_router(ui: Pages) -> APIRouter:
         return ui.render(
             episode, "return.html", order=order, closes=closes, window_days=RETURN_WINDOW_DAYS,
             is_open=closes >= episode.clock.now().date(), returned=returned_ids(state, order.id),
+            requested=[r for r in state.returns or [] if r.order_id == order.id],
             reasons=RETURN_REASONS, refund_methods=REFUND_METHODS,
         )
 

@@ -171,6 +171,8 @@ async def test_a_return_request_lists_its_items_and_refund_and_the_form_then_mar
     form = await page(app, episode, f"/orders/{returning['order_id']}/return")
     assert not form.find("checkbox", f"Return {returning['items'][0]['name']}")
     assert form.find("checkbox", f"Return {returning['kept']}")
+    # the order's return page also shows what was requested (where a write that answered an error is confirmed)
+    assert format_cents(returning["refund_cents"]) in only(form.find("group", "Refund amount")).text()
     again = await send(app, episode, "POST", f"/api/orders/{returning['order_id']}/returns", body)
     assert again.status_code == 409
 
