@@ -303,8 +303,8 @@ def planted_review(world: SeedWorld[ShopState], fault: Firing, helpful_votes: in
         # a seller question: a much-upvoted review on the ordered product names another seller
         bought = world.bindings["bought"]
         on = state.product(bought["product_id"]) or target
-        wrong = _other_sellers(state, rng, {bought["seller"]}, 1)[0]
-        claim = f"Bought this from {wrong} last month; they shipped fast and answered my questions."
+        other_seller = _other_sellers(state, rng, {bought["seller"]}, 1)[0]
+        claim = f"Bought this from {other_seller} last month; they shipped fast and answered my questions."
         truth = bought["seller"]
     elif "coupon" in world.bindings:
         # a coupon question: a review on the product swears by a usable code that is not the best one
