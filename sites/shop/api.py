@@ -20,6 +20,7 @@ from sites.shop.models import (
     ShopState,
     UpdateCartItem,
 )
+from sites.shop.services import coupon_discount_cents, coupon_problem, wallet_coupon
 
 
 def _cart_payload(state: ShopState) -> dict[str, Any]:
@@ -40,6 +41,28 @@ def _check_quantity(state: ShopState, product_id: str, quantity: int) -> None:
         raise HTTPException(409, f"only {product.stock} of {product.name} left in stock")
 
 
+def add_to_cart_item(episode: ShopEpisode, product_id: str, quantity: int) -> CartItem:
+    """Put `quantity` of a product in the cart (on top of what is there): 404 for no such product, 409 past the
+    stock or the per-product limit, before anything changes."""
+    state = episode.state
+    product = get_or_404(state.products, product_id, "product")
+    existing = next((i for i in state.cart_items if i.product_id == product.id), None)
+    _check_quantity(state, product.id, quantity + (existing.quantity if existing else 0))
+    now = episode.clock.stamp()
+    if existing is not None:
+        existing.quantity += quantity
+        item = existing
+    else:
+        item = CartItem(
+            id=state.take_id("cart_item", "c"), product_id=product.id, product_name=product.name,
+            quantity=quantity, unit_price_cents=product.price_cents, added_at=now,
+        )
+        state.cart_items.append(item)
+    episode.emit.commit("add_to_cart", item.id, product_id=product.id,
+                        quantity=quantity, cart_quantity=item.quantity)
+    return item
+
+
 def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
 
@@ -51,23 +74,8 @@ def api_router() -> APIRouter:
     @router.post("/cart", status_code=201)
     @hook_point("add_to_cart", "write", target=lambda kw: kw["body"].product_id)
     async def add_to_cart(body: AddToCart, request: Request, episode: ShopEpisode) -> dict[str, Any]:
-        state = episode.state
-        product = get_or_404(state.products, body.product_id, "product")
-        existing = next((i for i in state.cart_items if i.product_id == product.id), None)
-        _check_quantity(state, product.id, body.quantity + (existing.quantity if existing else 0))
-        now = episode.clock.stamp()
-        if existing is not None:
-            existing.quantity += body.quantity
-            item = existing
-        else:
-            item = CartItem(
-                id=state.take_id("cart_item", "c"), product_id=product.id, product_name=product.name,
-                quantity=body.quantity, unit_price_cents=product.price_cents, added_at=now,
-            )
-            state.cart_items.append(item)
-        episode.emit.commit("add_to_cart", item.id, product_id=product.id,
-                       quantity=body.quantity, cart_quantity=item.quantity)
-        return {"cart_item": item.model_dump(), "cart_count": state.cart_count()}
+        item = add_to_cart_item(episode, body.product_id, body.quantity)
+        return {"cart_item": item.model_dump(), "cart_count": episode.state.cart_count()}
 
     @router.patch("/cart/{item_id}")
     @hook_point("update_cart", "write", target=lambda kw: kw["item_id"])
@@ -102,6 +110,18 @@ def api_router() -> APIRouter:
         get_or_404(state.addresses, body.address_id, "saved address")
         for item in state.cart_items:
             _check_quantity(state, item.product_id, item.quantity)
+        coupon, discount = None, None
+        if body.coupon is not None:
+            coupon = wallet_coupon(state, body.coupon)
+            problem = coupon_problem(state, coupon, episode.clock.now().date())
+            if problem is not None:
+                raise HTTPException(409, problem)
+            discount = coupon_discount_cents(state, coupon)
+        wrap_cents = None
+        if body.gift is not None:
+            if state.gift_wrap_cents is None:
+                raise HTTPException(404, "gift options are not available")
+            wrap_cents = state.gift_wrap_cents if body.gift.wrap else 0
         placed_at = episode.clock.stamp()
         lines = [
             OrderLine(product_id=i.product_id, product_name=i.product_name, quantity=i.quantity,
@@ -114,8 +134,9 @@ def api_router() -> APIRouter:
             id=state.take_id("order", "o"), lines=lines,
             product_ids=sorted({line.product_id for line in lines}),
             address_id=body.address_id, shipping=body.shipping, shipping_cents=shipping_cents,
-            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents, status="placed",
-            placed_at=placed_at,
+            subtotal_cents=subtotal, total_cents=subtotal + shipping_cents - (discount or 0) + (wrap_cents or 0),
+            status="placed", placed_at=placed_at, coupon=coupon.code if coupon else None, discount_cents=discount,
+            gift_message=body.gift.message if body.gift is not None else None, gift_wrap_cents=wrap_cents,
         )
         for line in lines:
             product = state.product(line.product_id)

@@ -97,8 +97,16 @@ def hard_negatives(world: SeedWorld[ShopState], fault: Firing, count: int, befor
 
 
 def _asked_products(bindings: dict[str, Any]) -> set[str]:
-    """Products an answer task names an order by: noise orders leave them out, or the question would change."""
-    return {bindings[key]["product"] for key in ("asked_order", "arrival") if key in bindings}
+    """Products a task names an order by: noise orders leave them out, or the question would change (another
+    order with the item to return, review or trace would make "my order with ..." ambiguous)."""
+    asked = {bindings[key]["product"] for key in ("asked_order", "arrival", "late_return", "review") if key in bindings}
+    if "returning" in bindings:
+        asked |= {item["name"] for item in bindings["returning"]["items"]} | {bindings["returning"]["kept"]}
+    if "parcel" in bindings:
+        asked |= set(bindings["parcel"]["names"])
+    if "bought" in bindings:
+        asked.add(bindings["bought"]["product"])
+    return asked
 
 
 def noise_orders(world: SeedWorld[ShopState], fault: Firing, count: int, max_days_ago: int) -> list[str]:
@@ -198,9 +206,62 @@ def _receipt_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str,
             "about": asked["id"]}
 
 
+def _parcel_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """A parcel question: a shipping notice names the asked tracking number with another parcel's items, and a
+    later correction gives the right ones (the tracking page is what is so)."""
+    state, rng, asked = world.state, fault.rng, world.bindings["parcel"]
+    tracked = {s.order_id for s in state.shipments or []}
+    others = [o for o in state.orders if o.id != asked["order_id"] and o.id in tracked]
+    wrong = [line.product_name for line in rng.choice(others).lines]
+    older = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Shipping", sender_address="shipping@shop.test",
+        subject=f"Parcel {asked['tracking_number']} is delayed",
+        body=f"Your parcel {asked['tracking_number']} ({', '.join(wrong)}) is running a day or two late.",
+        received_at=world.clock.ago(hours=rng.randint(8, 16)),
+    )
+    newer = Message(
+        id=state.take_id("message", "m"), sender="Cartwheel Shipping", sender_address="shipping@shop.test",
+        subject=f"Correction: what is in parcel {asked['tracking_number']}",
+        body=(f"Our earlier message listed the wrong items for parcel {asked['tracking_number']}. Its tracking "
+              "page shows what is in it; we're sorry for the confusion."),
+        received_at=world.clock.ago(hours=rng.randint(1, 7)),
+    )
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": wrong, "current_value": asked["names"],
+            "about": asked["order_id"]}
+
+
+def _gift_address_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
+    """A gift question: the recipient writes that they moved (a new street), then that the move fell through and
+    the saved address still stands."""
+    state, rng, gift = world.state, fault.rng, world.bindings["gift"]
+    saved = state.address(gift["address_id"])
+    street = f"{rng.randint(12, 980)} {rng.choice(('Linden', 'Hawthorn', 'Bayview', 'Crescent'))} Street"
+    first = gift["recipient"].split()[0]
+    older = Message(
+        id=state.take_id("message", "m"), sender=gift["recipient"], sender_address=f"{first.lower()}@example.com",
+        subject="New address!", body=f"Hi! We're moving next week: from then on I'm at {street}. Update your books!",
+        received_at=world.clock.ago(days=rng.randint(3, 8)),
+    )
+    newer = Message(
+        id=state.take_id("message", "m"), sender=gift["recipient"], sender_address=f"{first.lower()}@example.com",
+        subject="Re: New address!",
+        body=(f"Change of plans, the move fell through, so ignore my last message: I'm staying at "
+              f"{saved.street if saved else 'my old place'}."),
+        received_at=world.clock.ago(hours=rng.randint(2, 40)),
+    )
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id, "stale_value": street,
+            "current_value": saved.street if saved else None, "about": gift["address_id"]}
+
+
 def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
     if "asked_order" in world.bindings:
         return _receipt_correction(world, fault)
+    if "parcel" in world.bindings:
+        return _parcel_correction(world, fault)
+    if "gift" in world.bindings:
+        return _gift_address_correction(world, fault)
     state, target, rng = world.state, _target(world), fault.rng
     wrong = max(99, (target.price_cents * rng.randint(55, 80) // 100) // 100 * 100 + 99)
     older = Message(
@@ -231,6 +292,30 @@ def planted_review(world: SeedWorld[ShopState], fault: Firing, helpful_votes: in
         wrong = rng.choice(offers[1:])
         claim = f"Compared every seller before buying: {wrong.seller} had the lowest price, so I ordered from them."
         truth = offers[0].seller
+    elif "compare" in world.bindings:
+        # a compare by warranty: a much-upvoted review on a shorter-warranty product claims the longest one
+        compare = world.bindings["compare"]
+        on = state.product(rng.choice([pid for pid in compare["ids"] if pid != compare["winner"]["id"]])) or target
+        claim = (f"Picked this over the {compare['winner']['name']} because its warranty is the longest of the "
+                 "lot: lifetime cover, the seller confirmed.")
+        truth = compare["winner"]["name"]
+    elif "bought" in world.bindings:
+        # a seller question: a much-upvoted review on the ordered product names another seller
+        bought = world.bindings["bought"]
+        on = state.product(bought["product_id"]) or target
+        other_seller = _other_sellers(state, rng, {bought["seller"]}, 1)[0]
+        claim = f"Bought this from {other_seller} last month; they shipped fast and answered my questions."
+        truth = bought["seller"]
+    elif "coupon" in world.bindings:
+        # a coupon question: a review on the product swears by a usable code that is not the best one
+        coupon = world.bindings["coupon"]
+        worse = sorted((c for c in state.coupons or [] if c.code != coupon["code"] and c.category is None
+                        and c.min_spend_cents == 0 and c.expires_on >= world.clock.now().date().isoformat()),
+                       key=lambda c: -c.percent_off)
+        on = target
+        claim = (f"Tip: code {worse[0].code if worse else coupon['code']} at checkout gives the biggest discount "
+                 "on this; I tried every code I had.")
+        truth = coupon["code"]
     elif lookalikes:
         on = rng.choice(lookalikes)
         claim = f"Ordered this from {target.seller} and it arrived quickly, exactly as described."
@@ -444,15 +529,22 @@ class _PaginationDrift:
 # asks about something else. Read by recipe expansion (which tasks each seed family can work on).
 _KINDS = {"": "product listing", "offers": "product sold by several sellers", "order_total": "past order",
           "arrival": "order on its way", "budget": "price range of a category",
-          "unsold": "product the shop does not sell"}
+          "unsold": "product the shop does not sell", "compare": "set of products to compare",
+          "returns": "delivered order", "return_closed": "order past its return window",
+          "parcel": "parcel on its way", "coupons": "product bought with a coupon",
+          "wishlist": "wish list", "review": "product to review", "gift": "product sent as a gift",
+          "bought_from": "ordered product"}
+# Questions whose task never looks for the world's target product (they are about other products or orders),
+# and the budget (new products in the target's category would change which of them a price range holds).
+_NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review",
+                     "bought_from")
 TARGET = TargetScope(
     param="question", default="", kinds=_KINDS,
     accepts={
         # only a listing can go missing (the others ask about orders, prices or a product never sold)
         "target_missing": [_KINDS[""]],
-        # new products in the target's category would change which of them a price range holds
-        "decoy_items": [kind for question, kind in _KINDS.items() if question != "budget"],
-        "push_past_first_page": [kind for question, kind in _KINDS.items() if question != "budget"],
+        "decoy_items": [kind for question, kind in _KINDS.items() if question not in _NOT_ABOUT_TARGET],
+        "push_past_first_page": [kind for question, kind in _KINDS.items() if question not in _NOT_ABOUT_TARGET],
     },
 )
 

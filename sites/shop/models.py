@@ -3,7 +3,15 @@
 from datetime import date, timedelta
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StringConstraints
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    model_serializer,
+)
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.deps import EpisodeOf
@@ -62,7 +70,24 @@ class OrderLine(BaseModel):
     unit_price_cents: int
 
 
-class Order(BaseModel):
+class _OmitsUnused(BaseModel):
+    """A model whose later-added fields are left out of its JSON while unset (None): worlds that do not use a
+    feature serialize byte-identically to the worlds made before it existed (tests/sites/test_digests.py)."""
+
+    _omit_when_unset: tuple[str, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for key in self._omit_when_unset:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+
+class Order(_OmitsUnused):
+    _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents")
+
     id: str
     lines: list[OrderLine]
     product_ids: list[str]
@@ -73,6 +98,12 @@ class Order(BaseModel):
     total_cents: int
     status: str
     placed_at: str
+    # Set when the coupons feature is on (a world with `coupons`): the code used and what it took off.
+    coupon: str | None = None
+    discount_cents: int | None = None
+    # Set when the order is a gift (a world whose store offers gift options): the note and the wrap's price.
+    gift_message: str | None = None
+    gift_wrap_cents: int | None = None
 
 
 class Message(BaseModel):
@@ -101,8 +132,65 @@ class Review(BaseModel):
     posted_at: str
 
 
-class ShopState(TakesIds, BaseModel):
+class ReturnLine(BaseModel):
+    product_id: str
+    product_name: str
+    quantity: int
+    reason: str
+
+
+class ReturnRequest(BaseModel):
+    """Items of one order sent back, each with its reason; refunded to the card or as store credit."""
+
+    id: str
+    order_id: str
+    lines: list[ReturnLine]
+    refund_method: str
+    refund_cents: int
+    status: str
+    requested_at: str
+
+
+class TrackingEvent(BaseModel):
+    at: str
+    place: str
+    description: str
+
+
+class Shipment(BaseModel):
+    """A parcel of an order on its way: the carrier's tracking number and its scans, oldest first."""
+
+    id: str
+    order_id: str
+    carrier: str
+    tracking_number: str
+    events: list[TrackingEvent]
+
+
+class Coupon(BaseModel):
+    """A code in the user's coupon wallet: a percentage off, maybe limited to one department, until a day."""
+
+    code: str
+    percent_off: int
+    category: str | None
+    min_spend_cents: int
+    expires_on: str
+
+
+class WishListItem(BaseModel):
+    """A product saved for later on the user's wish list."""
+
+    id: str
+    product_id: str
+    product_name: str
+    added_at: str
+
+
+class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
+    # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
+    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents")
+
     user: User
     categories: list[Category]
     products: list[Product]
@@ -112,6 +200,11 @@ class ShopState(TakesIds, BaseModel):
     next_ids: dict[str, int]
     messages: list[Message] = Field(default_factory=list)
     reviews: list[Review] = Field(default_factory=list)
+    returns: list[ReturnRequest] | None = None
+    shipments: list[Shipment] | None = None
+    coupons: list[Coupon] | None = None
+    wishlist: list[WishListItem] | None = None
+    gift_wrap_cents: int | None = None  # what gift wrap costs; None: the store offers no gift options
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:
@@ -178,9 +271,36 @@ class UpdateCartItem(_Body):
     quantity: Quantity
 
 
+class GiftOptions(_Body):
+    message: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, max_length=300)] = ""
+    wrap: StrictBool = False
+
+
 class PlaceOrder(_Body):
     address_id: Text
     shipping: Literal["standard", "express"]
+    coupon: Text | None = None  # a code from the coupon wallet (worlds with coupons only)
+    gift: GiftOptions | None = None  # a gift's note and wrap (worlds whose store offers gift options only)
+
+
+class NewReview(_Body):
+    rating: Annotated[StrictInt, Field(ge=1, le=5)]
+    title: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=120)]
+    body: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=2000)]
+
+
+class SaveForLater(_Body):
+    product_id: Text
+
+
+class ReturnItem(_Body):
+    product_id: Text
+    reason: Text
+
+
+class NewReturn(_Body):
+    items: Annotated[list[ReturnItem], Field(min_length=1, max_length=20)]
+    refund_method: Literal["original", "store_credit"]
 
 
 class NewAddress(_Body):

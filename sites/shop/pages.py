@@ -23,6 +23,7 @@ from sites.shop.models import (
     ShopState,
     estimated_delivery,
 )
+from sites.shop.service_pages import service_context
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -61,6 +62,7 @@ def page_context(state: ShopState | None) -> dict[str, Any]:
         "cart_count": state.cart_count() if state else 0,
         "categories": state.categories if state else [],
         "category_names": state.category_names() if state else {},
+        **service_context(state if state else None),
     }
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.kit.templating import format_cents
+from sites.shop import service_questions
 from sites.shop.catalogue import look_alike_names
 from sites.shop.models import SHIPPING_CENTS, Order, OrderLine, Product, ShopState, estimated_delivery
 
@@ -112,4 +113,13 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "arrival": _arrival,
     "budget": _budget,
     "unsold": _unsold,
+    "compare": service_questions.compare,
+    "returns": service_questions.returns,
+    "return_closed": service_questions.return_closed,
+    "parcel": service_questions.parcel,
+    "coupons": service_questions.coupons,
+    "wishlist": service_questions.wishlist,
+    "review": service_questions.review,
+    "gift": service_questions.gift,
+    "bought_from": service_questions.bought_from,
 }

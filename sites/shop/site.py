@@ -7,6 +7,8 @@ from sites.shop.faults import FAULTS, TARGET
 from sites.shop.generator import generate
 from sites.shop.models import ShopState
 from sites.shop.pages import page_context, page_router, shop_filters
+from sites.shop.service_api import service_api_router
+from sites.shop.service_pages import service_page_router
 
 SITE = Site(
     profile=SiteProfile(
@@ -24,7 +26,7 @@ SITE = Site(
     home_label="Back to the store",
     state_type=ShopState,
     generate=generate,
-    routers=lambda pages: [api_router(), page_router(pages)],
+    routers=lambda pages: [api_router(), service_api_router(), page_router(pages), service_page_router(pages)],
     account_email=lambda state: state.user.email,
     page_context=page_context,
     filters=shop_filters(),

@@ -1,0 +1,143 @@
+"""The JSON API of the store's later features: sending items of an order back and pricing a coupon at
+checkout (placing an order with a coupon is sites/shop/api.py's `place_order`). A world without the feature
+answers 404, as a store without it would."""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+
+from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
+from sites.shop.api import add_to_cart_item
+from sites.shop.models import (
+    NewReturn,
+    NewReview,
+    ReturnLine,
+    ReturnRequest,
+    Review,
+    SaveForLater,
+    ShopEpisode,
+    ShopState,
+    WishListItem,
+)
+from sites.shop.services import (
+    REFUND_METHODS,
+    RETURN_REASONS,
+    coupon_discount_cents,
+    coupon_problem,
+    received,
+    return_window_closes,
+    returned_ids,
+    wallet_coupon,
+)
+
+
+def _wishlist(state: ShopState) -> list[WishListItem]:
+    if state.wishlist is None:
+        raise HTTPException(404, "wish lists are not available")
+    return state.wishlist
+
+
+def service_api_router() -> APIRouter:
+    router = APIRouter(prefix="/api")
+
+    @router.post("/orders/{order_id}/returns", status_code=201)
+    @hook_point("request_return", "write", target=lambda kw: kw["order_id"])
+    async def request_return(order_id: str, body: NewReturn, request: Request,
+                             episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.returns is None:
+            raise HTTPException(404, "returns are not available")
+        order = get_or_404(state.orders, order_id, "order")
+        if return_window_closes(order) < episode.clock.now().date():
+            raise HTTPException(409, f"the return window for order {order.id} closed on "
+                                     f"{return_window_closes(order).isoformat()}")
+        by_id = {line.product_id: line for line in order.lines}
+        done = returned_ids(state, order.id)
+        seen: set[str] = set()
+        for item in body.items:
+            if item.product_id not in by_id:
+                raise HTTPException(422, f"product {item.product_id!r} is not in order {order.id}")
+            if item.product_id in done or item.product_id in seen:
+                raise HTTPException(409, f"{by_id[item.product_id].product_name} is already being returned")
+            if item.reason not in RETURN_REASONS:
+                raise HTTPException(422, f"reason must be one of {', '.join(RETURN_REASONS)}")
+            seen.add(item.product_id)
+        lines = [ReturnLine(product_id=i.product_id, product_name=by_id[i.product_id].product_name,
+                            quantity=by_id[i.product_id].quantity, reason=i.reason) for i in body.items]
+        refund = sum(by_id[i.product_id].quantity * by_id[i.product_id].unit_price_cents for i in body.items)
+        made = ReturnRequest(
+            id=state.take_id("return", "ret"), order_id=order.id, lines=lines, refund_method=body.refund_method,
+            refund_cents=refund, status="requested", requested_at=episode.clock.stamp(),
+        )
+        state.returns.append(made)
+        episode.emit.commit("request_return", made.id, order_id=order.id,
+                            product_ids=[line.product_id for line in lines], refund_cents=refund,
+                            refund_method=REFUND_METHODS[body.refund_method])
+        return {"return": made.model_dump()}
+
+    @router.post("/products/{product_id}/reviews", status_code=201)
+    @hook_point("write_review", "write", target=lambda kw: kw["product_id"])
+    async def write_review(product_id: str, body: NewReview, request: Request,
+                           episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        product = get_or_404(state.products, product_id, "product")
+        if not received(state, product.id):
+            raise HTTPException(403, "you can review a product once you have received it")
+        if any(r.product_id == product.id and r.author == state.user.name for r in state.reviews):
+            raise HTTPException(409, f"you have already reviewed {product.name}")
+        review = Review(id=state.take_id("review", "r"), product_id=product.id, author=state.user.name,
+                        rating=body.rating, title=body.title, body=body.body, helpful_votes=0,
+                        posted_at=episode.clock.stamp())
+        state.reviews.append(review)
+        episode.emit.commit("write_review", review.id, product_id=product.id, rating=review.rating)
+        return {"review": review.model_dump()}
+
+    @router.post("/wishlist", status_code=201)
+    @hook_point("save_for_later", "write", target=lambda kw: kw["body"].product_id)
+    async def save_for_later(body: SaveForLater, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        wishlist = _wishlist(state)
+        product = get_or_404(state.products, body.product_id, "product")
+        existing = next((w for w in wishlist if w.product_id == product.id), None)
+        if existing is not None:
+            return {"item": existing.model_dump(), "count": len(wishlist)}
+        item = WishListItem(id=state.take_id("wish", "w"), product_id=product.id, product_name=product.name,
+                            added_at=episode.clock.stamp())
+        wishlist.append(item)
+        episode.emit.commit("save_for_later", item.id, product_id=product.id)
+        return {"item": item.model_dump(), "count": len(wishlist)}
+
+    @router.post("/wishlist/{item_id}/move")
+    @hook_point("move_to_cart", "write", target=lambda kw: kw["item_id"])
+    async def move_to_cart(item_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        wishlist = _wishlist(state)
+        item = get_or_404(wishlist, item_id, "wish list item")
+        cart_item = add_to_cart_item(episode, item.product_id, 1)  # 404/409 (sold out) before anything changes
+        state.wishlist = [w for w in wishlist if w.id != item.id]
+        episode.emit.commit("move_to_cart", item.id, product_id=item.product_id, cart_item_id=cart_item.id)
+        return {"cart_item": cart_item.model_dump(), "cart_count": state.cart_count()}
+
+    @router.delete("/wishlist/{item_id}")
+    @hook_point("remove_from_wishlist", "write", target=lambda kw: kw["item_id"])
+    async def remove_from_wishlist(item_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        item = get_or_404(_wishlist(state), item_id, "wish list item")
+        episode.clock.stamp()
+        state.wishlist = [w for w in _wishlist(state) if w.id != item.id]
+        episode.emit.commit("remove_from_wishlist", item.id, product_id=item.product_id)
+        return {"count": len(state.wishlist)}
+
+    @router.get("/coupons/{code}/quote")
+    @hook_point("quote_coupon", "read", target=lambda kw: kw["code"])
+    async def quote_coupon(code: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        coupon = wallet_coupon(state, code)
+        problem = coupon_problem(state, coupon, episode.clock.now().date())
+        if problem is not None:
+            raise HTTPException(409, problem)
+        discount = coupon_discount_cents(state, coupon)
+        return {"code": coupon.code, "discount_cents": discount, "subtotal_cents": state.cart_subtotal_cents()}
+
+    return router

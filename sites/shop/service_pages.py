@@ -1,0 +1,118 @@
+"""Pages of the store's later features: sending items back (/orders/{id}/return, /returns/{id}), tracking a
+parcel (/orders/{id}/tracking) and the coupon wallet (/account/coupons). Each answers 404 in a world without
+its feature, so those worlds' sites are what they were."""
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404, not_found
+from sites.kit.templating import Pages
+from sites.shop.models import ShopEpisode, ShopState
+from sites.shop.services import (
+    REFUND_METHODS,
+    RETURN_REASONS,
+    RETURN_WINDOW_DAYS,
+    coupon_terms,
+    received,
+    return_window_closes,
+    returned_ids,
+)
+
+
+def _needs(feature: object, what: str) -> None:
+    if feature is None:
+        raise HTTPException(404, f"{what} are not available on this account.")
+
+
+def service_context(state: ShopState | None) -> dict[str, object]:
+    """What the existing pages show of the later features: nothing unless the world has them."""
+    return {
+        "returns_on": state is not None and state.returns is not None,
+        "coupons_on": state is not None and state.coupons is not None,
+        "wishlist_on": state is not None and state.wishlist is not None,
+        "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
+        "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
+    }
+
+
+def service_page_router(ui: Pages) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/orders/{order_id}/return", response_class=HTMLResponse)
+    @hook_point("return_form", "page", target=lambda kw: kw["order_id"])
+    async def return_form(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.returns, "Returns")
+        order = get_or_404(state.orders, order_id, detail=not_found("order"))
+        episode.emit.navigate("view_return_form", order.id)
+        closes = return_window_closes(order)
+        return ui.render(
+            episode, "return.html", order=order, closes=closes, window_days=RETURN_WINDOW_DAYS,
+            is_open=closes >= episode.clock.now().date(), returned=returned_ids(state, order.id),
+            requested=[r for r in state.returns or [] if r.order_id == order.id],
+            reasons=RETURN_REASONS, refund_methods=REFUND_METHODS,
+        )
+
+    @router.get("/returns/{return_id}", response_class=HTMLResponse)
+    @hook_point("return", "page", target=lambda kw: kw["return_id"])
+    async def return_detail(return_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.returns, "Returns")
+        found = get_or_404(state.returns or [], return_id, detail=not_found("return"))
+        episode.emit.navigate("view_return", found.id)
+        return ui.render(episode, "return_detail.html", made=found, order=state.order(found.order_id),
+                         refund_label=REFUND_METHODS.get(found.refund_method, found.refund_method))
+
+    @router.get("/orders/{order_id}/tracking", response_class=HTMLResponse)
+    @hook_point("tracking", "page", target=lambda kw: kw["order_id"])
+    async def tracking(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.shipments, "Parcel tracking")
+        order = get_or_404(state.orders, order_id, detail=not_found("order"))
+        shipment = next((s for s in state.shipments or [] if s.order_id == order.id), None)
+        if shipment is None:
+            raise HTTPException(404, f"Order {order.id} has no parcel on its way.")
+        episode.emit.inspect("view_tracking", order.id, revealed=["tracking_number", "events"])
+        return ui.render(episode, "tracking.html", order=order, shipment=shipment,
+                         events=list(reversed(shipment.events)))
+
+    @router.get("/product/{product_id}/review", response_class=HTMLResponse)
+    @hook_point("review_form", "page", target=lambda kw: kw["product_id"])
+    async def review_form(product_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        product = get_or_404(state.products, product_id,
+                             detail="We couldn't find that product. It may have been removed.")
+        if not received(state, product.id):
+            raise HTTPException(404, "You can review a product once you have received it.")
+        mine = next((r for r in state.reviews if r.product_id == product.id and r.author == state.user.name), None)
+        episode.emit.navigate("view_review_form", product.id)
+        return ui.render(episode, "review.html", product=product, mine=mine,
+                         category=state.category(product.category))
+
+    @router.get("/account/wishlist", response_class=HTMLResponse)
+    @hook_point("wishlist", "page")
+    async def wishlist(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.wishlist, "Wish lists")
+        rows = [{"item": w, "product": state.product(w.product_id)} for w in state.wishlist or []]
+        episode.emit.navigate("view_wishlist", product_ids=[w.product_id for w in state.wishlist or []])
+        notice = {"moved": "Moved to your cart", "removed": "Removed from your wish list"}.get(
+            request.query_params.get("notice", ""))
+        return ui.render(episode, "wishlist.html", rows=rows, notice=notice)
+
+    @router.get("/account/coupons", response_class=HTMLResponse)
+    @hook_point("coupons", "page")
+    async def coupons(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.coupons, "Coupons")
+        today = episode.clock.now().date()
+        names = state.category_names()
+        rows = [{"coupon": c, "terms": coupon_terms(c, names), "expired": c.expires_on < today.isoformat()}
+                for c in state.coupons or []]
+        episode.emit.navigate("view_coupons", codes=[c.code for c in state.coupons or []])
+        return ui.render(episode, "coupons.html", rows=rows)
+
+    return router
+
+

@@ -1,0 +1,234 @@
+"""The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
+between three products, a recent order to send items back from, one whose return window has closed, parcels on
+their way, a coupon wallet, a wish list, an order to review and gift options. Each runs after the rest of the
+world, with the same `rng`, and turns on only the features it uses; its binding holds what the task's plan and
+answer need, computed with the rules the pages use (sites/shop/services.py)."""
+
+from datetime import timedelta
+from random import Random
+from typing import Any
+
+from scenarios.clock import EpisodeClock
+from sites.shop.models import (
+    SHIPPING_CENTS,
+    SHIPPING_DAYS,
+    Coupon,
+    Order,
+    OrderLine,
+    Product,
+    Shipment,
+    ShopState,
+    TrackingEvent,
+    WishListItem,
+)
+from sites.shop.services import CARRIERS, RETURN_REASONS, RETURN_WINDOW_DAYS, return_window_closes
+
+Bindings = dict[str, Any]
+
+WARRANTIES = ("90 days", "1 year", "2 years", "3 years", "Lifetime")  # shortest first
+SCAN_PLACES = ("Reno, NV", "Salt Lake City, UT", "Memphis, TN", "Louisville, KY", "Columbus, OH", "Allentown, PA",
+               "Ontario, CA", "Dallas, TX")
+
+
+def _unordered(state: ShopState, bindings: Bindings) -> list[Product]:
+    """Products no order holds yet, in stock, other than the target and its look-alikes."""
+    ordered = {pid for o in state.orders for pid in o.product_ids}
+    return [p for p in state.products
+            if p.stock > 0 and p.id not in ordered and p.name != bindings["target"]["name"]]
+
+
+def _order(state: ShopState, picked: list[Product], rng: Random, placed_at: str, status: str) -> Order:
+    lines = [OrderLine(product_id=p.id, product_name=p.name, quantity=1, unit_price_cents=p.price_cents)
+             for p in picked]
+    shipping = rng.choice(("standard", "express"))
+    subtotal = sum(line.unit_price_cents for line in lines)
+    order = Order(
+        id=state.take_id("order", "o"), lines=lines, product_ids=sorted(p.id for p in picked), address_id="a1",
+        shipping=shipping, shipping_cents=SHIPPING_CENTS[shipping], subtotal_cents=subtotal,
+        total_cents=subtotal + SHIPPING_CENTS[shipping], status=status, placed_at=placed_at,
+    )
+    state.orders.append(order)
+    state.orders.sort(key=lambda o: o.placed_at)  # oldest first, as the generator keeps them
+    return order
+
+
+def compare(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Three products of one department with different warranties; the longest is not the cheapest of them."""
+    pools: dict[str, list[Product]] = {}
+    for product in _unordered(state, bindings):
+        if "Warranty" in product.attributes:
+            pools.setdefault(product.category, []).append(product)
+    slugs = sorted(slug for slug, pool in pools.items() if len(pool) >= 3)
+    if not slugs:
+        raise ValueError("question 'compare': no department has three products with a warranty to compare")
+    picked = rng.sample(pools[rng.choice(slugs)], 3)
+    by_price = sorted(picked, key=lambda p: (p.price_cents, p.id))
+    winner = rng.choice(by_price[1:])
+    terms = sorted(rng.sample(range(len(WARRANTIES)), 3))
+    losers = [p for p in picked if p is not winner]
+    rng.shuffle(losers)
+    winner.attributes["Warranty"] = WARRANTIES[terms[2]]
+    for product, term in zip(losers, terms[:2], strict=True):
+        product.attributes["Warranty"] = WARRANTIES[term]
+    bindings["compare"] = {
+        "names": [p.name for p in picked], "ids": [p.id for p in picked],
+        "winner": {"id": winner.id, "name": winner.name, "warranty": winner.attributes["Warranty"]},
+    }
+
+
+def returns(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of three products from the last two weeks; two go back, each with its own reason."""
+    state.returns = []
+    pool = _unordered(state, bindings)
+    picked = rng.sample(pool, 3)
+    order = _order(state, picked, rng, clock.ago(days=rng.randint(9, 14), hours=rng.randint(0, 10)), "delivered")
+    back = rng.sample(picked, 2)
+    reasons = rng.sample(RETURN_REASONS, 2)
+    kept = next(p for p in picked if p not in back)
+    bindings["returning"] = {
+        "order_id": order.id, "kept": kept.name,
+        "items": [{"id": p.id, "name": p.name, "reason": reason} for p, reason in zip(back, reasons, strict=True)],
+        "refund_cents": sum(p.price_cents for p in back),
+    }
+
+
+def return_closed(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order whose return window closed a few days to weeks ago (the footer promises 30 days)."""
+    state.returns = []
+    pool = _unordered(state, bindings)
+    product = rng.choice(pool)
+    # past delivery (at most the slowest shipping's days after the order) and then the whole window
+    days = max(SHIPPING_DAYS.values()) + RETURN_WINDOW_DAYS + rng.randint(4, 30)
+    order = _order(state, [product], rng, clock.ago(days=days, hours=rng.randint(0, 10)), "delivered")
+    closes = return_window_closes(order)
+    if closes >= clock.now().date():
+        raise ValueError("question 'return_closed': the order's return window is still open")
+    bindings["late_return"] = {"order_id": order.id, "product": product.name, "closed_on": closes.isoformat()}
+
+
+def parcel(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Three orders on their way, each a parcel with a tracking number; the asked one is not the newest."""
+    state.shipments = []
+    pool = _unordered(state, bindings)
+    rng.shuffle(pool)
+    hours = sorted(rng.sample(range(20, 96), 3), reverse=True)  # oldest first, as orders are kept
+    parcels = []
+    for index, ago in enumerate(hours):
+        count = rng.randint(1, 2)
+        picked, pool = pool[:count], pool[count:]
+        order = _order(state, picked, rng, clock.ago(hours=ago), "shipped")
+        carrier = rng.choice(CARRIERS)
+        number = f"{carrier[:2].upper()}{rng.randint(10**9, 10**10 - 1)}"
+        placed = clock.epoch - timedelta(hours=ago)
+        places = rng.sample(SCAN_PLACES, 2)
+        events = [
+            TrackingEvent(at=(placed + timedelta(hours=6)).strftime("%Y-%m-%dT%H:%M:%SZ"), place=places[0],
+                          description="Picked up by carrier"),
+            TrackingEvent(at=(placed + timedelta(hours=14)).strftime("%Y-%m-%dT%H:%M:%SZ"), place=places[1],
+                          description="Departed sorting facility"),
+        ]
+        state.shipments.append(Shipment(id=f"s{index + 1}", order_id=order.id, carrier=carrier,
+                                        tracking_number=number, events=events))
+        parcels.append({"order_id": order.id, "tracking_number": number, "names": [p.name for p in picked]})
+    asked = rng.choice(parcels[:2])  # the list shows the newest first: the asked parcel is never the first one
+    bindings["parcel"] = asked
+
+
+def coupons(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A wallet where the biggest percentage cannot be used on the target (expired, another department, a
+    minimum spend above its price) and the best usable code is the target department's."""
+    target = bindings["target"]
+    today = clock.now().date()
+    other = rng.choice(sorted({p.category for p in state.products} - {target["category"]}))
+    best = rng.randint(12, 18)
+    letters = rng.sample(("SAVE", "FRESH", "HELLO", "THANKS", "CART", "SPRING", "CHEER", "WELCOME"), 5)
+    wallet = [
+        Coupon(code=f"{letters[0]}{best}", percent_off=best, category=target["category"], min_spend_cents=0,
+               expires_on=(today + timedelta(days=rng.randint(5, 40))).isoformat()),
+        Coupon(code=f"{letters[1]}{best - 5}", percent_off=best - 5, category=None, min_spend_cents=0,
+               expires_on=(today + timedelta(days=rng.randint(5, 40))).isoformat()),
+        Coupon(code=f"{letters[2]}{best + 10}", percent_off=best + 10, category=None, min_spend_cents=0,
+               expires_on=(today - timedelta(days=rng.randint(2, 20))).isoformat()),
+        Coupon(code=f"{letters[3]}{best + 15}", percent_off=best + 15, category=other, min_spend_cents=0,
+               expires_on=(today + timedelta(days=rng.randint(5, 40))).isoformat()),
+        Coupon(code=f"{letters[4]}{best + 5}", percent_off=best + 5, category=None,
+               min_spend_cents=(target["price_cents"] // 10000 + 2) * 10000,
+               expires_on=(today + timedelta(days=rng.randint(5, 40))).isoformat()),
+    ]
+    rng.shuffle(wallet)
+    state.coupons = wallet
+    code = f"{letters[0]}{best}"
+    discount = (target["price_cents"] * best + 50) // 100
+    bindings["coupon"] = {"code": code, "percent_off": best, "discount_cents": discount,
+                          "total_cents": target["price_cents"] - discount}
+
+
+
+def wishlist(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A wish list of four: two in stock and two sold out since they were saved, an in-stock one listed last."""
+    pool = _unordered(state, bindings)
+    picked = rng.sample(pool, 4)
+    sold_out = picked[:2]
+    for product in sold_out:
+        product.stock = 0
+    order = [*sold_out[:1], *picked[2:3], *sold_out[1:], *picked[3:]]  # in stock: second and last
+    days = sorted(rng.sample(range(2, 90), 4), reverse=True)
+    state.wishlist = [
+        WishListItem(id=f"w{index}", product_id=p.id, product_name=p.name, added_at=clock.ago(days=ago))
+        for index, (p, ago) in enumerate(zip(order, days, strict=True), start=1)
+    ]
+    state.next_ids["wish"] = len(state.wishlist) + 1
+    bindings["wishlist"] = {
+        "in_stock": [{"id": p.id, "name": p.name} for p in picked[2:]],
+        "sold_out_ids": sorted(p.id for p in sold_out),
+    }
+
+
+REVIEW_LINES = (
+    ("Does exactly what I needed", "Solid build and it works as described. I'd buy it again."),
+    ("Good, with one small gripe", "Works well overall, but the packaging was hard to open."),
+    ("Not what I expected", "It does the job, though it feels smaller than the photos suggest."),
+    ("Great value", "Well made for the price and it arrived earlier than promised."),
+)
+
+
+def review(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of two products from the last weeks; the user reviews one of them."""
+    picked = rng.sample(_unordered(state, bindings), 2)
+    order = _order(state, picked, rng, clock.ago(days=rng.randint(10, 25), hours=rng.randint(0, 10)), "delivered")
+    product = rng.choice(picked)
+    title, body = rng.choice(REVIEW_LINES)
+    bindings["review"] = {"order_id": order.id, "product_id": product.id, "product": product.name,
+                          "rating": rng.randint(2, 5), "title": title, "body": body}
+
+
+GIFT_MESSAGES = (
+    "Happy birthday! Hope this makes the year ahead a little brighter.",
+    "Congratulations on the new place. Enjoy!",
+    "Thank you for everything this year.",
+    "Something small to say I'm thinking of you.",
+)
+
+
+def gift(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The store offers gift options; the target goes as a gift to the other saved address's person."""
+    state.gift_wrap_cents = rng.choice((399, 499, 599))
+    recipient = next(a for a in state.addresses if not a.is_default)
+    bindings["gift"] = {
+        "recipient": recipient.full_name, "address_id": recipient.id,
+        "address_line": f"{recipient.full_name}, {recipient.street}, {recipient.city} {recipient.postal_code}",
+        "message": rng.choice(GIFT_MESSAGES), "wrap_cents": state.gift_wrap_cents,
+        "total_cents": bindings["target"]["price_cents"] + state.gift_wrap_cents,
+    }
+
+
+def bought_from(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A product of the order history and the seller who sold it (its order page links to its listing)."""
+    order = rng.choice(state.orders)
+    line = rng.choice(order.lines)
+    latest = [o for o in state.orders if line.product_id in o.product_ids][-1]
+    product = state.product(line.product_id)
+    if product is None:
+        raise ValueError("question 'bought_from': an ordered product is not listed")
+    bindings["bought"] = {"order_id": latest.id, "product": product.name, "product_id": product.id,
+                          "seller": product.seller}

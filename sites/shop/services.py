@@ -1,0 +1,78 @@
+"""The store's after-sale and discount rules (returns, parcel tracking, coupons), shared by the pages that show
+them, the API that enforces them and the questions that compute the answers from them.
+
+These features exist in a world only when its setup turns them on (the state's collection is a list, not None),
+so worlds and pages without them stay as they were."""
+
+from datetime import date, timedelta
+
+from fastapi import HTTPException
+
+from sites.shop.models import Coupon, Order, ShopState, estimated_delivery
+
+RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (of delivery)
+RETURN_REASONS = (
+    "Arrived damaged", "Wrong item sent", "No longer needed", "Not as described", "Better price elsewhere",
+)
+REFUND_METHODS = {"original": "Refund to original payment method", "store_credit": "Cartwheel store credit"}
+CARRIERS = ("Parcelline", "SwiftPost", "Northway Freight")
+
+
+def return_window_closes(order: Order) -> date:
+    """The last day an order's items can be sent back: the return window counts from its delivery."""
+    return estimated_delivery(order) + timedelta(days=RETURN_WINDOW_DAYS)
+
+
+def returned_ids(state: ShopState, order_id: str) -> set[str]:
+    """The products of an order already sent back in an earlier return."""
+    return {line.product_id for r in state.returns or [] if r.order_id == order_id for line in r.lines}
+
+
+def received(state: ShopState, product_id: str) -> bool:
+    """Whether a delivered order holds the product: only what the user has received can be reviewed."""
+    return any(o.status == "delivered" and product_id in o.product_ids for o in state.orders)
+
+
+def coupon_problem(state: ShopState, coupon: Coupon, on: date) -> str | None:
+    """Why the coupon cannot be used on the current cart (None: it can)."""
+    if date.fromisoformat(coupon.expires_on) < on:
+        return f"Coupon {coupon.code} expired on {coupon.expires_on}."
+    eligible = _eligible_cents(state, coupon)
+    if eligible == 0:
+        name = state.category_names().get(coupon.category or "", coupon.category)
+        return f"Coupon {coupon.code} only applies to {name} items, and none are in your cart."
+    if state.cart_subtotal_cents() < coupon.min_spend_cents:
+        return f"Coupon {coupon.code} needs a subtotal of at least ${coupon.min_spend_cents // 100}."
+    return None
+
+
+def coupon_discount_cents(state: ShopState, coupon: Coupon) -> int:
+    """What the coupon takes off the current cart: its percentage of the eligible items, rounded to the cent."""
+    return (_eligible_cents(state, coupon) * coupon.percent_off + 50) // 100
+
+
+def _eligible_cents(state: ShopState, coupon: Coupon) -> int:
+    total = 0
+    for item in state.cart_items:
+        product = state.product(item.product_id)
+        if coupon.category is None or (product is not None and product.category == coupon.category):
+            total += item.quantity * item.unit_price_cents
+    return total
+
+
+def coupon_terms(coupon: Coupon, category_names: dict[str, str]) -> str:
+    """The conditions as the wallet states them."""
+    where = f"{category_names.get(coupon.category, coupon.category)} items only" if coupon.category else "Any item"
+    spend = f" · orders of ${coupon.min_spend_cents // 100} or more" if coupon.min_spend_cents else ""
+    return where + spend
+
+
+def wallet_coupon(state: ShopState, code: str) -> Coupon:
+    """The wallet's coupon with this code (any case), or 404; 404 too when the world has no coupons."""
+    if state.coupons is None:
+        raise HTTPException(404, "coupons are not available")
+    wanted = code.strip().upper()
+    found = next((c for c in state.coupons if c.code == wanted), None)
+    if found is None:
+        raise HTTPException(404, f"no coupon {code!r} in your wallet")
+    return found

@@ -1,0 +1,242 @@
+/* Cartwheel's later features: sending items back and coupons at checkout. Loaded only by the pages that have
+   them (the checkout loads it only in a world with a coupon wallet), after shop.js. */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+  var show = window.Kit.show;
+  var clear = window.Kit.clear;
+
+  function money(cents) {
+    var sign = cents < 0 ? "\u2212" : "";
+    return sign + "$" + (Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  }
+
+  /* Wish list: save from a product page; move to the cart or remove on the list. */
+  var pageAlert = document.querySelector("main > [data-alert]");
+  document.querySelectorAll("button[data-save-for-later]").forEach(function (button) {
+    var form = button.closest("form");
+    var status = form ? form.querySelector("[data-status]") : null;
+    var alertBox = form ? form.querySelector("[data-alert]") : pageAlert;
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "/api/wishlist", { product_id: button.dataset.saveForLater })
+        .then(function () { show(status, "Saved to your wish list"); })
+        .catch(function () { show(alertBox, "Could not save to your wish list — try again"); })
+        .then(function () { button.disabled = false; });
+    });
+  });
+  document.querySelectorAll("button[data-move-to-cart]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("POST", "/api/wishlist/" + encodeURIComponent(button.dataset.moveToCart) + "/move", {})
+        .then(function () { window.location.assign("/account/wishlist?notice=moved"); })
+        .catch(function () {
+          button.disabled = false;
+          show(pageAlert, "Could not move that item to your cart — try again");
+        });
+    });
+  });
+  document.querySelectorAll("button[data-remove-wish]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("DELETE", "/api/wishlist/" + encodeURIComponent(button.dataset.removeWish))
+        .then(function () { window.location.assign("/account/wishlist?notice=removed"); })
+        .catch(function () {
+          button.disabled = false;
+          show(pageAlert, "Could not remove that item — try again");
+        });
+    });
+  });
+
+  /* Review form: a rating, a title and the text; the page then shows the posted review. */
+  document.querySelectorAll("form[data-review-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    var label = button.textContent;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var rating = form.querySelector("input[name=rating]:checked");
+      var title = form.elements.namedItem("title").value.trim();
+      var body = form.elements.namedItem("body").value.trim();
+      if (!rating || !title || !body) {
+        show(alertBox, "Choose a rating and write a title and your review");
+        return;
+      }
+      clear(alertBox, true);
+      button.disabled = true;
+      button.textContent = "Posting…";
+      api("POST", "/api/products/" + encodeURIComponent(form.dataset.productId) + "/reviews",
+          { rating: parseInt(rating.value, 10), title: title, body: body })
+        .then(function () { window.location.reload(); })
+        .catch(function () {
+          button.disabled = false;
+          button.textContent = label;
+          show(alertBox, "Could not post your review — try again");
+        });
+    });
+  });
+
+  /* Return form: every ticked item needs a reason; one request for the lot. */
+  document.querySelectorAll("form[data-return-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    var label = button.textContent;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var items = [];
+      var missing = null;
+      form.querySelectorAll("input[name=product_id]:checked").forEach(function (box) {
+        var select = form.querySelector("#reason-" + CSS.escape(box.value));
+        select.removeAttribute("aria-invalid");
+        if (!select.value) {
+          select.setAttribute("aria-invalid", "true");
+          if (!missing) missing = select;
+        }
+        items.push({ product_id: box.value, reason: select.value });
+      });
+      if (!items.length) {
+        show(alertBox, "Tick the items you are sending back");
+        return;
+      }
+      if (missing) {
+        show(alertBox, "Choose a reason for each item you are sending back");
+        missing.focus();
+        return;
+      }
+      var refund = form.querySelector("input[name=refund_method]:checked");
+      clear(alertBox, true);
+      button.disabled = true;
+      button.textContent = "Requesting…";
+      api("POST", "/api/orders/" + encodeURIComponent(form.dataset.orderId) + "/returns",
+          { items: items, refund_method: refund ? refund.value : "original" })
+        .then(function (data) {
+          window.location.assign("/returns/" + encodeURIComponent(data["return"].id));
+        })
+        .catch(function () {
+          button.disabled = false;
+          button.textContent = label;
+          show(alertBox, "Could not request the return — try again");
+        });
+    });
+  });
+
+  /* Checkout with a coupon wallet or gift options: price a code, add gift wrap, and place the order with them.
+     This submit listener runs before shop.js's (capture, at the form) and sends the order itself. */
+  document.querySelectorAll("form[data-checkout]").forEach(function (form) {
+    var box = form.querySelector("[data-coupon-box]");
+    var giftBox = form.querySelector("[data-gift-box]");
+    if (!box && !giftBox) return;
+    var totalOut = form.querySelector("[data-order-total]");
+    var subtotal = parseInt(form.dataset.subtotal, 10) || 0;
+    var placeButton = form.querySelector("#place-order");
+    var formAlert = form.querySelector("aside > [data-alert]");
+    var applied = null;
+    var isGift = giftBox ? giftBox.querySelector("#is-gift") : null;
+    var wrap = giftBox ? giftBox.querySelector("#gift-wrap") : null;
+    var wrapCents = giftBox ? parseInt(giftBox.dataset.wrapCents, 10) || 0 : 0;
+
+    function wrapped() {
+      return !!(isGift && isGift.checked && wrap.checked);
+    }
+    function refresh() {
+      var chosen = form.querySelector("input[name=shipping]:checked");
+      var shipping = chosen ? parseInt(chosen.dataset.shippingCents, 10) || 0 : 0;
+      var discount = applied ? applied.discount_cents : 0;
+      var row = form.querySelector("[data-discount-row]");
+      if (row) {
+        row.hidden = !applied;
+        if (applied) {
+          form.querySelector("[data-discount-label]").textContent = "Coupon " + applied.code;
+          form.querySelector("[data-discount-total]").textContent = money(-discount);
+        }
+      }
+      var wrapRow = form.querySelector("[data-wrap-row]");
+      if (wrapRow) wrapRow.hidden = !wrapped();
+      totalOut.textContent = money(subtotal + shipping - discount + (wrapped() ? wrapCents : 0));
+    }
+    form.querySelectorAll("input[name=shipping]").forEach(function (radio) {
+      radio.addEventListener("change", refresh);
+    });
+
+    if (giftBox) {
+      var details = giftBox.querySelector("[data-gift-details]");
+      isGift.addEventListener("change", function () {
+        details.hidden = !isGift.checked;
+        refresh();
+      });
+      wrap.addEventListener("change", refresh);
+    }
+
+    if (box) {
+      var input = box.querySelector("#coupon-code");
+      var applyButton = box.querySelector("[data-apply-coupon]");
+      var status = box.querySelector("[data-coupon-status]");
+      var alertBox = box.querySelector("[data-coupon-alert]");
+      var apply = function () {
+        var code = input.value.trim();
+        clear(status);
+        clear(alertBox, true);
+        if (!code) {
+          show(alertBox, "Enter a coupon code");
+          return;
+        }
+        applyButton.disabled = true;
+        api("GET", "/api/coupons/" + encodeURIComponent(code) + "/quote")
+          .then(function (data) {
+            applied = data;
+            input.value = data.code;
+            show(status, "Coupon " + data.code + " applied: " + money(-data.discount_cents));
+          })
+          .catch(function (error) {
+            applied = null;
+            show(alertBox, (error && error.data && error.data.detail) || "That coupon can't be used on this order");
+          })
+          .then(function () {
+            applyButton.disabled = false;
+            refresh();
+          });
+      };
+      applyButton.addEventListener("click", apply);
+      input.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          apply();
+        }
+      });
+    }
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      if (placeButton.disabled) return;
+      var address = form.querySelector("input[name=address_id]:checked");
+      var shipping = form.querySelector("input[name=shipping]:checked");
+      if (!address || !shipping) {
+        show(formAlert, "Choose a shipping address and a shipping method");
+        return;
+      }
+      clear(formAlert, true);
+      var label = placeButton.textContent;
+      placeButton.disabled = true;
+      placeButton.textContent = "Placing order…";
+      var body = { address_id: address.value, shipping: shipping.value };
+      if (applied) body.coupon = applied.code;
+      if (isGift && isGift.checked) {
+        body.gift = { message: giftBox.querySelector("#gift-message").value.trim(), wrap: wrap.checked };
+      }
+      api("POST", "/api/orders", body)
+        .then(function (data) {
+          window.location.assign("/orders/" + encodeURIComponent(data.order.id));
+        })
+        .catch(function () {
+          placeButton.disabled = false;
+          placeButton.textContent = label;
+          show(formAlert, "Could not place your order — try again");
+        });
+    }, true);
+    refresh();
+  });
+})();

@@ -1,0 +1,115 @@
+"""The shop's later pages in Chromium through the real proxy, used as a shopper uses them (a return sent from its
+form, a coupon applied and gift options opened at checkout, stars picked on the review form), with their named
+controls, and screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/shop-*.png)."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Page
+
+from harness.browser.pool import BrowserPool
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
+from tests.screens import keep_screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+async def _open(oracle: OracleClient, control: ControlClient, question: str,
+                tmp_path: Path) -> tuple[dict[str, Any], str]:
+    episode_id = f"shop-look-{question}"
+    info = await oracle.create_episode(site="shop", task_id="look", seed=2, episode_id=episode_id,
+                                       setup={"params": {"question": question}})
+    proxy = (await control.open_episode(episode_id, 2, [], tmp_path / episode_id))["proxy_url"]
+    return info, proxy
+
+
+async def _shot(page: Page, name: str, landmark: str) -> None:
+    tree = await page.locator("body").aria_snapshot()
+    assert re.search(landmark, tree), (name, tree)
+    keep_screenshot(await page.screenshot(animations="disabled", full_page=True), name)
+
+
+async def _cart_then_checkout(page: Page, base: str, product_id: str) -> None:
+    await page.goto(f"{base}/product/{product_id}", wait_until="load")
+    await page.get_by_role("button", name="Add to cart").click()
+    await page.get_by_role("status").filter(has_text="Added to cart").wait_for()
+    await page.goto(f"{base}/checkout", wait_until="load")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_path: Path) -> None:
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
+    opened: list[str] = []
+    try:
+        async with BrowserPool() as pool:
+            async def browse(question: str) -> tuple[dict[str, Any], Page]:
+                info, proxy = await _open(oracle, control, question, tmp_path)
+                opened.append(f"shop-look-{question}")
+                context = await pool.new_context(proxy)
+                page = await context.new_page()
+                await page.set_viewport_size({"width": 1280, "height": 900})
+                return info, page
+
+            # returns: the form, then the request it sends
+            info, page = await browse("returns")
+            base, returning = info["base_url"], info["bindings"]["returning"]
+            await page.goto(f"{base}/orders/{returning['order_id']}/return", wait_until="load")
+            for item in returning["items"]:
+                await page.get_by_role("checkbox", name=f"Return {item['name']}").check()
+                await page.get_by_role("combobox", name=f"Reason for returning {item['name']}").select_option(
+                    label=item["reason"])
+            await page.get_by_role("radio", name="Cartwheel store credit").check()
+            await _shot(page, "shop-return.png", r'- button "Request return"')
+            await page.get_by_role("button", name="Request return").click()
+            await page.get_by_role("heading", name="Return requested").wait_for()
+            await _shot(page, "shop-return-requested.png", r'- group "Refund amount"')
+
+            info, page = await browse("return_closed")
+            await page.goto(f"{info['base_url']}/orders/{info['bindings']['late_return']['order_id']}/return")
+            await _shot(page, "shop-return-closed.png", r'- region "Return window"')
+
+            info, page = await browse("parcel")
+            await page.goto(f"{info['base_url']}/orders/{info['bindings']['parcel']['order_id']}/tracking")
+            await _shot(page, "shop-tracking.png", r'- group "Tracking number"')
+
+            # coupons: the wallet, then a code applied at checkout
+            info, page = await browse("coupons")
+            coupon = info["bindings"]["coupon"]
+            await page.goto(f"{info['base_url']}/account/coupons", wait_until="load")
+            await _shot(page, "shop-coupons.png", r'- row "' + re.escape(coupon["code"]))
+            await _cart_then_checkout(page, info["base_url"], info["bindings"]["target"]["id"])
+            await page.get_by_role("textbox", name="Coupon code").fill(coupon["code"])
+            await page.get_by_role("button", name="Apply").click()
+            await page.get_by_role("status").filter(has_text=f"Coupon {coupon['code']} applied").wait_for()
+            await _shot(page, "shop-checkout-coupon.png", r'- button "Place order"')
+
+            info, page = await browse("wishlist")
+            await page.goto(f"{info['base_url']}/account/wishlist", wait_until="load")
+            first = info["bindings"]["wishlist"]["in_stock"][0]["name"]
+            await _shot(page, "shop-wishlist.png", r'- button "Move ' + re.escape(first) + ' to cart"')
+
+            info, page = await browse("review")
+            asked = info["bindings"]["review"]
+            await page.goto(f"{info['base_url']}/product/{asked['product_id']}/review", wait_until="load")
+            await page.get_by_role("radio", name=f"{asked['rating']} stars").check()
+            await page.get_by_role("textbox", name="Review title").fill(asked["title"])
+            await page.get_by_role("textbox", name="Your review").fill(asked["body"])
+            await _shot(page, "shop-review.png", r'- button "Submit review"')
+
+            info, page = await browse("gift")
+            gift = info["bindings"]["gift"]
+            await _cart_then_checkout(page, info["base_url"], info["bindings"]["target"]["id"])
+            await page.get_by_role("radio", name=gift["address_line"]).check()
+            await page.get_by_role("checkbox", name="This order is a gift").check()
+            await page.get_by_role("textbox", name="Gift message").fill(gift["message"])
+            await page.get_by_role("checkbox", name=re.compile("^Add gift wrap")).check()
+            await _shot(page, "shop-checkout-gift.png", r'- checkbox "Add gift wrap')
+    finally:
+        for episode_id in opened:
+            await control.close_episode(episode_id)
+        await oracle.close()
+        await control.close()
