@@ -478,7 +478,7 @@ async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> dict
     """Every variant above × reference agent with recovery off and on, run at once on the shared stack."""
     specs = [EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants[v], 1) for v in AGENT_VARIANTS]
     summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                  runs_dir=tmp_path_factory.mktemp("runs"), stack=env.stack, concurrency=6,
+                                  runs_dir=tmp_path_factory.mktemp("runs"), stack=env.stack, concurrency=4,
                                   time_budget_s=90)
     return {(r.variant_id or "", r.agent): r for r in summary.episodes}
 
@@ -506,7 +506,9 @@ async def test_the_fault_hurts_the_agent_without_recovery(agent_runs: dict[tuple
 async def test_recovery_gets_the_agent_through(agent_runs: dict[tuple[str, str], EpisodeResult], variant: str) -> None:
     on = outcome(agent_runs, variant, "reference")
     assert on.success, (on.outcome, on.verdict)
-    assert on.outcome.recoveries >= 1 or variant == "shop_product_overlay_returns"
+    # A late agent (a loaded machine) meets a late control already shown: that run needs no recovery. The
+    # fault's bite is the test above (the agent without recovery fails it).
+    assert on.outcome.recoveries >= 1 or variant in ("shop_product_overlay_returns", "shop_product_delayed_render")
 
 
 async def test_layout_shift_does_not_hurt_an_agent_that_grounds_before_each_action(
