@@ -61,12 +61,16 @@ def suite_names(folder: Path = SUITES_DIR) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml"))
 
 
+def names_a_file(name_or_path: str | Path) -> bool:
+    """Is it a suite file of one's own (a YAML path), not a built-in suite's name (`core`, `core@1`)?"""
+    text = str(name_or_path)
+    return text.endswith((".yaml", ".yml")) or "/" in text
+
+
 def suite_path(name_or_path: str | Path, folder: Path = SUITES_DIR) -> Path:
     """A built-in suite's file by name (`core`, or `core@1` to insist on a version), or a YAML path."""
     text = str(name_or_path)
-    if text.endswith((".yaml", ".yml")) or "/" in text:
-        return Path(text)
-    return folder / f"{text.split('@', 1)[0]}.yaml"
+    return Path(text) if names_a_file(text) else folder / f"{text.split('@', 1)[0]}.yaml"
 
 
 def load_suite(name_or_path: str | Path, folder: Path = SUITES_DIR) -> Suite:
@@ -90,6 +94,6 @@ def load_suite(name_or_path: str | Path, folder: Path = SUITES_DIR) -> Suite:
             message = f"unknown field; allowed: {', '.join(model_fields_at(Suite, first['loc']))}"
         raise ScenarioError(path, where, message) from exc
     wanted = str(name_or_path)
-    if "@" in wanted and "/" not in wanted and wanted.split("@", 1)[1].lstrip("v") != str(suite.version):
+    if "@" in wanted and not names_a_file(wanted) and wanted.split("@", 1)[1].lstrip("v") != str(suite.version):
         raise ScenarioError(path, "version", f"asked for {wanted}, the file holds {suite.ref}")
     return suite

@@ -139,12 +139,12 @@ def type_files() -> dict[Path, frozenset[str]]:
         for file in files:
             if any(file.is_relative_to(root) for root in roots):
                 owners.setdefault(file, set()).add(key)
-    sources = [p for root in roots for p in root.rglob("*.py") if "__pycache__" not in p.parts]
+    sources = {p.resolve(): p.read_text() for root in roots for p in root.rglob("*.py") if "__pycache__" not in p.parts}
     out = {}
     for file, keys in owners.items():
         name = ".".join(file.relative_to(CODE_ROOT).with_suffix("").parts)
-        if file.suffix == ".py" and any(p.resolve() != file and re.search(rf"\b{re.escape(name)}\b", p.read_text())
-                                        for p in sources):
+        if file.suffix == ".py" and any(path != file and re.search(rf"\b{re.escape(name)}\b", text)
+                                        for path, text in sources.items()):
             continue
         out[file.relative_to(CODE_ROOT)] = frozenset(keys)
     return out

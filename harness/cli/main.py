@@ -238,7 +238,7 @@ def run(
         return
     suite_ref = None
     if suite is not None:
-        from scenarios.suites import load_suite
+        from scenarios.suites import load_suite, names_a_file
 
         given = [flag for flag, value in (("--task", task), ("--variant", variant), ("--seeds", seeds),
                                           ("--base-only", base_only), ("--no-base", no_base),
@@ -249,7 +249,7 @@ def run(
             loaded = load_suite(suite)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
-        suite_ref = suite if suite.endswith((".yaml", ".yml")) else loaded.ref
+        suite_ref = suite if names_a_file(suite) else loaded.ref  # a file of one's own is named by its path
     config = RunConfig(
         suite=suite_ref, tasks=task, variants=wanted_variants(variant, base_only), seeds=cli_seeds(seeds or "1"),
         agents=agent or ["reference"], include_base=not no_base, one_per_primitive=one_per_primitive,

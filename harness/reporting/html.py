@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from grader.aggregate import run_aggregates
 from harness.reporting.table import PRIMITIVE_ORDER
 from harness.run.results import EpisodeResult, RunConfig, RunSummary
-from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, tokens_in_out_shown, usage_by_agent
+from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, reported_usage, tokens_in_out_shown
 
 TEMPLATES = Path(__file__).parent / "templates"
 REPORT_NAME = "report.html"
@@ -126,8 +126,7 @@ def _usage_card(usage: AgentUsage | None) -> dict[str, str] | None:
 def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> list[dict[str, Any]]:
     cards = []
     info = {a.name: a for a in summary.agents}
-    usage = usage_by_agent(summary.episodes)
-    with_usage = any(u.any_reported for u in usage.values())  # no usage lines at all when nobody reported
+    usage = reported_usage(summary) or {}  # no usage lines at all when nobody reported
     for agent in agents:
         rs = [r for r in summary.episodes if r.agent == agent]
         about = info.get(agent)
@@ -148,7 +147,7 @@ def _cards(summary: RunSummary, agents: list[str], colours: dict[str, str]) -> l
             "mean_s": sum(r.timings.total_ms for r in ran) / len(ran) / 1000 if ran else None,
             "command": about.command if about else None,
             "browser": about.browser if about else None,
-            "usage": _usage_card(usage.get(agent)) if with_usage else None,
+            "usage": _usage_card(usage.get(agent)),
         })
     return cards
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.run.results import RunSummary
-from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, tokens_in_out_shown, usage_by_agent
+from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, reported_usage, tokens_in_out_shown
 from scenarios.faults import Primitive
 
 ORDER = [p.value for p in Primitive] + ["overall", "base"]
@@ -52,7 +52,6 @@ def print_score_card(summary: RunSummary, console: Console) -> None:
     if not suite or not card:
         return
     label = suite.rsplit("/", 1)[-1]  # a suite file of one's own: its name, not its whole path
-    usage = usage_by_agent(summary.episodes)
-    with_usage = any(u.any_reported for u in usage.values())  # no usage lines at all when nobody reported
+    usage = reported_usage(summary) or {}  # no usage lines at all when nobody reported
     for agent, rows in sorted(card.items()):
-        console.print(score_card_table(agent, rows, f"score card {label}", usage.get(agent) if with_usage else None))
+        console.print(score_card_table(agent, rows, f"score card {label}", usage.get(agent)))

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.run.results import RunSummary
-from harness.run.usage import cost_per_success_shown, dollars_shown, tokens_in_out_shown, usage_by_agent
+from harness.run.usage import cost_per_success_shown, dollars_shown, reported_usage, tokens_in_out_shown
 from scenarios.faults import Primitive
 
 
@@ -57,8 +57,8 @@ def agent_totals(summary: RunSummary) -> Table:
 def usage_table(summary: RunSummary) -> Table | None:
     """Per agent: the episodes that reported usage, tokens in / out and cost per episode that reported them,
     cost per success; "not reported" where the agent gave none (never zero). None when no agent reported any."""
-    usage = usage_by_agent(summary.episodes)
-    if not any(u.any_reported for u in usage.values()):
+    usage = reported_usage(summary)
+    if usage is None:
         return None
     table = Table(title="usage by agent (per episode that reported it)", header_style="bold")
     for column in ("agent", "reported", "tokens in / out", "cost", "cost/success"):

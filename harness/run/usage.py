@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from harness.agents.usage import Usage
-from harness.run.results import EpisodeResult
+from harness.run.results import EpisodeResult, RunSummary
 
 
 class UsageSum(BaseModel):
@@ -76,6 +76,15 @@ def usage_by_agent(results: Iterable[EpisodeResult]) -> dict[str, AgentUsage]:
 def usage_aggregate(results: Iterable[EpisodeResult]) -> dict[str, Any]:
     """`aggregates.usage` in run.json: {agent: AgentUsage as JSON}."""
     return {agent: usage.model_dump() for agent, usage in usage_by_agent(results).items()}
+
+
+def reported_usage(summary: RunSummary) -> dict[str, AgentUsage] | None:
+    """What the views show: run.json's `aggregates.usage` (added up once, when the run ended; from the
+    episodes for a run.json written before it had one); None when no agent reported any usage."""
+    stored = (summary.aggregates or {}).get("usage")
+    usage = ({agent: AgentUsage.model_validate(u) for agent, u in stored.items()} if stored is not None
+             else usage_by_agent(summary.episodes))
+    return usage if any(u.any_reported for u in usage.values()) else None
 
 
 NOT_REPORTED = "not reported"

@@ -54,3 +54,10 @@ def test_an_unknown_suite_or_another_version_is_refused_by_name(tmp_path: Path) 
 def test_the_built_in_suites_are_committed() -> None:
     assert suite_names() == ["core", "full", "smoke"]
     assert all(load_suite(name).entries for name in suite_names())
+
+
+def test_a_suite_is_a_file_of_ones_own_when_it_has_a_path_or_a_yaml_name() -> None:
+    from scenarios.suites import names_a_file
+
+    assert names_a_file("suites/mine") and names_a_file("mine.yaml") and names_a_file("./mine.yml")
+    assert not names_a_file("core") and not names_a_file("core@1")
