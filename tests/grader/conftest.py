@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 
+from grader.bindings import BindingError, fill
 from scenarios.loader import CATALOG_DIR, load_catalog
 from scenarios.schema import Task
 
@@ -67,10 +68,22 @@ def bought(state: dict[str, Any], product: str = "p007", order_id: str = "o1001"
     return final
 
 
+def bound_here(task: Task) -> bool:
+    """Whether the task's diff names only the bindings above."""
+    try:
+        fill(task.canonical_diff.model_dump(mode="json"), BINDINGS)
+    except BindingError:
+        return False
+    return True
+
+
 @pytest.fixture(scope="session")
 def shop_tasks() -> dict[str, Task]:
-    """The shop's tasks that change state (the answer tasks' worlds bind other names: tests/grader/test_answers.py)."""
-    return {k: t for k, t in load_catalog(SHOP_TASKS).tasks.items() if t.kind == "action"}
+    """The shop's tasks that change state and whose diff names only the bindings above (the answer tasks' worlds,
+    and a compare's, bind other names: tests/grader/test_answers.py)."""
+    tasks = {k: t for k, t in load_catalog(SHOP_TASKS).tasks.items() if t.kind == "action" and bound_here(t)}
+    assert {"shop_add_to_cart", "shop_buy_by_seller"} <= set(tasks)
+    return tasks
 
 
 def write_catalog(tmp_path: Path, body: str, name: str = "tasks.yaml") -> Path:

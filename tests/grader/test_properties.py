@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from grader.verdict import grade
 from scenarios.loader import load_catalog
-from tests.grader.conftest import BINDINGS, SHOP_TASKS, bought, cart_item, shop_state
+from tests.grader.conftest import BINDINGS, SHOP_TASKS, bought, bound_here, cart_item, shop_state
 
-TASKS = {k: t for k, t in load_catalog(SHOP_TASKS).tasks.items() if t.kind == "action"}  # bound by BINDINGS
+TASKS = {k: t for k, t in load_catalog(SHOP_TASKS).tasks.items() if t.kind == "action" and bound_here(t)}
 TASK_IDS = sorted(TASKS)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
