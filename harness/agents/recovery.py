@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from harness.agents.moves import MOVES, MoveContext, moves_at
 from harness.agents.perception import (
     EffectMissing,
     InputAltered,
@@ -50,6 +51,8 @@ RECOVERIES: dict[str, Primitive] = {
     "check where the write shows": Primitive.verification,  # before repeating a write, and after a success message
     "read back what was typed": Primitive.verification,  # a field that changed what was typed: type it again
     "report infeasible": Primitive.verification,        # the task names what is not there: say so, write nothing
+    # and the moves past what the open web puts in the way (harness/agents/moves), each with its primitive
+    **{field_move.name: field_move.primitive for field_move in MOVES},
 }
 
 
@@ -85,6 +88,7 @@ class StepState:
     listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
     affordances: Affordances = field(default_factory=Affordances)  # the site's words for generic controls
     abilities: Abilities = field(default_factory=Abilities)  # which recovery moves this agent makes
+    moves: MoveContext = field(default_factory=MoveContext)  # what the moves past field obstacles may know
 
 
 async def sign_in_if_asked(page: Page, words: Affordances) -> bool:
@@ -204,6 +208,10 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.acted = False
         state.left_page = True
         return "signed in again"
+    for field_move in moves_at("blocked"):
+        if may(field_move.name) and (moved := await field_move.attempt(page, step, state.moves)) is not None:
+            state.acted = state.acted or moved.acted
+            return moved.said
     asked = await do_the_step_asked_for(page, state.affordances) if may("do the step asked for") else None
     if asked:
         return f"did the step the page asked for first ({asked})"

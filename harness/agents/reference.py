@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.agents.base import AgentOutcome, EpisodeContext
+from harness.agents.moves import MoveContext, before_acting
 from harness.agents.perception import (
     EffectMissing,
     InputAltered,
@@ -141,8 +142,9 @@ class ReferenceAgent:
             tally.search = None  # only the step right after a search may search again
 
     async def _step(self, page: Page, ctx: EpisodeContext, index: int, step: PlanStep, tally: _Tally) -> str | None:
-        state = StepState(url_before=page.url, affordances=_affordances(ctx.task.site), search=tally.search,
-                          abilities=self.abilities)
+        words = _affordances(ctx.task.site)
+        state = StepState(url_before=page.url, affordances=words, search=tally.search, abilities=self.abilities,
+                          moves=MoveContext(words=words, instruction=ctx.instruction, plan=tuple(ctx.plan)))
         tally.last_state = state
         step = _as_listed(step, tally.listed_as)
         label = f"step {index} {step.do} {step.name or step.url}"
@@ -160,6 +162,8 @@ class ReferenceAgent:
                         await self._refill(page, ctx, tally)
                         state.left_page = False
                     state.url_before = page.url
+                    for said in await before_acting(page, step, state.moves, self.abilities.may):
+                        tally.log.append(f"{label}: {said}")
                     read = await self._act(page, ctx, step, state)
                     if read is not None:
                         tally.answer = read

@@ -27,6 +27,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from harness.agents import ReferenceAgent
+from harness.agents.moves import move_files
 from harness.config import PROJECT_ROOT
 from harness.episodes.manager import EpisodeSpec
 from harness.run.results import EpisodeResult, write_json_atomic
@@ -150,9 +151,17 @@ def type_files() -> dict[Path, frozenset[str]]:
     return out
 
 
+@functools.cache
+def answer_files() -> dict[Path, frozenset[str]]:
+    """The reference agent's move modules (harness/agents/moves), as paths in the project, each with the fault
+    types whose obstacles its moves answer."""
+    return {file.relative_to(CODE_ROOT): keys for file, keys in move_files().items()}
+
+
 def _other_types(used: frozenset[str]) -> frozenset[Path]:
-    """Files that implement only fault types the run does not use: they cannot change its verdict."""
-    return frozenset(file for file, keys in type_files().items() if not keys & used)
+    """Files that implement, or answer, only fault types the run does not use: they cannot change its verdict."""
+    return frozenset(file for files in (type_files(), answer_files()) for file, keys in files.items()
+                     if not keys & used)
 
 
 @functools.cache

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.agents import agent_from_spec
+from harness.agents.moves import MOVES
 from harness.agents.recovery import RECOVERIES
 from harness.browser.pool import BrowserPool
 from scenarios.faults import Primitive
@@ -23,6 +24,7 @@ def test_every_move_the_agent_makes_is_in_the_table_and_every_primitive_has_move
     for source in ("recovery.py", "reference.py"):
         for call in re.findall(r"\bmay\(([^)]*)\)", (AGENTS_DIR / source).read_text()):
             used |= set(re.findall(r'"([^"]+)"', call))
+    used |= {field_move.name for field_move in MOVES}  # made through `may(field_move.name)`
     assert used == set(RECOVERIES), (used ^ set(RECOVERIES))
     assert {RECOVERIES[m] for m in RECOVERIES} == set(Primitive)
 

@@ -104,3 +104,36 @@ def test_a_fault_types_own_files_count_only_for_the_variants_that_use_it(tmp_pat
     finally:
         validate.site_digest.cache_clear()
         validate.agent_digest.cache_clear()
+
+
+def test_a_move_module_counts_only_for_the_variants_whose_faults_it_answers(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move of the reference agent past one fault type's obstacle (harness/agents/moves) leaves the evidence
+    of variants without that type current; the package's shared code counts for all."""
+    from harness.cli.common import load_catalog
+
+    catalog = load_catalog(None)
+    uses = next(s for s in plan_validation(catalog, "travel", [1], ["fill_focus_steal@travel_book_namesake_hotel"])
+                if s.variant is not None)
+    other = next(s for s in plan_validation(catalog, "travel", [1],
+                                            ["commit_cookie_overlay@travel_book_namesake_hotel"])
+                 if s.variant is not None)
+    root = _copy_of_the_tree(tmp_path)
+    module = Path("harness/agents/moves/refocus.py")
+    (root / module).write_text('"""a move past focus theft"""\n')
+    monkeypatch.setattr(validate, "PROJECT_ROOT", root)
+    monkeypatch.setattr(validate, "answer_files", lambda: {module: frozenset({"client:focus_steal"})})
+    validate.site_digest.cache_clear()
+    validate.agent_digest.cache_clear()
+    try:
+        before = decision_digest(uses, catalog), decision_digest(other, catalog)
+        (root / module).write_text('"""a move past focus theft, changed"""\n')
+        validate.agent_digest.cache_clear()
+        assert decision_digest(uses, catalog) != before[0]
+        assert decision_digest(other, catalog) == before[1]
+        (root / "harness" / "agents" / "moves" / "__init__.py").write_text('"""the framework changed"""\n')
+        validate.agent_digest.cache_clear()
+        assert decision_digest(other, catalog) != before[1]
+    finally:
+        validate.site_digest.cache_clear()
+        validate.agent_digest.cache_clear()
