@@ -134,7 +134,7 @@ body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #
 .provider { margin: 0; font-size: 12px; color: #5b6472; display: flex; align-items: center; gap: 6px; }
 .provider svg { flex: none; }
 button { width: 100%; padding: 10px 16px; border: 0; border-radius: 8px; background: #2f5bea; color: #fff;
-         font: 600 15px/1.2 inherit; font-family: inherit; cursor: pointer; }
+         font-family: inherit; font-size: 15px; font-weight: 600; line-height: 1.2; cursor: pointer; }
 button:hover { background: #2449c4; }
 button:focus-visible { outline: 3px solid #9db4ff; outline-offset: 2px; }
 """
