@@ -22,7 +22,6 @@ from harness.run.runner import run_matrix
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from scenarios.schema import Variant
 from sites.registry import load_site_catalog
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]

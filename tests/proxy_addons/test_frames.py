@@ -123,3 +123,16 @@ async def test_the_page_gets_the_frames_script_and_the_injected_line(frames_chai
 def test_the_script_only_trusts_its_own_frames_messages() -> None:
     source = script_source([{"id": "w1", "type": "iframe_widget", "params": {}, "target": {}}], False)
     assert "event.origin !== origin || event.source !== frame.contentWindow" in source
+
+
+def test_the_types_files_and_its_move_count_only_for_the_variants_that_use_it() -> None:
+    from harness.catalog.validate import _other_types, answer_files, type_files
+
+    keys = frozenset({"client:iframe_widget", "network:iframe_widget"})
+    module, script = Path("proxy_addons/client/frames.py"), Path("proxy_addons/client/frames.js")
+    own = {module, script}
+    assert type_files()[module] == keys and type_files()[script] == {"client:iframe_widget"}
+    move = Path("harness/agents/moves/frames.py")
+    assert answer_files()[move] == {"client:iframe_widget"}
+    assert own | {move} <= _other_types(frozenset({"client:overlay"}))  # left out of others' digests
+    assert not (own | {move}) & _other_types(keys)
