@@ -31,6 +31,7 @@ import aiohttp
 
 from harness.browser.pool import spki_hash
 from harness.config import PROJECT_ROOT, default_state_dir, free_port
+from proxy_addons.client.frames import frame_hosts
 from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 from sites.registry import site_hosts
 
@@ -309,7 +310,8 @@ def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: P
         str(python), "-O", str(PROJECT_ROOT / "proxy_addons" / "main.py"),
         "--set", "mode",  # no agent-facing listener at start: each episode adds its own port
         "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
-        "--set", f"webchaos_site_hosts={','.join(site_hosts())}",
+        # the sites' hosts and their widget frame hosts (served by the proxy itself: proxy_addons/client/frames.py)
+        "--set", f"webchaos_site_hosts={','.join(site_hosts() + frame_hosts(site_hosts()))}",
         "--set", f"webchaos_control_port={control_port}",
         "--set", "connection_strategy=lazy",
         "--set", f"confdir={state_dir / 'mitmproxy'}",

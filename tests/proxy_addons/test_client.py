@@ -42,6 +42,7 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "transient_flash": (Primitive.verification, {}),
     "popup_tab": (Primitive.state_tracking, {}),
     "injected_instruction": (Primitive.planning, {}),
+    "iframe_widget": (Primitive.exploration, {}),
 }
 
 
@@ -67,7 +68,7 @@ def config_of(content: bytes) -> dict[str, Any]:
 
 
 def test_every_client_type_is_registered_with_its_primitive_and_a_js_runner() -> None:
-    kinds = {name: k for name, k in registry().items() if k.layer == "client"}
+    kinds = {k.name: k for k in registry().values() if k.layer == "client"}  # a name may be on two layers
     assert set(kinds) == set(TYPES)
     for name, (primitive, params) in TYPES.items():
         kind = kinds[name]
