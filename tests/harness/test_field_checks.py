@@ -77,7 +77,7 @@ async def test_the_reference_agent_gets_past_the_check_through_the_page(
     entries = json.loads((folder / "trace.har").read_text())["log"]["entries"]
     pages = [e for e in entries if e["request"]["method"] == "GET" and e["request"]["url"].split("?")[0]
              == "http://shop.test/"]
-    assert [e["response"]["status"] for e in pages][0] == status
+    assert pages[0]["response"]["status"] == status
     assert says in pages[0]["response"]["content"].get("text", "")
     assert pages[0]["_webchaos"][0]["type"] == kind
     assert 200 in [e["response"]["status"] for e in pages[1:]]  # then the page asked for
