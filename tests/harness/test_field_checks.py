@@ -11,6 +11,8 @@ import pytest
 import pytest_asyncio
 
 from harness.agents import ReferenceAgent
+from harness.agents.moves import MoveContext
+from harness.agents.moves.checks import solve_human_check, wait_out_browser_check
 from harness.browser.pool import BrowserPool
 from harness.episodes.manager import EpisodeManager, EpisodeSpec
 from harness.run.results import EpisodeResult
@@ -150,3 +152,21 @@ async def test_a_human_check_over_https(https_stack: Services, tmp_path: Path) -
     assert [(e["request"]["url"].split("?")[0], e["response"]["status"]) for e in answered] == [
         ("https://shop.test/", 303)]
     assert [h["value"] for h in answered[0]["response"]["headers"] if h["name"].lower() == "location"] == ["/"]
+
+
+async def test_the_moves_leave_an_ordinary_page_alone(manager: tuple[EpisodeManager, BrowserPool],
+                                                      tmp_path: Path) -> None:
+    episodes, pool = manager
+    episode = await episodes.open(EpisodeSpec(CATALOG.tasks[TASK], None, 1), "checks-plain", tmp_path)
+    context = await pool.new_context(episode.proxy_url)
+    try:
+        page = await context.new_page()
+        await page.goto("http://shop.test/", wait_until="domcontentloaded")
+        step = CATALOG.tasks[TASK].plan[1]
+        assert await solve_human_check(page, step, MoveContext()) is None
+        assert await wait_out_browser_check(page, step, MoveContext()) is None
+    finally:
+        await context.close()
+        await episodes.close(episode)
+    assert not jsonl(tmp_path / "actions.jsonl") or all(a["kind"] in ("tab_open", "navigation")
+                                                         for a in jsonl(tmp_path / "actions.jsonl"))
