@@ -97,10 +97,11 @@ STATEFUL = {"stale_response"}
 
 # Types that answer a host of their own, tested beside their client half.
 OWN_HOST = {"iframe_widget"}  # tests/proxy_addons/test_frames.py
+INTERSTITIALS = {"human_check", "bot_wall"}  # pages of their own before the page: tests/proxy_addons/test_checks.py
 
 
 def test_every_network_type_is_covered_here() -> None:
-    assert set(NETWORK_TYPES) == set(HITS) | STATEFUL | OWN_HOST
+    assert set(NETWORK_TYPES) == set(HITS) | STATEFUL | OWN_HOST | INTERSTITIALS
 
 
 def unchanged(f: http.HTTPFlow) -> bool:
