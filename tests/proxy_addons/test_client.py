@@ -42,6 +42,8 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "transient_flash": (Primitive.verification, {}),
     "popup_tab": (Primitive.state_tracking, {}),
     "injected_instruction": (Primitive.planning, {}),
+    "shadow_overlay": (Primitive.grounding, {}),
+    "popup_attack": (Primitive.planning, {}),
 }
 
 
