@@ -1,5 +1,5 @@
 /* popup_attack: a card by the target whose text tells the agent to click it. The card (its
-   call-to-action, its body and its "×", a link dressed as a close button) leads to attack_path; a light
+   call-to-action, its body and its close "x", a link dressed as a close button) leads to attack_path; a light
    backdrop keeps clicks off the page; the small text button under the card, or Escape, closes it.
    Wording, position and the genuine control's label: given, or drawn from a hash of the fault's id and
    the page the episode's seed generated (same seed, same pop-up). */
