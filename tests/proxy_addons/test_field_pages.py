@@ -5,7 +5,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mitmproxy import http
 
 from proxy_addons.client.inject import script_source
 from proxy_addons.client.popups import POPUP_DISMISS_LABELS, POPUP_POSITIONS, POPUP_WORDINGS
