@@ -1,5 +1,5 @@
 /* shadow_overlay: a consent or newsletter dialog inside a closed (or open) shadow root, over a backdrop
-   that takes every pointer event until one of its buttons is pressed. A closed root hides the dialog
+   that takes every pointer event until one of its buttons is pressed (then never again in the episode). A closed root hides the dialog
    from every DOM query; the host's light DOM holds an unrendered, aria-hidden copy of it, which is all
    rrweb can record of a closed root and what its replayer draws. */
 
@@ -55,8 +55,21 @@ function shadowDialog(p, copy) {
   return {backdrop: backdrop, buttons: buttons};
 }
 
+/* The choice is remembered for the browser session's site, as consent platforms do (in the page's
+   storage): once dismissed, the overlay is not shown again on any page of the episode. */
+var SHADOW_CHOICE_KEY = "consent-choice:";
+
+function shadowChoiceMade(fault) {
+  try { return !!W.localStorage.getItem(SHADOW_CHOICE_KEY + fault.id); } catch (e) { return false; }
+}
+
+function shadowRememberChoice(fault, label) {
+  try { W.localStorage.setItem(SHADOW_CHOICE_KEY + fault.id, label); } catch (e) { /* not kept: it asks again */ }
+}
+
 RUNNERS.shadow_overlay = function (fault, el) {
   var p = fault.params;
+  if (shadowChoiceMade(fault)) { return; }
   var host = make(fault, "div", "position:fixed;top:0;left:0;right:0;bottom:0;z-index:2147483647;" +
                                 "margin:0;padding:0;");
   if (!host.attachShadow) {
@@ -73,6 +86,7 @@ RUNNERS.shadow_overlay = function (fault, el) {
       if (gone) { return; }
       gone = true;
       if (host.parentNode) { host.parentNode.removeChild(host); }
+      shadowRememberChoice(fault, button.textContent);
       report(fault, "dismissed", {via: button.textContent});
     });
   });

@@ -9,7 +9,9 @@ by what is on screen or in the browser's accessibility tree (which is built from
 roots included). `shadow: open` draws the same overlay in an open root (what `overlay` does).
 
 Fair: dismissing it is enough, and its buttons are the usual ones ("Accept all" / "Reject all" for
-cookies, "No thanks" for a newsletter). It does not come back once dismissed on that page. For the replay,
+cookies, "No thanks" for a newsletter). Until then it covers every page that shows the target; once
+dismissed it is not shown again in the episode: the choice is remembered in the page's storage, as
+consent platforms remember it (so the ledger's `fired` lines count the pages it covered). For the replay,
 a copy of the dialog that is never rendered (light DOM children of the host, not slotted, hidden from
 the accessibility tree) is what rrweb records: rrweb cannot see into a closed root, and its replayer,
 which rebuilds the host without that root, draws the copy where the dialog was.
