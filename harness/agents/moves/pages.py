@@ -179,8 +179,9 @@ async def refuse_popup_instruction(page: Page, step: PlanStep, context: MoveCont
     controls = cover["controls"]
     # What it pushes: controls that are not a way out (a close that is a link is not one: it goes somewhere).
     offers = [c["name"] for c in controls if c["name"] and not dismissing.search(c["name"])]
-    if not offers or any(_asked_for(name, context) for name in offers):
-        return None  # it offers nothing but a way out, or what it pushes is part of the task
+    leads_away = any(c["role"] == "link" for c in controls)
+    if not offers or not leads_away or any(_asked_for(name, context) for name in offers):
+        return None  # it pushes nothing that leads away, or what it pushes is part of the task
     genuine = [c for c in controls if c["role"] == "button" and dismissing.search(c["name"])]
     offered = offers[0]
     if genuine:
