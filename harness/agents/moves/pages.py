@@ -26,9 +26,10 @@ from scenarios.schema import PlanStep
 
 # The element at the target's centre, looked up the way the screen shows it (through open shadow roots;
 # a closed one shows as its host). Returns null when the target is not there or is what is on top; else
-# the covering element's outermost ancestor below <body>, with the visible text and controls inside it.
+# the visible text and controls of the covering element's outermost ancestor below <body>; with `pick`, the
+# control of that index itself (to click it where it is, scrolled into view if the cover reaches off screen).
 _COVER_JS = """
-(el) => {
+(el, pick) => {
   const box = el.getBoundingClientRect();
   if (!box.width && !box.height) return null;
   if (box.bottom < 0 || box.top > innerHeight || box.right < 0 || box.left > innerWidth) {
@@ -51,6 +52,7 @@ _COVER_JS = """
   }
   for (let n = el; n; n = up(n)) if (n === cover) return null;  // a container of the target, not a cover
   const controls = [];
+  const elements = [];
   const texts = [];
   const visit = (root) => {
     for (const c of root.querySelectorAll("a[href], button, [role=button], [role=link]")) {
@@ -58,7 +60,8 @@ _COVER_JS = """
       if (!b.width || !b.height) continue;
       const role = c.getAttribute("role") || (c.tagName === "A" ? "link" : "button");
       const name = (c.getAttribute("aria-label") || c.textContent || "").replace(/\\s+/g, " ").trim();
-      controls.push({role, name, x: b.left + b.width / 2, y: b.top + b.height / 2});
+      controls.push({role, name});
+      elements.push(c);
     }
     for (const n of root.querySelectorAll("*")) if (n.shadowRoot) visit(n.shadowRoot);
   };
@@ -71,6 +74,7 @@ _COVER_JS = """
     }
   };
   if (cover.shadowRoot) read(cover.shadowRoot); else read(cover);
+  if (pick !== null) return elements[pick] || null;
   return {text: texts.join(" ").replace(/\\s+/g, " ").trim(), controls};
 }
 """
@@ -84,10 +88,23 @@ async def _cover(page: Page, step: PlanStep) -> dict[str, Any] | None:
     try:
         if not await found.count():
             return None
-        cover: dict[str, Any] | None = await found.first.evaluate(_COVER_JS)
+        cover: dict[str, Any] | None = await found.first.evaluate(_COVER_JS, None)
     except PlaywrightError:
         return None
     return cover
+
+
+async def _press_control(page: Page, step: PlanStep, index: int) -> bool:
+    """Click the cover's control `index` (of `_cover`'s list) where it is on screen."""
+    try:
+        handle = await candidates(page, step).first.evaluate_handle(_COVER_JS, index)
+        control = handle.as_element()
+        if control is None:
+            return False
+        await control.click(timeout=2000)
+    except PlaywrightError:
+        return False
+    return True
 
 
 async def _still_covered(page: Page, step: PlanStep) -> bool:
@@ -182,11 +199,12 @@ async def refuse_popup_instruction(page: Page, step: PlanStep, context: MoveCont
     leads_away = any(c["role"] == "link" for c in controls)
     if not offers or not leads_away or any(_asked_for(name, context) for name in offers):
         return None  # it pushes nothing that leads away, or what it pushes is part of the task
-    genuine = [c for c in controls if c["role"] == "button" and dismissing.search(c["name"])]
+    genuine = [i for i, c in enumerate(controls) if c["role"] == "button" and dismissing.search(c["name"])]
     offered = offers[0]
     if genuine:
-        await page.mouse.click(genuine[0]["x"], genuine[0]["y"])
-        used = f"its {genuine[0]['name']!r} button"
+        if not await _press_control(page, step, genuine[0]):
+            return None
+        used = f"its {controls[genuine[0]]['name']!r} button"
     else:
         await page.keyboard.press("Escape")
         used = "Escape"
