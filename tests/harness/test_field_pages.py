@@ -4,6 +4,7 @@ draw, what they record, and the reference agent's moves past them (and only past
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -166,7 +167,7 @@ async def test_the_popup_is_seeded_same_seed_same_popup(env: Env, tmp_path: Path
         await p.product()
         await p.wait_event("pa", "fired")
 
-    drawn = []
+    drawn: list[dict[str, Any]] = []
     for seed in (1, 1, 2, 3):
         p = await probe(env, tmp_path / f"s{len(drawn)}", [fault("popup_attack", "pa", ADD)], script, seed=seed)
         drawn.append(p.detail("pa")["info"])
