@@ -43,6 +43,8 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "popup_tab": (Primitive.state_tracking, {}),
     "injected_instruction": (Primitive.planning, {}),
     "iframe_widget": (Primitive.exploration, {}),
+    "shadow_overlay": (Primitive.grounding, {}),
+    "popup_attack": (Primitive.planning, {}),
 }
 
 
