@@ -19,7 +19,7 @@ function darkCarryChoices() {
       report(pending.fault, value === "none" ? "dismissed" : "hit",
              {via: "commit", info: {mode: pending.fault.params.mode, taken: value !== "none", offer: value}});
     }
-    return pageFetch.apply(this, arguments);
+    return pageFetch.apply(this, [input].concat(Array.prototype.slice.call(arguments, 1)));
   };
 }
 
