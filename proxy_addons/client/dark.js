@@ -170,7 +170,8 @@ var DARK_MODES = {
   /* A copy of the target's result, marked Sponsored, first in its list; it leads to ad_path. */
   disguised_ad: function (fault, el) {
     var p = fault.params;
-    var item = el.closest("li, article, tr, [role=listitem], [role=article]") || el;
+    /* the result: a list item or row first (a card inside it is part of it), else an article */
+    var item = el.closest("li, tr, [role=listitem]") || el.closest("article, [role=article]") || el;
     var list = item.parentNode;
     var first = list.firstElementChild;
     while (first && first.tagName !== item.tagName) { first = first.nextElementSibling; }

@@ -143,7 +143,7 @@ async def skip_a_sponsored_result(page: Page, step: PlanStep, context: MoveConte
         for index in range(await links.count()):
             link = links.nth(index)
             marked = await link.evaluate(
-                "el => { const item = el.closest('li, article, tr, [role=listitem], [role=article]') || "
+                "el => { const item = el.closest('li, tr, [role=listitem]') || el.closest('article, [role=article]') || "
                 "el.parentElement; return !!item && /^\\s*(Sponsored|Ad|Promoted)\\b/i.test(item.innerText); }")
             if not marked and await link.is_visible():
                 await link.click(timeout=3000)
