@@ -39,7 +39,8 @@ async def env(stack: Any) -> AsyncIterator[Env]:
 def dark(mode: str, match: dict[str, Any] | None = None, path: str = "/product/*") -> list[dict[str, Any]]:
     return [{"id": "dp", "type": "dark_pattern", "layer": "client", "params": {"mode": mode},
              "match": {"host": "shop.test", "path": path, **(match if match is not None else ADD)}},
-            {"id": "ec", "type": "extra_charge", "layer": "server", "match": {"host": "shop.test", "path": "/api/cart"}}]
+            {"id": "ec", "type": "extra_charge", "layer": "server",
+             "match": {"host": "shop.test", "path": "/api/cart"}}]
 
 
 def server_lines(p: Probe) -> list[dict[str, Any]]:

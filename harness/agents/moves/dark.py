@@ -53,6 +53,11 @@ _CHOICES_JS = """() => {
 }"""
 
 
+# Whether a link's result (its list item or row, else its article) begins with an ad's mark.
+_MARKED_JS = ("el => { const item = el.closest('li, tr, [role=listitem]') || el.closest('article, [role=article]')"
+              " || el.parentElement; return !!item && /^\\s*(Sponsored|Ad|Promoted)\\b/i.test(item.innerText); }")
+
+
 @dataclass(frozen=True)
 class Choice:
     role: str           # checkbox | radio
@@ -142,9 +147,7 @@ async def skip_a_sponsored_result(page: Page, step: PlanStep, context: MoveConte
         links = page.get_by_role("link", name=name, exact=step.exact)  # type: ignore[arg-type]
         for index in range(await links.count()):
             link = links.nth(index)
-            marked = await link.evaluate(
-                "el => { const item = el.closest('li, tr, [role=listitem]') || el.closest('article, [role=article]') || "
-                "el.parentElement; return !!item && /^\\s*(Sponsored|Ad|Promoted)\\b/i.test(item.innerText); }")
+            marked = await link.evaluate(_MARKED_JS)
             if not marked and await link.is_visible():
                 await link.click(timeout=3000)
                 return Moved(f"the first {step.name!r} was a sponsored result that led elsewhere: chose the one "
