@@ -55,7 +55,8 @@ def test_the_script_is_injected_only_with_the_type() -> None:
 
 
 async def test_injected_into_the_commit_page_with_its_parameters(chain: Chain) -> None:
-    ep = chain.open([{**envelope(mode="forced_continuity"), "match": {"host": "shop.test", "path": "/product/*", **ADD}}])
+    commit_page = {"host": "shop.test", "path": "/product/*", **ADD}
+    ep = chain.open([{**envelope(mode="forced_continuity"), "match": commit_page}])
     page = await chain.send(chain.flow(ep, "GET", "http://shop.test/product/p1"), html())
     other = await chain.send(chain.flow(ep, "GET", "http://shop.test/cart"), html())
     assert page.response is not None and other.response is not None and other.response.content == PAGE
