@@ -33,7 +33,7 @@ def with_extras(state: BaseModel) -> BaseModel:
     if EXTRAS in base.model_fields:
         return state
     if base not in _WITH_EXTRAS:
-        _WITH_EXTRAS[base] = create_model(  # type: ignore[call-overload]
+        _WITH_EXTRAS[base] = create_model(
             f"{base.__name__}WithExtras", __base__=base,
             extras=(list[dict[str, Any]], Field(default_factory=list)))
     extended = _WITH_EXTRAS[base]

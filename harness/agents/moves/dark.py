@@ -125,7 +125,7 @@ async def decline_an_upsell(page: Page, step: PlanStep, context: MoveContext) ->
         if not PRICE.search(await dialog.inner_text()):
             return None  # not an offer of something paid
         for role in ("button", "link"):
-            controls = dialog.get_by_role(role)  # type: ignore[arg-type]
+            controls = dialog.get_by_role(role)
             for index in range(await controls.count()):
                 control = controls.nth(index)
                 words = " ".join((await control.inner_text()).split())
@@ -144,7 +144,7 @@ async def skip_a_sponsored_result(page: Page, step: PlanStep, context: MoveConte
     name = accessible_name(step.name)
     try:
         await page.go_back(wait_until="domcontentloaded")
-        links = page.get_by_role("link", name=name, exact=step.exact)  # type: ignore[arg-type]
+        links = page.get_by_role("link", name=name, exact=step.exact)
         for index in range(await links.count()):
             link = links.nth(index)
             marked = await link.evaluate(_MARKED_JS)
