@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.agents.moves import MoveContext, Moved, move
-from harness.agents.perception import accessible_name, visible_dialog
+from harness.agents.perception import candidates, visible_dialog
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
 
@@ -141,10 +141,9 @@ async def decline_an_upsell(page: Page, step: PlanStep, context: MoveContext) ->
 async def skip_a_sponsored_result(page: Page, step: PlanStep, context: MoveContext) -> Moved | None:
     if step.do != "click" or step.role != "link" or not step.name or not AD_ADDRESS.search(page.url):
         return None
-    name = accessible_name(step.name)
     try:
         await page.go_back(wait_until="domcontentloaded")
-        links = page.get_by_role("link", name=name, exact=step.exact)
+        links = candidates(page, step)
         for index in range(await links.count()):
             link = links.nth(index)
             marked = await link.evaluate(_MARKED_JS)
