@@ -1,12 +1,19 @@
 """The dark-pattern moves' judgement (harness/agents/moves/dark.py): what counts as an offer not asked for, a
 refusal, an ad's address. Their use in Chromium: tests/harness/test_field_dark.py."""
 
+import httpx
 import pytest
 
+from grader.bindings import fill
 from harness.agents.moves import MOVES, MoveContext
 from harness.agents.moves.dark import AD_ADDRESS, REFUSAL, Choice, unasked_extras
+from harness.catalog.a11y_html import Page
+from harness.catalog.check import _Browser, walk_plan
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
+from sites.kit.site import WorldSetup
+from sites.registry import all_sites, load_site_catalog
+from sites.server import build
 
 SHOP = MoveContext(instruction="Add one Fieldhouse Foam Roller 45 cm to your shopping cart.",
                    plan=(PlanStep(do="click", role="button", name="Add to cart"),))
@@ -67,3 +74,57 @@ def test_an_ads_click_through_address_is_recognised() -> None:
     assert AD_ADDRESS.search("http://shop.test/p?x=1&utm_medium=cpc")
     assert not AD_ADDRESS.search("http://shop.test/product/p1?ref=home")
     assert not AD_ADDRESS.search("http://shop.test/search?q=sponsored+chair")
+
+
+# -- narrow: no site's own commit page offers an extra the move would undo ---------------------------------------
+
+
+def _choices_on(page: Page, plan: list[PlanStep]) -> list[Choice]:
+    """The page's boxes and options as the move reads them, checked as rendered or as the plan chooses them."""
+    chosen = {s.name for s in plan if s.do in ("check", "select")}
+    controls = [n for n in page.nodes if n.tag == "input" and n.attrs.get("type", "").lower() in ("checkbox", "radio")
+                and n.visible()]
+    out = []
+    for node in controls:
+        label = page.name_of(node)
+        if "checked" not in node.attrs and label not in chosen:
+            continue
+        kind = node.attrs["type"].lower()
+        group = tuple(page.name_of(o) for o in controls if o is not node and kind == "radio"
+                      and o.attrs.get("type", "").lower() == "radio" and o.attrs.get("name") == node.attrs.get("name"))
+        out.append(Choice(kind, label, group))
+    return out
+
+
+async def test_no_sites_commit_page_has_an_extra_the_move_would_undo() -> None:
+    """Every task's commit page (its plan walked over the pages the sites render, seeds 1-3), where the walk
+    reaches it: the before_act move finds nothing to undo there, so base runs never make it."""
+    catalog = load_site_catalog()
+    public, _, store = build()
+    sites = all_sites()
+    looked, undone = 0, []
+    for task in sorted(catalog.tasks.values(), key=lambda t: t.id):
+        commit = next((i for i, s in enumerate(task.plan) if s.effect is not None), None)
+        if commit is None:
+            continue
+        site = sites[task.site]
+        for seed in (1, 2, 3):
+            episode_id = f"dark-{task.id}-{seed}"
+            episode = store.create(site=task.site, task_id=task.id, seed=seed,
+                                   setup=WorldSetup(params=task.setup.params), episode_id=episode_id)
+            start_url = f"http://{site.host}{task.setup.start_path}"
+            bindings = {**episode.bindings, "start_url": start_url}
+            plan = [PlanStep.model_validate(fill(s.model_dump(exclude_none=True), bindings)) for s in task.plan]
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=public), base_url=f"http://{site.host}",
+                                         headers={"x-webchaos-episode": episode_id}) as client:
+                browser = _Browser(client)
+                assert await walk_plan(browser, plan[:commit], start_url) is None, task.id
+            step = plan[commit]
+            page = browser.page
+            if page is None or step.role is None or not page.find(step.role, step.name or "", step.exact, step.within):
+                continue  # a script made the commit page: not rendered here
+            looked += 1
+            context = MoveContext(instruction=fill(task.instruction, bindings), plan=tuple(plan))
+            undone += [(task.id, seed, c.label) for c, _ in unasked_extras(_choices_on(page, plan), context)]
+    assert undone == []
+    assert looked >= 90  # most of the 52 tasks' commit pages on 3 seeds are server-rendered
