@@ -42,6 +42,7 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "transient_flash": (Primitive.verification, {}),
     "popup_tab": (Primitive.state_tracking, {}),
     "injected_instruction": (Primitive.planning, {}),
+    "dark_pattern": (Primitive.verification, {}),
 }
 
 
