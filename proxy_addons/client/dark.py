@@ -13,7 +13,8 @@ the commit (the target: the control that commits) and one puts a sponsored look-
   Primitive: grounding (the decline is there, worded to shame and styled to be missed).
 - `disguised_ad`: on the page listing the target (a link named as the task's item), a copy of the
   target's result marked "Sponsored", styled as the real results and put first, leads to `ad_path`
-  (off the task). Primitive: grounding. Fair: the real result is still listed.
+  (off the task: by default a landing the site does not have, answered 404, so no page the ad opens can show
+  the item and pass for it). Primitive: grounding. Fair: the real result is still listed.
 
 What the offer does to the site's state: the write the commit sends carries the offer's field in its
 query (`<field>=<offer>` when taken, `<field>=none` when declined), as a real form sends its boxes; the
@@ -77,8 +78,9 @@ class DarkPattern(ClientFault):
                                         "(extra_charge reads the same)")
     decline_label: str = Field(default="No thanks, I like paying more", min_length=1, max_length=120,
                                description="confirmshaming: the small link that declines")
-    ad_path: str = Field(default="/?ref=sponsored", pattern=r"^/", max_length=200,
-                         description="disguised_ad: the same-site path the sponsored result leads to")
+    ad_path: str = Field(default="/ads/landing?ref=sponsored", pattern=r"^/", max_length=200,
+                         description="disguised_ad: the same-site path the sponsored result leads to "
+                                     "(default: a landing the site does not have)")
 
     @model_validator(mode="before")
     @classmethod

@@ -107,11 +107,11 @@ async def test_disguised_ad_is_a_sponsored_copy_of_the_result_listed_first(env: 
         await p.wait_event("dp", "fired")
         links = p.page.get_by_role("link", name=name, exact=True)
         assert await links.count() == 2
-        assert await links.first.get_attribute("href") == "/?ref=sponsored"
+        assert await links.first.get_attribute("href") == "/ads/landing?ref=sponsored"
         await p.page.get_by_text("Sponsored", exact=True).wait_for()
         await shot(p, "disguised_ad")
         await links.first.click()
-        await p.page.wait_for_url("**/?ref=sponsored")
+        await p.page.wait_for_url("**/ads/landing?ref=sponsored")
         await p.wait_event("dp", "hit")
 
     p = await probe(env, tmp_path, [{"id": "dp", "type": "dark_pattern", "layer": "client",
