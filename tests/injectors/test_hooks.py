@@ -113,7 +113,7 @@ def test_every_seed_and_server_type_is_registered_with_its_layer() -> None:
                     "target_missing"}
     assert server == {"write_fails_after_commit", "write_fails_before_commit", "partial_write", "stale_read",
                       "session_expiry", "validation_reject_once", "concurrent_edit", "price_change_at_checkout",
-                      "item_removed_mid_flow", "search_degraded", "pagination_drift"}
+                      "item_removed_mid_flow", "search_degraded", "pagination_drift", "extra_charge"}
     assert lookup("session_expiry", Layer.server) is not None
 
 

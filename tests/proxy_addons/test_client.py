@@ -45,6 +45,7 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "iframe_widget": (Primitive.exploration, {}),
     "shadow_overlay": (Primitive.grounding, {}),
     "popup_attack": (Primitive.planning, {}),
+    "dark_pattern": (Primitive.verification, {}),
 }
 
 
