@@ -55,7 +55,7 @@ async def browse(stack: webchaos.Stack, profile: str, seed: int) -> list[tuple[A
             for line in ep.ledger() if is_firing(line) or line["detail"].get("event") == "injected"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", [*PROFILES, "hostile-web"])
 async def test_a_profile_fires_the_same_way_for_the_same_seed(api_stack: webchaos.Stack, profile: str) -> None:
     first = await browse(api_stack, profile, seed=5)
     again = await browse(api_stack, profile, seed=5)

@@ -15,7 +15,7 @@ CATALOG = load_site_catalog()
 
 
 def test_builtin_profiles_load_and_their_server_faults_work_on_every_site() -> None:
-    assert builtin_profiles() == ["all-weather", "flaky-network", "hostile-page"]
+    assert builtin_profiles() == ["all-weather", "flaky-network", "hostile-page", "hostile-web"]
     weather = load_profile("all-weather")
     ids = [f["id"] for f in weather.faults]
     assert ids[:4] == [f["id"] for f in load_profile("flaky-network").faults]  # included first
