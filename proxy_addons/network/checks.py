@@ -148,10 +148,7 @@ class Checks:
 
 
 def checks_of(armed: ArmedFault) -> Checks:
-    state = state_of(armed)
-    if "checks" not in state:
-        state["checks"] = Checks()
-    found: Checks = state["checks"]
+    found: Checks = state_of(armed).setdefault("checks", Checks())
     return found
 
 
@@ -161,8 +158,8 @@ class HumanCheck(NetworkFault):
     primitive: ClassVar[Primitive] = Primitive.planning
     description: ClassVar[str] = (
         "Answer a page load with a 'Verify you are human' page until it is solved on the page: mode checkbox "
-        "(tick 'I am not a robot', wait wait_ms for Continue: patience, grounding), word (type the word the "
-        "page shows: planning) or slider (slide to the end, End key works: grounding, patience). Solved, the "
+        "(tick 'I am not a robot', wait wait_ms for Continue), word (type the word the page shows) or slider "
+        "(slide to the end, End key works); each asks for steps the plan does not have (planning). Solved, the "
         "host is verified for the episode and the page asked for loads; a wrong word gets a new challenge."
     )
 
@@ -312,10 +309,7 @@ class Walls:
 
 
 def walls_of(armed: ArmedFault) -> Walls:
-    state = state_of(armed)
-    if "walls" not in state:
-        state["walls"] = Walls()
-    found: Walls = state["walls"]
+    found: Walls = state_of(armed).setdefault("walls", Walls())
     return found
 
 

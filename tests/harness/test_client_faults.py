@@ -4,6 +4,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,16 +41,24 @@ class Env:
     oracle: OracleClient
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(stack: Services) -> AsyncIterator[Env]:
-    """This module's browsers and clients, on the test process's shared stack (tests/conftest.py)."""
+@asynccontextmanager
+async def browsers_and_clients(stack: Services) -> AsyncIterator[Env]:
+    """A test module's browsers and clients, on the test process's shared stack (tests/conftest.py)."""
     pool = await BrowserPool().start()
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
-    yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
-    await pool.stop()
-    await oracle.close()
-    await control.close()
+    try:
+        yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
+    finally:
+        await pool.stop()
+        await oracle.close()
+        await control.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(stack: Services) -> AsyncIterator[Env]:
+    async with browsers_and_clients(stack) as opened:
+        yield opened
 
 
 @dataclass

@@ -13,8 +13,9 @@ import pytest_asyncio
 from harness.agents import ReferenceAgent
 from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from scenarios.schema import Variant
-from tests.harness.test_client_faults import CATALOG, Env, Probe, probe
+from tests.harness.test_client_faults import CATALOG, Env, Probe, browsers_and_clients, probe
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 ADD = {"role": "button", "name": "Add to cart"}
@@ -22,18 +23,9 @@ SHOTS = Path("/tmp/webchaos-dark-shots")  # to look at what the offers look like
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(stack: Any) -> AsyncIterator[Env]:
-    from harness.browser.pool import BrowserPool
-    from harness.episodes.manager import EpisodeManager
-    from harness.services.control_client import ControlClient
-    from harness.services.oracle_client import OracleClient
-    pool = await BrowserPool().start()
-    oracle = OracleClient(stack.oracle_url, stack.secret)
-    control = ControlClient(stack.control_url, stack.secret)
-    yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
-    await pool.stop()
-    await oracle.close()
-    await control.close()
+async def env(stack: Services) -> AsyncIterator[Env]:
+    async with browsers_and_clients(stack) as opened:
+        yield opened
 
 
 def dark(mode: str, match: dict[str, Any] | None = None, path: str = "/product/*") -> list[dict[str, Any]]:

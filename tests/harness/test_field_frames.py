@@ -15,14 +15,12 @@ import pytest_asyncio
 from playwright.async_api import Page
 
 from harness.agents import ReferenceAgent
-from harness.browser.pool import BrowserPool
-from harness.episodes.manager import EpisodeManager, EpisodeSpec, OpenEpisode
+from harness.episodes.manager import EpisodeSpec, OpenEpisode
 from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
-from harness.services.control_client import ControlClient
-from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
 from sites.registry import load_site_catalog
+from tests.harness.test_client_faults import Env, browsers_and_clients
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 CATALOG = load_site_catalog()
@@ -31,23 +29,10 @@ VARIANT = f"commit_in_widget_frame@{TASK}"
 ADD = {"role": "button", "name": "Add to cart"}
 
 
-@dataclass
-class Env:
-    stack: Services
-    pool: BrowserPool
-    manager: EpisodeManager
-    oracle: OracleClient
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(stack: Services) -> AsyncIterator[Env]:
-    pool = await BrowserPool().start()
-    oracle = OracleClient(stack.oracle_url, stack.secret)
-    control = ControlClient(stack.control_url, stack.secret)
-    yield Env(stack, pool, EpisodeManager(oracle, control), oracle)
-    await pool.stop()
-    await oracle.close()
-    await control.close()
+    async with browsers_and_clients(stack) as opened:
+        yield opened
 
 
 @dataclass
@@ -98,10 +83,18 @@ async def add_by_hand(env: Env, out: Path, name: str, widget: bool, shot: Path |
         cart = sorted((line["product_id"], line["quantity"]) for line in state["cart_items"])
         if widget:
             await _until(lambda: any(x["detail"].get("event") == "hit" for x in _lines(episode)), "the hit report")
+            # the frame's recorder reports the click on its own; closing the page first would lose it
+            await _until(lambda: any(a["kind"] == "click" and a["page"].startswith("/widget/")
+                                     for a in _actions(episode)), "the frame's click report")
     finally:
         await context.close()
         await env.manager.close(episode)
     return Added(episode, cart, top_buttons)
+
+
+def _actions(episode: OpenEpisode) -> list[dict[str, Any]]:
+    path = episode.out_dir / "actions.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.is_file() else []
 
 
 def _lines(episode: OpenEpisode) -> list[dict[str, Any]]:

@@ -14,16 +14,13 @@ from harness.agents import ReferenceAgent
 from harness.agents.moves import MOVES, MoveContext, move_files
 from harness.agents.moves.pages import dismiss_hidden_overlay, refuse_popup_instruction
 from harness.agents.recovery import RECOVERIES
-from harness.browser.pool import BrowserPool
-from harness.episodes.manager import EpisodeManager, EpisodeSpec
+from harness.episodes.manager import EpisodeSpec
 from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
-from harness.services.control_client import ControlClient
-from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
-from tests.harness.test_client_faults import ADD, CATALOG, Env, Probe, fault, probe
+from tests.harness.test_client_faults import ADD, CATALOG, Env, Probe, browsers_and_clients, fault, probe
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 ADD_STEP = PlanStep(do="click", role="button", name="Add to cart")
@@ -33,13 +30,8 @@ CONTEXT = MoveContext(instruction="Add one Blue Mug to your shopping cart.", pla
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def env(stack: Services) -> AsyncIterator[Env]:
-    pool = await BrowserPool().start()
-    oracle = OracleClient(stack.oracle_url, stack.secret)
-    control = ControlClient(stack.control_url, stack.secret)
-    yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
-    await pool.stop()
-    await oracle.close()
-    await control.close()
+    async with browsers_and_clients(stack) as opened:
+        yield opened
 
 
 async def covered(p: Probe) -> bool:
