@@ -141,7 +141,7 @@ def test_a_recipe_excluding_an_unknown_task_is_an_error(tmp_path: Path) -> None:
 
 
 def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
-    from scenarios.faults import Primitive
+    from scenarios.faults import Primitive, registry
     from sites.registry import load_site_catalog
 
     catalog = load_site_catalog()
@@ -151,7 +151,8 @@ def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
     text = " ".join(out.stdout.split())
     assert f"task templates {len(catalog.tasks)}; variants {len(catalog.variants)}" in text
     assert f"from {len(catalog.recipes)} recipes" in text
-    assert "variants by layer: client" in text and "fault types per layer: client 21" in text
+    clients = sum(1 for kind in registry().values() if kind.layer.value == "client")
+    assert "variants by layer: client" in text and f"fault types per layer: client {clients}," in text
     rows = {line.split()[1] for line in out.stdout.splitlines() if line.startswith("│")}
     assert {p.value for p in Primitive} <= rows
 

@@ -100,6 +100,13 @@ async def untick_what_was_not_asked_for(page: Page, step: PlanStep, context: Mov
     if step.effect is None:
         return None  # only a step that commits spends anything
     try:
+        if step.role is not None:
+            # read the form as it is when the control that commits is there (a page still loading shows
+            # neither the control nor what stands next to it yet)
+            await candidates(page, step).first.wait_for(state="visible", timeout=3000)
+    except PlaywrightError:
+        return None  # the action's own grounding says what is missing
+    try:
         choices = [Choice(c["role"], c["label"], tuple(c["others"])) for c in await page.evaluate(_CHOICES_JS)]
         undone = []
         for choice, instead in unasked_extras(choices, context):
