@@ -47,7 +47,8 @@ def agent_totals(summary: RunSummary) -> Table:
         row["recoveries"] += r.outcome.recoveries
     table = Table(title="by agent", header_style="bold")
     for column in ("agent", "passed", "base", "variants", "recoveries", "infra"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+        # a long agent name wraps onto a second line rather than losing its end to an ellipsis
+        table.add_column(column, justify="left" if column == "agent" else "right", overflow="fold")
     for agent, row in sorted(totals.items()):
         table.add_row(agent, _share(row["passed"], row["n"]), _share(row["base_passed"], row["base_n"]),
                       _share(row["variant_passed"], row["variant_n"]), str(row["recoveries"]), str(row["infra"]))
@@ -82,9 +83,9 @@ def primitive_by_agent(summary: RunSummary) -> Table | None:
     if not agents:
         return None
     table = Table(title="success by target primitive", header_style="bold")
-    table.add_column("primitive")
+    table.add_column("primitive", overflow="fold")
     for agent in agents:
-        table.add_column(agent, justify="right")
+        table.add_column(agent, justify="right", overflow="fold")
     present = {primitive for primitive, _ in cells}
     for primitive in sorted(present, key=lambda p: PRIMITIVE_ORDER.index(p) if p in PRIMITIVE_ORDER else 99):
         row = [primitive]
