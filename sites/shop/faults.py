@@ -183,27 +183,32 @@ def aliases(world: SeedWorld[ShopState], fault: Firing, original: str, alias: st
     return renamed
 
 
+def _notice_and_correction(world: SeedWorld[ShopState], sender: str, address: str,
+                           notice: tuple[str, str, str], correction: tuple[str, str, str]) -> dict[str, Any]:
+    """Two messages from one sender (subject, body, received at): a notice that states a wrong value, then its
+    correction; the two messages' ids."""
+    state = world.state
+    older, newer = (Message(id=state.take_id("message", "m"), sender=sender, sender_address=address,
+                            subject=subject, body=body, received_at=at)
+                    for subject, body, at in (notice, correction))
+    state.messages += [older, newer]
+    return {"older_id": older.id, "newer_id": newer.id}
+
+
 def _receipt_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
     """An order-total question: a receipt in the inbox states a wrong total, a later correction the right one."""
-    state, rng, asked = world.state, fault.rng, world.bindings["asked_order"]
+    rng, asked = fault.rng, world.bindings["asked_order"]
     right = int(asked["total_cents"])
     wrong = max(99, (right * rng.randint(55, 80) // 100) // 100 * 100 + 99)
-    older = Message(
-        id=state.take_id("message", "m"), sender="Cartwheel Orders", sender_address="orders@shop.test",
-        subject=f"Your receipt for order {asked['id']}",
-        body=f"Thanks for shopping with us. Order {asked['id']} ({asked['product']}): you paid {format_cents(wrong)}.",
-        received_at=world.clock.ago(days=rng.randint(2, 6)),
-    )
-    newer = Message(
-        id=state.take_id("message", "m"), sender="Cartwheel Orders", sender_address="orders@shop.test",
-        subject=f"Correction: your receipt for order {asked['id']}",
-        body=(f"Our receipt for order {asked['id']} showed the wrong amount. You paid {format_cents(right)} in "
-              "total, shipping included; we're sorry for the confusion."),
-        received_at=world.clock.ago(hours=rng.randint(1, 30)),
-    )
-    state.messages += [older, newer]
-    return {"older_id": older.id, "newer_id": newer.id, "stale_value": wrong, "current_value": right,
-            "about": asked["id"]}
+    notice = (f"Your receipt for order {asked['id']}",
+              f"Thanks for shopping with us. Order {asked['id']} ({asked['product']}): you paid {format_cents(wrong)}.",
+              world.clock.ago(days=rng.randint(2, 6)))
+    correction = (f"Correction: your receipt for order {asked['id']}",
+                  f"Our receipt for order {asked['id']} showed the wrong amount. You paid {format_cents(right)} in "
+                  "total, shipping included; we're sorry for the confusion.",
+                  world.clock.ago(hours=rng.randint(1, 30)))
+    ids = _notice_and_correction(world, "Cartwheel Orders", "orders@shop.test", notice, correction)
+    return {**ids, "stale_value": wrong, "current_value": right, "about": asked["id"]}
 
 
 def _parcel_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
@@ -213,22 +218,15 @@ def _parcel_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, 
     tracked = {s.order_id for s in state.shipments or []}
     others = [o for o in state.orders if o.id != asked["order_id"] and o.id in tracked]
     wrong = [line.product_name for line in rng.choice(others).lines]
-    older = Message(
-        id=state.take_id("message", "m"), sender="Cartwheel Shipping", sender_address="shipping@shop.test",
-        subject=f"Parcel {asked['tracking_number']} is delayed",
-        body=f"Your parcel {asked['tracking_number']} ({', '.join(wrong)}) is running a day or two late.",
-        received_at=world.clock.ago(hours=rng.randint(8, 16)),
-    )
-    newer = Message(
-        id=state.take_id("message", "m"), sender="Cartwheel Shipping", sender_address="shipping@shop.test",
-        subject=f"Correction: what is in parcel {asked['tracking_number']}",
-        body=(f"Our earlier message listed the wrong items for parcel {asked['tracking_number']}. Its tracking "
-              "page shows what is in it; we're sorry for the confusion."),
-        received_at=world.clock.ago(hours=rng.randint(1, 7)),
-    )
-    state.messages += [older, newer]
-    return {"older_id": older.id, "newer_id": newer.id, "stale_value": wrong, "current_value": asked["names"],
-            "about": asked["order_id"]}
+    number = asked["tracking_number"]
+    notice = (f"Parcel {number} is delayed", f"Your parcel {number} ({', '.join(wrong)}) is running a day or two late.",
+              world.clock.ago(hours=rng.randint(8, 16)))
+    correction = (f"Correction: what is in parcel {number}",
+                  f"Our earlier message listed the wrong items for parcel {number}. Its tracking page shows what "
+                  "is in it; we're sorry for the confusion.",
+                  world.clock.ago(hours=rng.randint(1, 7)))
+    ids = _notice_and_correction(world, "Cartwheel Shipping", "shipping@shop.test", notice, correction)
+    return {**ids, "stale_value": wrong, "current_value": asked["names"], "about": asked["order_id"]}
 
 
 def _gift_address_correction(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
@@ -238,21 +236,15 @@ def _gift_address_correction(world: SeedWorld[ShopState], fault: Firing) -> dict
     saved = state.address(gift["address_id"])
     street = f"{rng.randint(12, 980)} {rng.choice(('Linden', 'Hawthorn', 'Bayview', 'Crescent'))} Street"
     first = gift["recipient"].split()[0]
-    older = Message(
-        id=state.take_id("message", "m"), sender=gift["recipient"], sender_address=f"{first.lower()}@example.com",
-        subject="New address!", body=f"Hi! We're moving next week: from then on I'm at {street}. Update your books!",
-        received_at=world.clock.ago(days=rng.randint(3, 8)),
-    )
-    newer = Message(
-        id=state.take_id("message", "m"), sender=gift["recipient"], sender_address=f"{first.lower()}@example.com",
-        subject="Re: New address!",
-        body=(f"Change of plans, the move fell through, so ignore my last message: I'm staying at "
-              f"{saved.street if saved else 'my old place'}."),
-        received_at=world.clock.ago(hours=rng.randint(2, 40)),
-    )
-    state.messages += [older, newer]
-    return {"older_id": older.id, "newer_id": newer.id, "stale_value": street,
-            "current_value": saved.street if saved else None, "about": gift["address_id"]}
+    notice = ("New address!", f"Hi! We're moving next week: from then on I'm at {street}. Update your books!",
+              world.clock.ago(days=rng.randint(3, 8)))
+    correction = ("Re: New address!",
+                  "Change of plans, the move fell through, so ignore my last message: I'm staying at "
+                  f"{saved.street if saved else 'my old place'}.",
+                  world.clock.ago(hours=rng.randint(2, 40)))
+    ids = _notice_and_correction(world, gift["recipient"], f"{first.lower()}@example.com", notice, correction)
+    return {**ids, "stale_value": street, "current_value": saved.street if saved else None,
+            "about": gift["address_id"]}
 
 
 def contradictory_update(world: SeedWorld[ShopState], fault: Firing) -> dict[str, Any]:
