@@ -9,6 +9,8 @@ adds it to what it forwards).
 
 import argparse
 import asyncio
+import faulthandler
+import signal
 from collections.abc import Iterable
 from typing import Any
 
@@ -63,6 +65,7 @@ def main() -> None:
     except SecretError as exc:
         parser.error(str(exc))
     forbid_dumps()
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # the harness asks where a silent server hangs
     try:
         asyncio.run(serve(args.host, args.port, args.oracle_port, secret))
     except KeyboardInterrupt:

@@ -107,10 +107,12 @@ class Service:
         if secret_fd is not None:
             self.secret_pipe_name = f"pipe:[{os.fstat(secret_fd).st_ino}]"
         argv = [a.replace("{secret_fd}", str(secret_fd)) for a in self.argv]
+        # Unbuffered: what the service printed is in its log when it is read (mitmproxy's log goes to stdout)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         try:
             self.process = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True, preexec_fn=_die_with_parent, cwd=PROJECT_ROOT,
+                start_new_session=True, preexec_fn=_die_with_parent, cwd=PROJECT_ROOT, env=env,
                 pass_fds=() if secret_fd is None else (secret_fd,),
             )
         finally:
@@ -121,6 +123,7 @@ class Service:
     async def wait_healthy(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         headers = {SECRET_HEADER: self.secret} if self.secret is not None else {}
+        last_answer = "no answer yet"
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2), headers=headers) as session:
             while time.monotonic() < deadline:
                 if self.process is not None and self.process.returncode is not None:
@@ -129,10 +132,26 @@ class Service:
                     async with session.get(self.health_url) as response:
                         if response.status == 200:
                             return
-                except (aiohttp.ClientError, TimeoutError):
-                    pass
+                        last_answer = f"HTTP {response.status}"
+                except (aiohttp.ClientError, TimeoutError) as exc:
+                    last_answer = repr(exc)
                 await asyncio.sleep(0.05)
-        raise StackError(f"{self.name} not healthy after {timeout_s:.0f}s:\n{self.log_tail()}")
+        await self._dump_stacks()
+        raise StackError(f"{self.name} not healthy after {timeout_s:.0f}s (pid {self.pid}; {self.health_url} "
+                         f"last gave {last_answer}); its log ends:\n{self.log_tail()}")
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    async def _dump_stacks(self) -> None:
+        """Have a live service that will not answer write where each of its threads is (the services
+        register faulthandler on SIGUSR1, into their log), so the error says where it hangs."""
+        if self.process is None or self.process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(signal.SIGUSR1)
+            await asyncio.sleep(0.5)  # faulthandler writes at once, from its signal handler
 
     def log_tail(self, lines: int = 30) -> str:
         try:
@@ -197,7 +216,26 @@ class Services:
         )
         return [sites, proxy]
 
-    async def start(self, timeout_s: float = 30.0) -> "Services":
+    async def start(self, timeout_s: float = 45.0, attempts: int = 2) -> "Services":
+        """Start both services and wait until each answers its health check. A start that fails (a
+        service exits or will not answer: a port taken between choosing and binding it, a stalled
+        machine) is stopped and made again, on fresh ports where this stack chose them, up to
+        `attempts` times; the last failure is raised."""
+        if attempts < 1:
+            raise ValueError(f"attempts must be at least 1, not {attempts}")
+        chosen = (self.sites_port, self.oracle_port, self.control_port)
+        for attempt in range(1, attempts + 1):
+            try:
+                return await self._start_once(timeout_s)
+            except StackError as exc:
+                if attempt == attempts:
+                    raise
+                sys.stderr.write(f"webchaos: starting the stack failed (attempt {attempt} of {attempts}), "
+                                 f"starting it again: {exc}\n")
+                self.sites_port, self.oracle_port, self.control_port = chosen
+        raise StackError("not started")  # not reached: the last attempt returns or raises
+
+    async def _start_once(self, timeout_s: float) -> "Services":
         self.sites_port = self.sites_port or free_port()
         self.oracle_port = self.oracle_port or free_port()
         self.control_port = self.control_port or free_port()
