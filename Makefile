@@ -24,13 +24,24 @@ BG_STAMP := $(BG_VENV)/.installed-stamp
 # rrweb (page recording and replay.html's player): pinned in third_party/rrweb/package-lock.json.
 RRWEB_DIR := third_party/rrweb
 RRWEB_STAMP := $(RRWEB_DIR)/node_modules/.installed-stamp
+PROJECT_PACKAGES := sites injectors proxy_addons grader scenarios harness webchaos
 
-.PHONY: demo test lint bench chromium install frameworks rrweb clean
+.PHONY: demo test lint bench chromium install frameworks rrweb bytecode clean
 
+# The proxy runs with -O (proxy_addons/main.py says why), whose bytecode pip does not write: without it every
+# proxy start compiled mitmproxy and its dependencies again, 3.4 s of CPU instead of 0.9 (never cached where
+# PYTHONDONTWRITEBYTECODE is set), which under a loaded make test outlasted the stack's start. A few files of
+# third-party packages are not Python 3 (templates, test data), so compileall's own verdict is not ours.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,selenium,stagehand,inspect,ray]'
+	-@$(PY) -m compileall -q -j 0 -o 1 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null
 	@touch $@
+
+# The project's own bytecode, for both levels (incremental: only changed files are compiled again), so the
+# many processes a run or a test starts do not each compile what they import.
+bytecode: $(STAMP)
+	@$(PY) -m compileall -q -j 0 -o 0 -o 1 $(PROJECT_PACKAGES) tests benchmarks examples scripts
 
 # Playwright MCP (npm, no browser download: it attaches to the episode's Chromium) and the MCP SDK.
 $(MCP_NODE): examples/playwright_mcp/package.json examples/playwright_mcp/package-lock.json
@@ -74,10 +85,10 @@ install: $(STAMP) rrweb
 chromium:
 	@bash scripts/ensure-chromium.sh
 
-demo: $(STAMP) rrweb chromium
+demo: $(STAMP) bytecode rrweb chromium
 	$(VENV)/bin/webchaos demo
 
-test: $(STAMP) rrweb chromium frameworks
+test: $(STAMP) bytecode rrweb chromium frameworks
 	$(PY) -m pytest -q --durations=25 $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 	$(if $(PARALLEL),$(PY) -m pytest -q -p no:xdist tests/sites/test_fuzz.py)
 
