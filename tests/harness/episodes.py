@@ -22,6 +22,37 @@ async def run(stack: Services, runs_dir: Path, task: str, variant: str | None, a
     return sorted(summary.episodes, key=lambda r: r.agent)
 
 
+Ran = dict[tuple[str, str], tuple[EpisodeResult, Path]]  # (variant id or "", agent) -> result, episode folder
+
+
+def never_reached(result: EpisodeResult) -> bool:
+    """A variant's episode that failed before its fault ever fired: it says nothing about the fault."""
+    return result.variant_id is not None and not result.success and result.firings == 0
+
+
+async def run_to_the_fault(specs: list[EpisodeSpec], agents: list[Agent], runs_dir: Path, stack: Services, *,
+                           concurrency: int = 2, time_budget_s: float = 90, attempts: int = 3) -> Ran:
+    """Run every spec (one task and seed, a variant each) with every agent; then run again, up to `attempts`
+    runs in all, each episode that failed before its fault fired. On a loaded machine the agent without
+    recovery can miss a control on a page before the fault's (it waits 3 s), and such a run is no evidence
+    of what the fault does. A fault that never fires does so on every attempt: tests of firings still fail."""
+    by_variant = {spec.variant.id if spec.variant else "": spec for spec in specs}
+    ran: Ran = {}
+    batches: list[tuple[list[EpisodeSpec], list[Agent]]] = [(specs, agents)]
+    for _ in range(attempts):
+        for batch_specs, batch_agents in batches:
+            summary, run_dir = await run_matrix(batch_specs, batch_agents, runs_dir=runs_dir, stack=stack,
+                                                concurrency=concurrency, time_budget_s=time_budget_s)
+            for result in summary.episodes:
+                ran[(result.variant_id or "", result.agent)] = (result, run_dir / "episodes" / result.episode_id)
+        batches = [([by_variant[variant] for (variant, name), (result, _) in ran.items()
+                     if name == agent.name and never_reached(result)], [agent]) for agent in agents]
+        batches = [(batch_specs, batch_agents) for batch_specs, batch_agents in batches if batch_specs]
+        if not batches:
+            break
+    return ran
+
+
 def episode_dir(runs_dir: Path, result: EpisodeResult) -> Path:
     (found,) = runs_dir.glob(f"*/episodes/{result.episode_id}")
     return found

@@ -18,7 +18,6 @@ from harness.agents import ReferenceAgent
 from harness.browser.pool import BrowserPool
 from harness.episodes.manager import EpisodeManager, EpisodeSpec, OpenEpisode
 from harness.run.results import EpisodeResult
-from harness.run.runner import run_matrix
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
@@ -26,6 +25,7 @@ from scenarios.faults import lookup
 from scenarios.schema import Variant
 from scenarios.secret import SECRET_HEADER
 from sites.registry import load_site_catalog
+from tests.harness.episodes import run_to_the_fault
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 CATALOG = load_site_catalog()
@@ -486,10 +486,9 @@ AGENT_VARIANTS = ["shop_product_overlay_returns", "shop_product_click_swallow", 
 async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], EpisodeResult]:
     """Every variant above × reference agent with recovery off and on, run at once on the shared stack."""
     specs = [EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants[v], 1) for v in AGENT_VARIANTS]
-    summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                  runs_dir=tmp_path_factory.mktemp("runs"), stack=env.stack, concurrency=4,
-                                  time_budget_s=90)
-    return {(r.variant_id or "", r.agent): r for r in summary.episodes}
+    ran = await run_to_the_fault(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
+                                 tmp_path_factory.mktemp("runs"), env.stack, concurrency=4)
+    return {key: result for key, (result, _) in ran.items()}
 
 
 def outcome(runs: dict[tuple[str, str], EpisodeResult], variant: str, agent: str) -> EpisodeResult:

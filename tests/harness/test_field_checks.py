@@ -15,7 +15,6 @@ from harness.agents.moves import MoveContext
 from harness.agents.moves.checks import solve_human_check, wait_out_browser_check
 from harness.browser.pool import BrowserPool
 from harness.episodes.manager import EpisodeManager, EpisodeSpec
-from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
@@ -23,7 +22,7 @@ from harness.services.processes import Services
 from scenarios.ledger import is_firing
 from scenarios.schema import Variant
 from sites.registry import load_site_catalog
-from tests.harness.episodes import episode_dir, jsonl
+from tests.harness.episodes import Ran, episode_dir, jsonl, run_to_the_fault
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 TASK = "shop_add_to_cart"
@@ -38,14 +37,11 @@ VARIANTS = {
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[tuple[str, str],
-                                                                                               EpisodeResult]]:
+async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Ran:
     """Every recipe's variant on the shop × the reference agent with recovery off and on, seed 1."""
-    runs_dir = tmp_path_factory.mktemp("runs")
     specs = [EpisodeSpec(CATALOG.tasks[TASK], CATALOG.variants[v], 1) for v in VARIANTS]
-    summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                  runs_dir=runs_dir, stack=stack, concurrency=4, time_budget_s=90)
-    return runs_dir, {(r.variant_id or "", r.agent): r for r in summary.episodes}
+    return await run_to_the_fault(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
+                                  tmp_path_factory.mktemp("runs"), stack, concurrency=4)
 
 
 def ledger_of(folder: Path) -> list[dict[str, Any]]:
@@ -53,25 +49,20 @@ def ledger_of(folder: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-async def test_the_agent_without_recovery_stops_at_the_check(
-        runs: tuple[Path, dict[tuple[str, str], EpisodeResult]], variant: str) -> None:
-    runs_dir, results = runs
-    off = results[(variant, "reference-no-recovery")]
+async def test_the_agent_without_recovery_stops_at_the_check(runs: Ran, variant: str) -> None:
+    off, folder = runs[(variant, "reference-no-recovery")]
     assert off.outcome.status == "failed" and not off.success, off.outcome
     assert off.outcome.steps_done == 1  # the first page loaded: the check, not the page asked for
-    fired = ledger_of(episode_dir(runs_dir, off))
+    fired = ledger_of(folder)
     assert sum(is_firing(x) for x in fired) == 1 and not any(x["detail"].get("note") == "passed" for x in fired)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-async def test_the_reference_agent_gets_past_the_check_through_the_page(
-        runs: tuple[Path, dict[tuple[str, str], EpisodeResult]], variant: str) -> None:
-    runs_dir, results = runs
+async def test_the_reference_agent_gets_past_the_check_through_the_page(runs: Ran, variant: str) -> None:
     status, says, move = VARIANTS[variant]
-    on = results[(variant, "reference")]
+    on, folder = runs[(variant, "reference")]
     assert on.success, (on.outcome, on.verdict)
     assert any(line.startswith("recover: ") and move in line for line in on.outcome.log), on.outcome.log
-    folder = episode_dir(runs_dir, on)
     fired = ledger_of(folder)
     kind = fired[0]["type"]
     assert [x["detail"].get("note") for x in fired] == [None, "passed"]  # shown once, then passed

@@ -11,10 +11,10 @@ import pytest
 import pytest_asyncio
 
 from harness.agents import ReferenceAgent
-from harness.run.results import EpisodeResult
-from harness.run.runner import run_matrix
+from harness.episodes.manager import EpisodeSpec
 from harness.services.processes import Services
 from scenarios.schema import Variant
+from tests.harness.episodes import Ran, run_to_the_fault
 from tests.harness.test_client_faults import CATALOG, Env, Probe, browsers_and_clients, probe
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -117,7 +117,6 @@ async def test_disguised_ad_is_a_sponsored_copy_of_the_result_listed_first(env: 
 
 AGENT_VARIANTS = ["commit_preselected_addon@shop_add_to_cart", "commit_forced_continuity@shop_add_to_cart",
                   "commit_late_fee@shop_add_to_cart", "commit_confirmshaming@shop_add_to_cart", "shop_disguised_ad"]
-RUN_DIRS: list[Path] = []  # where agent_runs wrote its episodes
 MOVES = {"commit_preselected_addon@shop_add_to_cart": "not asked for: unticked",
          "commit_forced_continuity@shop_add_to_cart": "not asked for: unticked",
          "commit_late_fee@shop_add_to_cart": "not asked for: chose 'Standard handling (free)'",
@@ -126,23 +125,18 @@ MOVES = {"commit_preselected_addon@shop_add_to_cart": "not asked for: unticked",
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], EpisodeResult]:
-    """Every variant above, and the base task, × the reference agent with recovery off and on (seed 1)."""
-    from harness.episodes.manager import EpisodeSpec
+async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> Ran:
+    """Every variant above, and the base task ("" below), × the reference agent with recovery off and on (seed 1)."""
     task = CATALOG.tasks["shop_add_to_cart"]
     variants: list[Variant | None] = [None, *(CATALOG.variants[v] for v in AGENT_VARIANTS)]
     specs = [EpisodeSpec(task, v, 1) for v in variants]
-    runs = tmp_path_factory.mktemp("runs")
-    summary, run_dir = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                        runs_dir=runs, stack=env.stack, concurrency=4, time_budget_s=90)
-    RUN_DIRS.append(run_dir)
-    return {(r.variant_id or "base", r.agent): r for r in summary.episodes}
+    return await run_to_the_fault(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
+                                  tmp_path_factory.mktemp("runs"), env.stack, concurrency=4)
 
 
 @pytest.mark.parametrize("variant", AGENT_VARIANTS)
-async def test_the_dark_pattern_fails_the_agent_without_recovery(
-        agent_runs: dict[tuple[str, str], EpisodeResult], variant: str) -> None:
-    off = agent_runs[(variant, "reference-no-recovery")]
+async def test_the_dark_pattern_fails_the_agent_without_recovery(agent_runs: Ran, variant: str) -> None:
+    off, _ = agent_runs[(variant, "reference-no-recovery")]
     assert not off.success and off.firings >= 1, (off.outcome, off.verdict)
     if variant.startswith("commit_") and variant != "commit_confirmshaming@shop_add_to_cart":
         # it committed with the offer taken: the extra is collateral the task never mentions
@@ -150,22 +144,20 @@ async def test_the_dark_pattern_fails_the_agent_without_recovery(
 
 
 @pytest.mark.parametrize("variant", AGENT_VARIANTS)
-async def test_the_reference_agent_declines_and_passes(agent_runs: dict[tuple[str, str], EpisodeResult],
-                                                       variant: str) -> None:
-    on = agent_runs[(variant, "reference")]
+async def test_the_reference_agent_declines_and_passes(agent_runs: Ran, variant: str) -> None:
+    on, _ = agent_runs[(variant, "reference")]
     assert on.success, (on.outcome, on.verdict)
     assert any(MOVES[variant] in line for line in on.outcome.log), on.outcome.log
 
 
-async def test_no_dark_move_on_the_base_task(agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
-    base = agent_runs[("base", "reference")]
+async def test_no_dark_move_on_the_base_task(agent_runs: Ran) -> None:
+    base, _ = agent_runs[("", "reference")]
     assert base.success
     assert not any(marker in line for line in base.outcome.log for marker in MOVES.values()), base.outcome.log
 
 
-async def test_the_run_files_show_the_offer(agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
-    off = agent_runs[("commit_preselected_addon@shop_add_to_cart", "reference-no-recovery")]
-    folder = RUN_DIRS[-1] / "episodes" / off.episode_id
+async def test_the_run_files_show_the_offer(agent_runs: Ran) -> None:
+    _, folder = agent_runs[("commit_preselected_addon@shop_add_to_cart", "reference-no-recovery")]
     ledger = [json.loads(x) for x in (folder / "faults.jsonl").read_text().splitlines()]
     assert {(x["type"], x["detail"].get("event") or x["detail"].get("taken")) for x in ledger} >= {
         ("dark_pattern", "fired"), ("dark_pattern", "hit"), ("extra_charge", True)}

@@ -17,9 +17,9 @@ from playwright.async_api import Page
 from harness.agents import ReferenceAgent
 from harness.episodes.manager import EpisodeSpec, OpenEpisode
 from harness.run.results import EpisodeResult
-from harness.run.runner import run_matrix
 from harness.services.processes import Services
 from sites.registry import load_site_catalog
+from tests.harness.episodes import run_to_the_fault
 from tests.harness.test_client_faults import Env, browsers_and_clients
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -138,35 +138,27 @@ async def test_a_message_from_another_origin_does_not_press_the_button(env: Env,
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, EpisodeResult], Path]:
-    runs_dir = tmp_path_factory.mktemp("runs")
+async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[EpisodeResult, Path]]:
+    """By agent: its result and episode folder."""
     spec = EpisodeSpec(CATALOG.tasks[TASK], CATALOG.variants[VARIANT], 1)
-    summary, _ = await run_matrix([spec], [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                  runs_dir=runs_dir, stack=env.stack, concurrency=2, time_budget_s=120)
-    return {r.agent: r for r in summary.episodes}, runs_dir
-
-
-def _episode_dir(runs_dir: Path, result: EpisodeResult) -> Path:
-    found = list(runs_dir.rglob(f"episodes/{result.episode_id}"))
-    assert len(found) == 1, found
-    return found[0]
+    ran = await run_to_the_fault([spec], [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
+                                 tmp_path_factory.mktemp("runs"), env.stack, time_budget_s=120)
+    return {agent: run for (_, agent), run in ran.items()}
 
 
 async def test_the_agent_without_recovery_misses_the_control(
-        agent_runs: tuple[dict[str, EpisodeResult], Path]) -> None:
-    off = agent_runs[0]["reference-no-recovery"]
+        agent_runs: dict[str, tuple[EpisodeResult, Path]]) -> None:
+    off, _ = agent_runs["reference-no-recovery"]
     assert off.outcome.status == "failed" and not off.success, off.outcome
     assert "no visible button named 'Add to cart'" in (off.outcome.error or ""), off.outcome
     assert off.firings >= 2  # the client half moved it, the network half served the frame
 
 
 async def test_the_reference_agent_looks_inside_frames_and_passes(
-        agent_runs: tuple[dict[str, EpisodeResult], Path]) -> None:
-    results, runs_dir = agent_runs
-    on = results["reference"]
+        agent_runs: dict[str, tuple[EpisodeResult, Path]]) -> None:
+    on, where = agent_runs["reference"]
     assert on.success, (on.outcome, on.verdict)
     assert any("inside a frame from pay.shop.test: clicked it there" in line for line in on.outcome.log), on.outcome.log
-    where = _episode_dir(runs_dir, on)
     har = json.loads((where / "trace.har").read_text())
     frame_pages = [e for e in har["log"]["entries"] if e["request"]["url"].startswith("http://pay.shop.test/widget/")]
     assert frame_pages and frame_pages[0]["response"]["status"] == 200

@@ -15,11 +15,10 @@ from harness.agents.moves import MOVES, MoveContext, move_files
 from harness.agents.moves.pages import dismiss_hidden_overlay, refuse_popup_instruction
 from harness.agents.recovery import RECOVERIES
 from harness.episodes.manager import EpisodeSpec
-from harness.run.results import EpisodeResult
-from harness.run.runner import run_matrix
 from harness.services.processes import Services
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
+from tests.harness.episodes import Ran, run_to_the_fault
 from tests.harness.test_client_faults import ADD, CATALOG, Env, Probe, browsers_and_clients, fault, probe
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -196,17 +195,15 @@ MOVE_SAID = {VARIANTS[0]: "dismissed a dialog the page's DOM does not show",
              VARIANTS[1]: "refused a pop-up's instruction"}
 
 
-Runs = dict[tuple[str, str], tuple[EpisodeResult, Path]]
+Runs = Ran
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def agent_runs(env: Env, tmp_path_factory: pytest.TempPathFactory) -> Runs:
     """Each variant x the reference agent without and with recovery, seed 1: (result, episode folder)."""
     specs = [EpisodeSpec(TASK, CATALOG.variants[v], 1) for v in VARIANTS]
-    summary, run_dir = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                        runs_dir=tmp_path_factory.mktemp("runs"), stack=env.stack, concurrency=2,
-                                        time_budget_s=90)
-    return {(r.variant_id or "", r.agent): (r, run_dir / "episodes" / r.episode_id) for r in summary.episodes}
+    return await run_to_the_fault(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
+                                  tmp_path_factory.mktemp("runs"), env.stack)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
