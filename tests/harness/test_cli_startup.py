@@ -70,3 +70,55 @@ def test_an_option_given_is_still_coerced_and_checked(value: str, why: str) -> N
                          text=True, cwd=PROJECT_ROOT, timeout=120, env={**os.environ, "COLUMNS": "200"})
     assert out.returncode == 2
     assert "Invalid value for '--concurrency' / '-j'" in out.stderr and why in out.stderr, out.stderr
+
+
+WEBCHAOS = str(Path(sys.executable).parent / "webchaos")
+
+
+def _help(cache: Path, **env: str) -> tuple[str, bool]:
+    """`webchaos --help` as the console script runs: what it printed, and whether typer was imported to print it."""
+    probe = ("import runpy, sys\n"
+             f"sys.argv = [{WEBCHAOS!r}, '--help']\n"
+             "try:\n"
+             f"    runpy.run_path({WEBCHAOS!r}, run_name='__main__')\n"
+             "finally:\n"
+             "    print('typer' in sys.modules, file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120,
+                         env={**os.environ, "XDG_CACHE_HOME": str(cache), "COLUMNS": "100", **env})
+    assert out.returncode == 0, out.stderr
+    return out.stdout, out.stderr.splitlines()[-1] == "True"
+
+
+def test_help_prints_what_typer_printed_for_the_same_inputs_without_importing_it(tmp_path: Path) -> None:
+    first, typer_first = _help(tmp_path)
+    assert typer_first and "Usage: webchaos [OPTIONS] COMMAND" in first
+    again, typer_again = _help(tmp_path)
+    assert again == first and not typer_again
+    # another terminal width is another layout: typer prints it (and it is kept beside the first)
+    wide, typer_wide = _help(tmp_path, COLUMNS="160")
+    assert typer_wide and wide != first and max(len(line) for line in wide.splitlines()) > 100
+    assert _help(tmp_path, COLUMNS="160") == (wide, False)
+    assert _help(tmp_path) == (first, False)
+
+
+def test_the_kept_help_follows_the_command_lines_sources_and_the_terminal(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.cli import derived, entry
+
+    source = tmp_path / "cli"
+    source.mkdir()
+    (source / "main.py").write_text('"""Commands."""\n')
+    monkeypatch.setattr(entry, "CLI_FOLDER", source)
+    monkeypatch.setenv("COLUMNS", "100")
+    settings = entry.terminal_settings()
+    before = entry.help_inputs(settings)
+    assert entry.help_inputs(entry.terminal_settings()) == before
+    (source / "main.py").write_text('"""Commands, one more."""\n')
+    assert entry.help_inputs(settings) != before
+    for name, value in (("COLUMNS", "120"), ("NO_COLOR", "1"), ("TYPER_USE_RICH", "0"), ("LC_ALL", "C")):
+        with monkeypatch.context() as changed:
+            changed.setenv(name, value)
+            assert entry.terminal_settings() != settings, name
+    monkeypatch.setenv("PWD", "/elsewhere")  # what the help does not read leaves it alone
+    assert entry.terminal_settings() == settings
+    assert derived.python_files(source) == [source / "main.py"]
