@@ -1,6 +1,7 @@
 """What goes into each built-in suite, chosen from the catalog and the validity files by a committed seed.
 
-- smoke: the demo's tour (one task per site, its base and one variant per primitive), seed 1.
+- smoke: the demo's tour (one task per site, its base and one variant per primitive, proven and biting where
+  one is), seed 1.
 - core: every primitive × site cell filled with CORE_PER_CELL proven variants (fair, effective, not flaky on
   seeds 1-3) on as few tasks as fill it, with those tasks' bases; seeds 1-3, at most CORE_BUDGET episodes per
   agent. Once committed it stays while it holds (`core_problems`), so numbers on one version stay comparable.
@@ -68,10 +69,17 @@ def proven(catalog: Catalog, judged: Mapping[str, Judgement]) -> dict[str, str]:
     return out
 
 
-def smoke(catalog: Catalog) -> list[SuiteEntry]:
+def smoke(catalog: Catalog, judged: Mapping[str, Judgement]) -> list[SuiteEntry]:
+    """The demo's tour, each primitive shown by a variant proven and biting where the task has one, else proven
+    (a first look should not meet a variant nobody has judged)."""
     from harness.run.runner import tour
 
-    task_ids, variant_ids = tour(catalog)
+    sound = proven(catalog, judged)
+
+    def rank(variant_id: str) -> int:
+        return 0 if variant_id in sound and judged[variant_id].biting else 1 if variant_id in sound else 2
+
+    task_ids, variant_ids = tour(catalog, rank=rank)
     entries = [SuiteEntry(task=t) for t in task_ids]
     for variant_id in variant_ids:
         task = next(t for t in task_ids if t in catalog.variants[variant_id].tasks)
@@ -157,7 +165,7 @@ def build(catalog: Catalog, judged: Mapping[str, Judgement] | None = None, *,
         core_entries = kept.entries  # a sound core stays as it is: new evidence does not reshuffle it
     else:
         core_entries, short = core(catalog, judged, random.Random(CHOSEN_WITH))
-    chosen = {"smoke": ([1], smoke(catalog), None), "core": (CORE_SEEDS, core_entries, CHOSEN_WITH),
+    chosen = {"smoke": ([1], smoke(catalog, judged), None), "core": (CORE_SEEDS, core_entries, CHOSEN_WITH),
               "full": ([1], full(catalog), None)}
     out = {}
     for name, (seeds, entries, drawn) in chosen.items():

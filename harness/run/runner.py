@@ -74,10 +74,12 @@ def plan_suite(catalog: Catalog, suite: Suite) -> list[EpisodeSpec]:
     return specs
 
 
-def tour(catalog: Catalog, tasks_per_site: int = 1) -> tuple[list[str], list[str]]:
+def tour(catalog: Catalog, tasks_per_site: int = 1,
+         rank: Callable[[str], int] | None = None) -> tuple[list[str], list[str]]:
     """A fixed, short tour of the catalog (what `webchaos demo` runs): per site, the tasks whose variants
-    cover the most target primitives (ties by id; one by default), and one variant per primitive among theirs.
-    Returns (task ids, variant ids); its size grows with the number of sites, not of variants."""
+    cover the most target primitives (ties by id; one by default), and one variant per primitive among theirs:
+    the one `rank` puts first (lowest; ties in catalog order), else the first. Returns (task ids, variant ids);
+    its size grows with the number of sites, not of variants."""
     task_ids: list[str] = []
     variant_ids: list[str] = []
     for site in sorted({t.site for t in catalog.tasks.values()}):
@@ -85,12 +87,11 @@ def tour(catalog: Catalog, tasks_per_site: int = 1) -> tuple[list[str], list[str
             return -len({v.target_primitive for v in catalog.variants_for(task_id)}), task_id
         chosen = sorted((tid for tid, t in catalog.tasks.items() if t.site == site), key=reach)[:tasks_per_site]
         firsts: dict[str, str] = {}
-        for task_id in chosen:
-            for v in catalog.variants_for(task_id):
-                if v.by_default:
-                    firsts.setdefault(v.target_primitive.value, v.id)
+        offered = [v for task_id in chosen for v in catalog.variants_for(task_id) if v.by_default]
+        for v in sorted(offered, key=lambda v: rank(v.id) if rank is not None else 0):  # a stable sort
+            firsts.setdefault(v.target_primitive.value, v.id)
         task_ids += chosen
-        variant_ids += firsts.values()
+        variant_ids += sorted(firsts.values(), key=[v.id for v in offered].index)
     return task_ids, variant_ids
 
 

@@ -67,6 +67,21 @@ def test_the_demo_tour_is_one_task_per_site_and_one_variant_per_primitive() -> N
     assert len(tour(catalog, tasks_per_site=2)[0]) == 2 * len(sites)
 
 
+def test_the_tour_shows_each_primitive_by_the_variant_ranked_first() -> None:
+    catalog = load_catalog()
+    tasks, variants = tour(catalog)
+    # a primitive the first task offers through several variants: rank its last one first
+    offered = [v for v in catalog.variants_for(tasks[0]) if v.by_default]
+    primitive = next(v.target_primitive for v in offered
+                     if sum(w.target_primitive == v.target_primitive for w in offered) > 1)
+    last = [v.id for v in offered if v.target_primitive == primitive][-1]
+    assert last not in variants
+    _, ranked = tour(catalog, rank=lambda variant_id: 0 if variant_id == last else 1)
+    assert last in ranked and len(ranked) == len(variants)
+    assert [v for v in ranked if catalog.variants[v].target_primitive != primitive] == [
+        v for v in variants if catalog.variants[v].target_primitive != primitive]
+
+
 def _context(tmp_path: Path, budget: float = 10.0) -> EpisodeContext:
     task = load_catalog().tasks["shop_add_to_cart"]
     return EpisodeContext(
