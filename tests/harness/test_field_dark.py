@@ -165,3 +165,24 @@ async def test_the_run_files_show_the_offer(agent_runs: Ran) -> None:
     clicks = [json.loads(x) for x in (folder / "actions.jsonl").read_text().splitlines()]
     assert any(a["kind"] == "click" and (a.get("target") or {}).get("name") == "Add to cart" for a in clicks)
     assert json.loads((folder / "state_final.json").read_text())["extras"][0]["offer"] == "protection_plan"
+
+
+async def test_a_banner_over_the_list_come_back_to_does_not_stop_the_skip(
+        env: Env, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The sponsored copy leads off the task; back on the list, a consent banner in a closed shadow root now
+    covers it (hostile-web draws one on any page load). The move cannot click the real result, so it opens it
+    by its address: left on the list, the result's own heading passed for the product page's (the agent then
+    found no Add to cart)."""
+    ad = CATALOG.variants["shop_disguised_ad"]
+    banner = {"type": "shadow_overlay", "layer": "client", "schedule": {"mode": "after_n", "n": 1},
+              "params": {"kind": "cookie", "shadow": "closed"}, "match": {"host": "shop.test", "path": "/search"}}
+    variant = ad.model_copy(update={"id": "shop_disguised_ad_then_banner", "tasks": ["shop_add_to_cart"],
+                                    "faults": [*ad.faults, banner]})
+    ran = await run_to_the_fault([EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], variant, 1)],
+                                 [ReferenceAgent(recovery=True)], tmp_path_factory.mktemp("banner"), env.stack)
+    on, folder = ran[(variant.id, "reference")]
+    assert on.success, on.outcome.log
+    assert any(MOVES["shop_disguised_ad"] in line for line in on.outcome.log), on.outcome.log
+    fired = [(x["type"], x["detail"].get("event")) for x in
+             (json.loads(line) for line in (folder / "faults.jsonl").read_text().splitlines())]
+    assert ("dark_pattern", "hit") in fired and ("shadow_overlay", "fired") in fired, fired

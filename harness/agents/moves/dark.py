@@ -15,6 +15,7 @@ sponsored result. Each reads only what a person sees: labels, prices, a dialog's
 
 import re
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
@@ -155,7 +156,16 @@ async def skip_a_sponsored_result(page: Page, step: PlanStep, context: MoveConte
             link = links.nth(index)
             marked = await link.evaluate(_MARKED_JS)
             if not marked and await link.is_visible():
-                await link.click(timeout=3000)
+                try:
+                    await link.click(timeout=3000)
+                except PlaywrightError:
+                    # Something drawn over the list since (a banner on the page come back to): the move has
+                    # already left the ad, so it opens the result by its address rather than leave the agent
+                    # on the list, where the list's own heading can pass for the item's.
+                    href = await link.get_attribute("href")
+                    if not href:
+                        raise
+                    await page.goto(urljoin(page.url, href), wait_until="domcontentloaded")
                 return Moved(f"the first {step.name!r} was a sponsored result that led elsewhere: chose the one "
                              "that is not an ad", acted=True)
     except PlaywrightError:
