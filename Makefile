@@ -41,7 +41,7 @@ $(STAMP): pyproject.toml
 # The project's own bytecode, for both levels (incremental: only changed files are compiled again), so the
 # many processes a run or a test starts do not each compile what they import.
 bytecode: $(STAMP)
-	@$(PY) -m compileall -q -j 0 -o 0 -o 1 $(PROJECT_PACKAGES) tests benchmarks examples scripts
+	@$(PY) -m compileall -q -j 0 -o 0 -o 1 -x '/node_modules/' $(PROJECT_PACKAGES) tests benchmarks examples scripts
 
 # Playwright MCP (npm, no browser download: it attaches to the episode's Chromium) and the MCP SDK.
 $(MCP_NODE): examples/playwright_mcp/package.json examples/playwright_mcp/package-lock.json
