@@ -36,6 +36,9 @@ from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 from sites.registry import site_hosts
 
 _PR_SET_PDEATHSIG = 1
+# How long a service may take to answer its health check after it starts (a loaded machine compiling and
+# importing mitmproxy took 15 s): beyond it the start is a failure, made again (start) or reported.
+HEALTHY_WITHIN_S = 45.0
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec
@@ -216,7 +219,7 @@ class Services:
         )
         return [sites, proxy]
 
-    async def start(self, timeout_s: float = 45.0, attempts: int = 2) -> "Services":
+    async def start(self, timeout_s: float = HEALTHY_WITHIN_S, attempts: int = 2) -> "Services":
         """Start both services and wait until each answers its health check. A start that fails (a
         service exits or will not answer: a port taken between choosing and binding it, a stalled
         machine) is stopped and made again, on fresh ports where this stack chose them, up to
@@ -313,7 +316,7 @@ class Services:
                     os.killpg(service.process.pid, signal.SIGKILL)
             try:
                 await service.start()
-                await service.wait_healthy(30.0)
+                await service.wait_healthy(HEALTHY_WITHIN_S)
                 return True
             except (StackError, OSError) as exc:
                 last_error = str(exc)
