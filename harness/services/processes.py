@@ -341,6 +341,13 @@ class Services:
         await asyncio.shield(self.stop())
 
 
+# Runs the program named after it once faulthandler is registered on SIGUSR1: where a service that will not answer
+# hangs, written to its log (Service._dump_stacks). Here rather than in proxy_addons/main.py, whose bytes are part
+# of every validation run's evidence (harness/catalog/validate.agent_digest).
+WITH_STACK_DUMPS = ("import faulthandler, runpy, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True);"
+                    " sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
 def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: Path,
                   https: bool = False) -> list[str]:
     """The proxy process's command line: the webchaos addon chain on a lean mitmproxy master
@@ -348,7 +355,7 @@ def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: P
     `-O` (main.py says why: without it the cyclic GC stalls every flow for tens of milliseconds)."""
     extra = ["--set", "webchaos_https=true"] if https else []
     return [
-        str(python), "-O", str(PROJECT_ROOT / "proxy_addons" / "main.py"),
+        str(python), "-O", "-c", WITH_STACK_DUMPS, str(PROJECT_ROOT / "proxy_addons" / "main.py"),
         "--set", "mode",  # no agent-facing listener at start: each episode adds its own port
         "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
         # the sites' hosts and their widget frame hosts (served by the proxy itself: proxy_addons/client/frames.py)

@@ -1,6 +1,8 @@
 """Starting the stack: a start that fails is made again on fresh ports, and a service that will not
 answer its health check is named with what it last answered and where its threads were. Real processes."""
 
+import asyncio
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -82,3 +84,21 @@ async def test_the_last_failed_attempt_is_raised(tmp_path: Path) -> None:
         taken.close()
     with pytest.raises(ValueError, match="at least 1"):
         await Services(state_dir=tmp_path / "state").start(attempts=0)
+
+
+async def test_both_services_write_where_their_threads_are_when_asked(tmp_path: Path) -> None:
+    running = Services(state_dir=tmp_path / "state", supervise=False)
+    await running.start()
+    try:
+        for service in running.services:
+            assert service.process is not None
+            service.process.send_signal(signal.SIGUSR1)
+        for service in running.services:
+            for _ in range(400):  # until the dump is in the log (faulthandler writes it from the signal handler)
+                if "most recent call first" in service.log_path.read_text(errors="replace"):
+                    break
+                await asyncio.sleep(0.05)
+            assert "most recent call first" in service.log_path.read_text(errors="replace"), service.name
+            assert service.process is not None and service.process.returncode is None, service.name  # still serving
+    finally:
+        await running.stop()
