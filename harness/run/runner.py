@@ -87,11 +87,11 @@ def tour(catalog: Catalog, tasks_per_site: int = 1,
             return -len({v.target_primitive for v in catalog.variants_for(task_id)}), task_id
         chosen = sorted((tid for tid, t in catalog.tasks.items() if t.site == site), key=reach)[:tasks_per_site]
         firsts: dict[str, str] = {}
-        offered = [v for task_id in chosen for v in catalog.variants_for(task_id) if v.by_default]
-        for v in sorted(offered, key=lambda v: rank(v.id) if rank is not None else 0):  # a stable sort
-            firsts.setdefault(v.target_primitive.value, v.id)
+        offered = {v.id: v for task_id in chosen for v in catalog.variants_for(task_id) if v.by_default}
+        for variant_id in sorted(offered, key=rank or (lambda _: 0)):  # a stable sort: ties in catalog order
+            firsts.setdefault(offered[variant_id].target_primitive.value, variant_id)
         task_ids += chosen
-        variant_ids += sorted(firsts.values(), key=[v.id for v in offered].index)
+        variant_ids += [variant_id for variant_id in offered if variant_id in firsts.values()]
     return task_ids, variant_ids
 
 

@@ -148,8 +148,8 @@ class Service:
         return self.process.pid if self.process is not None else None
 
     async def _dump_stacks(self) -> None:
-        """Have a live service that will not answer write where each of its threads is (the services
-        register faulthandler on SIGUSR1, into their log), so the error says where it hangs."""
+        """Have a live service that will not answer write where each of its threads is into its log (the
+        launcher registers faulthandler on SIGUSR1: `launched`), so the error says where it hangs."""
         if self.process is None or self.process.returncode is not None:
             return
         with contextlib.suppress(ProcessLookupError):
@@ -208,8 +208,8 @@ class Services:
         logs = self.state_dir / "logs"
         sites = Service(
             "sites server",
-            [sys.executable, "-m", "sites.server", "--port", str(self.sites_port),
-             "--oracle-port", str(self.oracle_port), "--secret-fd", "{secret_fd}"],
+            launched(Path(sys.executable), ["-m", "sites.server", "--port", str(self.sites_port),
+                                            "--oracle-port", str(self.oracle_port), "--secret-fd", "{secret_fd}"]),
             f"{self.oracle_url}/health", logs / f"sites-{self.oracle_port}.log", secret=self.secret,
         )
         proxy = Service(
@@ -227,16 +227,14 @@ class Services:
         if attempts < 1:
             raise ValueError(f"attempts must be at least 1, not {attempts}")
         chosen = (self.sites_port, self.oracle_port, self.control_port)
-        for attempt in range(1, attempts + 1):
+        for attempt in range(1, attempts):
             try:
                 return await self._start_once(timeout_s)
             except StackError as exc:
-                if attempt == attempts:
-                    raise
                 sys.stderr.write(f"webchaos: starting the stack failed (attempt {attempt} of {attempts}), "
                                  f"starting it again: {exc}\n")
                 self.sites_port, self.oracle_port, self.control_port = chosen
-        raise StackError("not started")  # not reached: the last attempt returns or raises
+        return await self._start_once(timeout_s)
 
     async def _start_once(self, timeout_s: float) -> "Services":
         self.sites_port = self.sites_port or free_port()
@@ -341,11 +339,25 @@ class Services:
         await asyncio.shield(self.stop())
 
 
-# Runs the program named after it once faulthandler is registered on SIGUSR1: where a service that will not answer
-# hangs, written to its log (Service._dump_stacks). Here rather than in proxy_addons/main.py, whose bytes are part
-# of every validation run's evidence (harness/catalog/validate.agent_digest).
-WITH_STACK_DUMPS = ("import faulthandler, runpy, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True);"
-                    " sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+# Runs the program after it (a script, or -m and a module, then its arguments) once faulthandler is registered on
+# SIGUSR1, so a service that will not answer writes where each of its threads is into its log
+# (Service._dump_stacks). In the launcher rather than in each program: proxy_addons/main.py's bytes are part of
+# every validation run's evidence (harness/catalog/validate.agent_digest).
+_LAUNCHER = """\
+import faulthandler, runpy, signal, sys
+faulthandler.register(signal.SIGUSR1, all_threads=True)
+del sys.argv[0]
+if sys.argv[0] == "-m":
+    del sys.argv[0]
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def launched(python: Path, program: list[str], flags: tuple[str, ...] = ()) -> list[str]:
+    """The command line that runs `program` with `python` and its `flags`, its stacks dumped on SIGUSR1."""
+    return [str(python), *flags, "-c", _LAUNCHER, *program]
 
 
 def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: Path,
@@ -354,8 +366,8 @@ def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: P
     (proxy_addons/main.py; `mitmdump -s proxy_addons/stack.py` takes the same options), run with
     `-O` (main.py says why: without it the cyclic GC stalls every flow for tens of milliseconds)."""
     extra = ["--set", "webchaos_https=true"] if https else []
-    return [
-        str(python), "-O", "-c", WITH_STACK_DUMPS, str(PROJECT_ROOT / "proxy_addons" / "main.py"),
+    return launched(python, [
+        str(PROJECT_ROOT / "proxy_addons" / "main.py"),
         "--set", "mode",  # no agent-facing listener at start: each episode adds its own port
         "--set", f"webchaos_sites=127.0.0.1:{sites_port}",
         # the sites' hosts and their widget frame hosts (served by the proxy itself: proxy_addons/client/frames.py)
@@ -365,4 +377,4 @@ def proxy_command(python: Path, sites_port: int, control_port: int, state_dir: P
         "--set", f"confdir={state_dir / 'mitmproxy'}",
         "--set", "webchaos_secret_fd={secret_fd}",  # filled in by Service.start: a pipe, never the secret
         *extra,
-    ]
+    ], flags=("-O",))

@@ -14,12 +14,11 @@ from harness.services import processes
 from harness.services.processes import Service, Services, StackError
 from scenarios.secret import SECRET_HEADER
 
-# A service that listens on the given port, answers every request 503 and registers the dump, as the
-# real services do (sites/server.py, proxy_addons/main.py).
+# A service that listens on the given port and answers every request 503; run by the launcher the real
+# services are run by (processes.launched), which registers the dump.
 _SULKING_SERVICE = """
-import faulthandler, signal, sys
+import sys
 from http.server import BaseHTTPRequestHandler, HTTPServer
-faulthandler.register(signal.SIGUSR1, all_threads=True)
 class Sulk(BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(503); self.end_headers()
@@ -32,7 +31,9 @@ HTTPServer(("127.0.0.1", int(sys.argv[1])), Sulk).serve_forever()
 async def test_a_service_that_never_answers_200_is_named_with_its_last_answer_and_its_stacks(
         tmp_path: Path) -> None:
     port = processes.free_port()
-    service = Service("sulker", [sys.executable, "-c", _SULKING_SERVICE, str(port)],
+    script = tmp_path / "sulker.py"
+    script.write_text(_SULKING_SERVICE)
+    service = Service("sulker", processes.launched(Path(sys.executable), [str(script), str(port)]),
                       f"http://127.0.0.1:{port}/health", tmp_path / "sulker.log")
     await service.start()
     try:
