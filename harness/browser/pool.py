@@ -16,6 +16,7 @@ from typing import Any
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 from harness.config import find_chromium
 
@@ -31,6 +32,23 @@ CHROMIUM_ARGS = [
     "--disable-default-apps",
     "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication",
 ]
+
+
+def _close_pages_first(context: BrowserContext) -> None:
+    """Make `context.close()` close its pages first. A page's `pagehide` handlers then run and what they send
+    goes out (rrweb's last batch of a page is posted there, keepalive): the headless shell drops those
+    requests when a context closes with its pages still open, where chromium sends them."""
+    close_context = context.close
+
+    async def close(reason: str | None = None) -> None:
+        for page in list(context.pages):
+            try:
+                await page.close()
+            except PlaywrightError:  # closed already, or the browser is gone: the context's close says which
+                pass
+        await close_context(reason=reason)
+
+    context.close = close  # type: ignore[method-assign]
 
 
 def spki_hash(cert_pem: bytes) -> str:
@@ -62,7 +80,7 @@ class BrowserPool:
             args.append(f"--ignore-certificate-errors-spki-list={','.join(self.spki_pins)}")
         self._playwright = await async_playwright().start()
         self._browser = await self._playwright.chromium.launch(
-            executable_path=find_chromium(), headless=self.headless, args=args,
+            executable_path=find_chromium(headless=self.headless), headless=self.headless, args=args,
         )
         self.alive = True
         self.pid = _pid_with_arg(marker)
@@ -82,9 +100,11 @@ class BrowserPool:
     async def new_context(self, proxy_url: str, **options: Any) -> BrowserContext:
         if self._browser is None:
             raise RuntimeError("BrowserPool.start() was not awaited")
-        return await self._browser.new_context(
+        context = await self._browser.new_context(
             proxy={"server": proxy_url}, viewport={"width": 1280, "height": 900}, **options
         )
+        _close_pages_first(context)
+        return context
 
     async def stop(self) -> None:
         self.alive = False

@@ -18,6 +18,7 @@ from scenarios.loader import load_catalog
 @pytest.fixture
 def no_chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(config, "_CHROMIUM_CANDIDATES", ())
+    monkeypatch.setattr(config, "_HEADLESS_SHELL_CANDIDATES", ())
     monkeypatch.delenv("WEBCHAOS_CHROMIUM", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     with pytest.raises(ChromiumNotFound):
@@ -40,3 +41,30 @@ def test_validate_exits_2_with_the_hint_and_writes_nothing(no_chromium: None, tm
     assert "no Chromium found" in out.output
     assert validity.read_bytes() == before
     assert not (tmp_path / "runs").exists()
+
+
+def _executable(folder: Path, name: str) -> str:
+    path = folder / name
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_headless_browser_is_the_headless_shell_when_installed(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    full, shell = _executable(tmp_path, "chromium"), _executable(tmp_path, "chromium-headless-shell")
+    monkeypatch.setattr(config, "_CHROMIUM_CANDIDATES", (full,))
+    monkeypatch.setattr(config, "_HEADLESS_SHELL_CANDIDATES", (str(tmp_path / "absent"), shell))
+    monkeypatch.delenv("WEBCHAOS_CHROMIUM", raising=False)
+    assert config.find_chromium(headless=True) == shell
+    assert config.find_chromium() == full                       # a window someone watches: the browser
+    monkeypatch.setattr(config, "_HEADLESS_SHELL_CANDIDATES", (str(tmp_path / "absent"),))
+    assert config.find_chromium(headless=True) == full          # no shell: the browser, headless
+
+
+def test_webchaos_chromium_is_used_as_given_headless_or_not(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    mine = _executable(tmp_path, "my-chrome")
+    monkeypatch.setattr(config, "_HEADLESS_SHELL_CANDIDATES", (_executable(tmp_path, "chromium-headless-shell"),))
+    monkeypatch.setenv("WEBCHAOS_CHROMIUM", mine)
+    assert config.find_chromium(headless=True) == mine
+    assert config.find_chromium() == mine
