@@ -194,5 +194,9 @@ class Page(HTMLParser):
         return [n for n in self.nodes if self.role_of(n) == role and n.visible() and fits(self.name_of(n))
                 and (scope is None or _inside(n, scope))]
 
+    def loading(self) -> bool:
+        """Whether a part of the page says it is still being filled in by script (`aria-busy="true"`)."""
+        return any(n.attrs.get("aria-busy") == "true" for n in self.nodes)
+
     def text(self) -> str:
         return self.root.text()

@@ -233,7 +233,8 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
     """(step index, problem) for the first plan step whose element is not where the plan expects it.
 
     Steps that run scripts (a button's click, a key other than a form's Enter) leave the rendered
-    page unknown: the steps after them are checked again from the next `goto`. An `answer` step on a
+    page unknown: the steps after them are checked again from the next `goto`; so does an element a page
+    lacks while a part of it says it is still loading (`aria-busy="true"`). An `answer` step on a
     known page must read an answer that the task's (filled) `answer` block accepts."""
     problem = await browser.open(start_url)
     if problem:
@@ -258,6 +259,9 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
             continue
         assert step.role is not None and step.name is not None
         found = browser.page.find(step.role, step.name, step.exact, step.within)
+        if not found and browser.page.loading():
+            known = False  # a part still loading by script (aria-busy) may bring it: not rendered here
+            continue
         if not found:
             return index, (f"no {step.role} named {step.name!r} on {browser.path()} (the page the plan is on "
                            "at this step); expected one")

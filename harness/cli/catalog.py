@@ -93,6 +93,26 @@ def catalog_summary(ctx: typer.Context,
         f"{s.ref} {s.episodes_per_agent} ({len(s.entries)} x {len(s.seeds)} seeds)" for s in suites), highlight=False)
 
 
+@catalog_app.command("tasks")
+def catalog_tasks(write: Annotated[bool, typer.Option(
+        "--write", help="write docs/tasks.md when it is not current")] = False) -> None:
+    """The task table (docs/tasks.md): every task template per site with its kind, primitive, plan length and
+    variants, and each site's spread. Says whether the committed file is current (exit 1 when not, unless
+    --write writes it)."""
+    from harness.catalog.task_table import TASKS_DOC, render
+
+    text = render(load_catalog(None))
+    current = TASKS_DOC.is_file() and TASKS_DOC.read_text() == text
+    if not current and write:
+        TASKS_DOC.write_text(text)
+        console.print(f"wrote {TASKS_DOC}", highlight=False)
+        return
+    console.print(f"{TASKS_DOC}: {'current' if current else 'not current (webchaos catalog tasks --write)'}",
+                  highlight=False)
+    if not current:
+        raise typer.Exit(1)
+
+
 @catalog_app.command("suites")
 def catalog_suites(write: Annotated[bool, typer.Option(
         "--write", help="write the suites that changed (each gets the next version)")] = False,

@@ -157,14 +157,18 @@ class TrackingEvent(BaseModel):
     description: str
 
 
-class Shipment(BaseModel):
-    """A parcel of an order on its way: the carrier's tracking number and its scans, oldest first."""
+class Shipment(_OmitsUnused):
+    """A parcel of an order on its way: the carrier's tracking number and the scans the shop has from it, oldest
+    first; `newer`: scans the carrier has made since, which only its live lookup returns (None: none)."""
+
+    _omit_when_unset = ("newer",)
 
     id: str
     order_id: str
     carrier: str
     tracking_number: str
     events: list[TrackingEvent]
+    newer: list[TrackingEvent] | None = None
 
 
 class Coupon(BaseModel):

@@ -117,6 +117,7 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "returns": service_questions.returns,
     "return_closed": service_questions.return_closed,
     "parcel": service_questions.parcel,
+    "live_parcel": service_questions.live_parcel,
     "coupons": service_questions.coupons,
     "wishlist": service_questions.wishlist,
     "review": service_questions.review,

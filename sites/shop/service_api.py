@@ -1,7 +1,8 @@
-"""The JSON API of the store's later features: sending items of an order back and pricing a coupon at
-checkout (placing an order with a coupon is sites/shop/api.py's `place_order`). A world without the feature
+"""The JSON API of the store's later features: sending items of an order back, asking a parcel's carrier for its
+newer scans, and pricing a coupon at checkout (placing an order with a coupon is sites/shop/api.py's `place_order`). A world without the feature
 answers 404, as a store without it would."""
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -30,6 +31,10 @@ from sites.shop.services import (
     returned_ids,
     wallet_coupon,
 )
+
+# The carrier's tracking service is another company's: the tracking page asks it for scans newer than the shop's
+# last sync as it loads, and it takes a moment to answer (as such lookups do; a fault can make it longer).
+CARRIER_ANSWERS_IN_S = 0.8
 
 
 def _wishlist(state: ShopState) -> list[WishListItem]:
@@ -128,6 +133,20 @@ def service_api_router() -> APIRouter:
         state.wishlist = [w for w in _wishlist(state) if w.id != item.id]
         episode.emit.commit("remove_from_wishlist", item.id, product_id=item.product_id)
         return {"count": len(state.wishlist)}
+
+    @router.get("/orders/{order_id}/tracking/live")
+    @hook_point("live_tracking", "read", target=lambda kw: kw["order_id"])
+    async def live_tracking(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        order = get_or_404(state.orders, order_id, "order")
+        shipment = next((s for s in state.shipments or [] if s.order_id == order.id), None)
+        if shipment is None:
+            raise HTTPException(404, f"order {order.id} has no parcel on its way")
+        await asyncio.sleep(CARRIER_ANSWERS_IN_S)
+        newer = list(reversed(shipment.newer or []))
+        episode.emit.inspect("live_tracking", order.id, revealed=["newer"])
+        return {"carrier": shipment.carrier, "tracking_number": shipment.tracking_number,
+                "scans": [scan.model_dump() for scan in newer]}
 
     @router.get("/coupons/{code}/quote")
     @hook_point("quote_coupon", "read", target=lambda kw: kw["code"])

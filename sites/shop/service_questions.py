@@ -8,7 +8,7 @@ from datetime import timedelta
 from random import Random
 from typing import Any
 
-from scenarios.clock import EpisodeClock
+from scenarios.clock import EpisodeClock, iso, parse_iso
 from sites.shop.models import (
     SHIPPING_CENTS,
     SHIPPING_DAYS,
@@ -132,6 +132,34 @@ def parcel(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeCloc
         parcels.append({"order_id": order.id, "tracking_number": number, "names": [p.name for p in picked]})
     asked = rng.choice(parcels[:2])  # the list shows the newest first: the asked parcel is never the first one
     bindings["parcel"] = asked
+
+
+NEWER_SCANS = ("Arrived at regional hub", "Departed regional hub", "Arrived at local delivery station")
+
+
+def live_parcel(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The parcels of `parcel`, each with scans the carrier made after the shop's last sync: the tracking page
+    lists the synced ones at once and asks the carrier for newer ones as it loads. The asked parcel is named by
+    a product in it; its latest scan is only in the carrier's answer."""
+    parcel(state, bindings, rng, clock)
+    asked_index = rng.randrange(3)
+    for index, shipment in enumerate(state.shipments or []):
+        order = state.order(shipment.order_id)
+        assert order is not None
+        last = parse_iso(shipment.events[-1].at).replace(tzinfo=clock.epoch.tzinfo)
+        room_h = int((clock.epoch - last).total_seconds() // 3600) - 1  # newer scans, all before now
+        count = 2 if index == asked_index else rng.randint(1, 2)
+        hours = sorted(rng.sample(range(1, max(room_h, count) + 1), count))
+        places = rng.sample([p for p in SCAN_PLACES if p not in {e.place for e in shipment.events}], count)
+        shipment.newer = [TrackingEvent(at=iso(last + timedelta(hours=h)), place=place, description=what)
+                          for h, place, what in zip(hours, places, NEWER_SCANS[:count], strict=True)]
+        if index == asked_index:
+            bindings["live_parcel"] = {
+                "order_id": order.id, "product": order.lines[0].product_name, "carrier": shipment.carrier,
+                "place": shipment.newer[-1].place, "synced_place": shipment.events[-1].place,
+                # what counts as naming it: the place as the carrier gives it, or its city alone
+                "said": [shipment.newer[-1].place, shipment.newer[-1].place.split(",")[0]],
+            }
 
 
 def coupons(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:

@@ -7,13 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from typer.testing import CliRunner, Result
 
-from harness.catalog.check import Finding, check_catalog
+from harness.catalog.check import Finding, _Browser, check_catalog, walk_plan
 from harness.cli.main import app
 from harness.config import PROJECT_ROOT
 from scenarios.loader import CATALOG_DIR
+from scenarios.schema import PlanStep
 from sites import registry
 
 SHOP_TASKS = (CATALOG_DIR / "shop" / "tasks.yaml").read_text()
@@ -192,3 +194,17 @@ def test_a_hand_written_seed_variant_whose_world_the_family_refuses_is_an_error(
     found = errors(check_catalog(root, seeds=(1,)))
     assert [f.where for f in found] == ["variant stock_page_two"]
     assert "seed 1" in found[0].message and "push_past_first_page" in found[0].message
+
+
+@pytest.mark.parametrize(("busy", "flagged"), [(True, False), (False, True)])
+async def test_the_plan_walk_leaves_an_element_a_loading_part_may_bring_unchecked(busy: bool, flagged: bool) -> None:
+    html = ('<main><h1>Track package</h1><section aria-labelledby="t"' + (' aria-busy="true"' if busy else '')
+            + '><h2 id="t">Latest from the carrier</h2><p>Checking…</p></section></main>')
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=html))
+    plan = [PlanStep(do="goto", url="/track"),
+            PlanStep(do="answer", role="group", name="Latest scan location", pattern="Latest scan location (.+)")]
+    async with httpx.AsyncClient(transport=transport, base_url="http://shop.test") as client:
+        problem = await walk_plan(_Browser(client), plan, "http://shop.test/")
+    assert (problem is not None) is flagged, problem
+    if flagged:
+        assert problem is not None and problem[0] == 1 and "no group named 'Latest scan location'" in problem[1]

@@ -1,4 +1,4 @@
-/* Cartwheel's later features: sending items back and coupons at checkout. Loaded only by the pages that have
+/* Cartwheel's later features: sending items back, the carrier's live tracking and coupons at checkout. Loaded only by the pages that have
    them (the checkout loads it only in a world with a coupon wallet), after shop.js. */
 (function () {
   "use strict";
@@ -11,6 +11,69 @@
     var sign = cents < 0 ? "\u2212" : "";
     return sign + "$" + (Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   }
+
+  /* Tracking: ask the carrier for scans newer than the shop's last sync, newest first; the latest one's place
+     and what happened there head the panel. The carrier can be slow or unreachable: "Check again" asks anew. */
+  document.querySelectorAll("[data-live-tracking]").forEach(function (panel) {
+    var carrier = panel.dataset.carrier;
+    var status = panel.querySelector("[data-live-status]");
+    var latest = panel.querySelector("[data-live-latest]");
+    var list = panel.querySelector("[data-live-scans]");
+    var retry = panel.querySelector("[data-live-retry]");
+    function when(stamp) { return stamp.slice(0, 10) + " " + stamp.slice(11, 16); }
+    function row(id, label, value) {
+      var group = document.createElement("div");
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-labelledby", id);
+      var term = document.createElement("dt");
+      term.id = id;
+      term.textContent = label;
+      var detail = document.createElement("dd");
+      detail.textContent = value;
+      group.appendChild(term);
+      group.appendChild(detail);
+      return group;
+    }
+    function ask() {
+      panel.setAttribute("aria-busy", "true");
+      retry.hidden = true;
+      status.textContent = "Checking " + carrier + " for newer scans\u2026";
+      api("GET", "/api/orders/" + encodeURIComponent(panel.dataset.liveTracking) + "/tracking/live")
+        .then(function (data) {
+          latest.textContent = "";
+          list.textContent = "";
+          if (!data.scans.length) {
+            status.textContent = carrier + " has no scans newer than the ones below.";
+            latest.hidden = true;
+            return;
+          }
+          var newest = data.scans[0];
+          latest.appendChild(row("live-place-label", "Latest scan location", newest.place));
+          latest.appendChild(row("live-what-label", "Latest scan", newest.description + " \u00b7 " + when(newest.at)));
+          latest.hidden = false;
+          data.scans.forEach(function (scan) {
+            var item = document.createElement("li");
+            var what = document.createElement("p");
+            what.className = "tracking-what";
+            what.textContent = scan.description;
+            var where = document.createElement("p");
+            where.className = "muted small";
+            where.textContent = scan.place + " \u00b7 " + when(scan.at);
+            item.appendChild(what);
+            item.appendChild(where);
+            list.appendChild(item);
+          });
+          status.textContent = "Updated from " + carrier + " just now.";
+        })
+        .catch(function () {
+          status.textContent = "Couldn\u2019t reach " + carrier + " just now.";
+          retry.hidden = false;
+        })
+        .then(function () { panel.setAttribute("aria-busy", "false"); });
+    }
+    retry.querySelector("button").addEventListener("click", ask);
+    ask();
+  });
 
   /* Wish list: save from a product page; move to the cart or remove on the list. */
   var pageAlert = document.querySelector("main > [data-alert]");

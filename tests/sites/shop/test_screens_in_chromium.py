@@ -76,6 +76,16 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.goto(f"{info['base_url']}/orders/{info['bindings']['parcel']['order_id']}/tracking")
             await _shot(page, "shop-tracking.png", r'- group "Tracking number"')
 
+            # the carrier's newer scans arrive a moment after the page: the panel says so, then shows them
+            info, page = await browse("live_parcel")
+            live = info["bindings"]["live_parcel"]
+            await page.goto(f"{info['base_url']}/orders/{live['order_id']}/tracking")
+            await page.get_by_role("group", name="Latest scan location").wait_for()
+            assert await page.get_by_role("status").inner_text() == f"Updated from {live['carrier']} just now."
+            place = page.get_by_role("group", name="Latest scan location").get_by_role("definition")
+            assert await place.inner_text() == live["place"]
+            await _shot(page, "shop-tracking-live.png", r'- group "Latest scan location"')
+
             # coupons: the wallet, then a code applied at checkout
             info, page = await browse("coupons")
             coupon = info["bindings"]["coupon"]

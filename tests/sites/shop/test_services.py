@@ -16,8 +16,8 @@ from sites.shop.services import RETURN_REASONS, return_window_closes
 from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
-NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "coupons", "wishlist", "review", "gift",
-                 "bought_from"]
+NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
+                 "gift", "bought_from"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -60,7 +60,8 @@ def test_a_world_without_the_features_has_none_of_their_fields_in_its_json() -> 
 
 
 @pytest.mark.parametrize(("question", "features"), [
-    ("returns", {"returns"}), ("return_closed", {"returns"}), ("parcel", {"shipments"}), ("coupons", {"coupons"}),
+    ("returns", {"returns"}), ("return_closed", {"returns"}), ("parcel", {"shipments"}),
+    ("live_parcel", {"shipments"}), ("coupons", {"coupons"}),
     ("compare", set()), ("bought_from", set()),
 ])
 def test_each_question_turns_on_only_the_features_its_task_uses(question: str, features: set[str]) -> None:
@@ -114,6 +115,56 @@ def test_parcel_is_one_of_three_tracked_orders_and_never_the_newest() -> None:
         assert asked.order_id == parcel["order_id"] != episode.state.orders[-1].id
         order = episode.state.order(parcel["order_id"])
         assert order is not None and [line.product_name for line in order.lines] == parcel["names"]
+
+
+def test_live_parcel_latest_scan_is_newer_than_every_synced_one_and_only_the_carrier_has_it() -> None:
+    for seed in SEEDS:
+        episode = shop(seed, question="live_parcel")[1]
+        live, shipments = episode.bindings["live_parcel"], episode.state.shipments
+        assert shipments is not None and all(s.newer for s in shipments)
+        asked = only([s for s in shipments if s.order_id == live["order_id"]])
+        assert asked.newer is not None and asked.newer[-1].place == live["place"] != asked.events[-1].place
+        assert live["place"] not in {e.place for e in asked.events}
+        now = episode.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert asked.events[-1].at < asked.newer[0].at <= asked.newer[-1].at < now
+        # the parcel is found by a product that no other order holds
+        holding = [o for o in episode.state.orders if live["product"] in (line.product_name for line in o.lines)]
+        assert [o.id for o in holding] == [live["order_id"]]
+        assert live["said"] == [live["place"], live["place"].split(",")[0]]
+
+
+async def test_tracking_lists_the_synced_scans_and_the_carrier_answers_the_newer_ones_newest_first() -> None:
+    app, episode = shop(4, question="live_parcel")
+    live = episode.bindings["live_parcel"]
+    asked = only([s for s in episode.state.shipments or [] if s.order_id == live["order_id"]])
+    html = (await send(app, episode, "GET", f"/orders/{live['order_id']}/tracking")).text
+    assert Page(html).find("heading", f"Latest from {live['carrier']}")
+    assert live["place"] not in html  # not in the page as served: the carrier's answer brings it
+    assert asked.events[-1].place in html
+    answer = await send(app, episode, "GET", f"/api/orders/{live['order_id']}/tracking/live")
+    assert answer.status_code == 200
+    scans = answer.json()["scans"]
+    assert [s["place"] for s in scans] == [e.place for e in reversed(asked.newer or [])]
+    assert scans[0]["place"] == live["place"]
+
+
+async def test_live_tracking_refuses_what_has_no_parcel_with_a_4xx() -> None:
+    app, episode = shop(4, question="live_parcel")
+    shipped = {s.order_id for s in episode.state.shipments or []}
+    other = next(o.id for o in episode.state.orders if o.id not in shipped)
+    for path in (f"/api/orders/{other}/tracking/live", "/api/orders/o999999/tracking/live",
+                 "/api/orders/%00/tracking/live"):
+        assert (await send(app, episode, "GET", path)).status_code == 404, path
+    app, episode = shop(4)  # no parcels at all
+    assert (await send(app, episode, "GET", f"/api/orders/{episode.state.orders[0].id}/tracking/live")
+            ).status_code == 404
+
+
+async def test_a_parcel_world_without_carrier_scans_has_no_live_panel() -> None:
+    app, episode = shop(4, question="parcel")
+    parcel = episode.bindings["parcel"]
+    html = (await send(app, episode, "GET", f"/orders/{parcel['order_id']}/tracking")).text
+    assert "Latest from" not in html and "services.js" not in html and "tracking/live" not in html
 
 
 def test_coupons_best_usable_code_takes_its_percentage_off_the_target() -> None:

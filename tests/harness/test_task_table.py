@@ -1,0 +1,41 @@
+"""docs/tasks.md: the committed task table is what the catalog gives today, and it lists every task once with
+its site's spread."""
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from harness.catalog import task_table
+from harness.catalog.task_table import TASKS_DOC, render
+from harness.cli.main import app
+from sites.registry import load_site_catalog
+
+CATALOG = load_site_catalog()
+
+
+def test_the_committed_task_table_is_current() -> None:
+    assert TASKS_DOC.read_text() == render(CATALOG), "docs/tasks.md is stale: run `webchaos catalog tasks --write`"
+    out = CliRunner().invoke(app, ["catalog", "tasks"])
+    assert out.exit_code == 0 and "current" in out.output
+
+
+def test_every_task_is_listed_once_and_each_sites_counts_add_up() -> None:
+    text = render(CATALOG)
+    listed = re.findall(r"^\| `([a-z0-9_]+)` \|", text, flags=re.M)
+    assert sorted(listed) == sorted(CATALOG.tasks)
+    for site in {t.site for t in CATALOG.tasks.values()}:
+        row = re.search(rf"^\| {site} \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", text, flags=re.M)
+        assert row is not None, site
+        total, *kinds = (int(n) for n in row.groups())
+        assert total == sum(kinds) == sum(1 for t in CATALOG.tasks.values() if t.site == site)
+
+
+def test_a_stale_table_exits_1_and_write_makes_it_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stale = tmp_path / "tasks.md"
+    stale.write_text("# Tasks\n")
+    monkeypatch.setattr(task_table, "TASKS_DOC", stale)
+    assert CliRunner().invoke(app, ["catalog", "tasks"]).exit_code == 1
+    assert CliRunner().invoke(app, ["catalog", "tasks", "--write"]).exit_code == 0
+    assert stale.read_text() == render(CATALOG)
