@@ -43,6 +43,29 @@ def _offers(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClo
     }
 
 
+def _sold_out_seller(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The user's usual seller (the target's) has sold out; it was the cheapest, so the offers list (cheapest
+    first) puts its row first. What to buy instead is the cheapest listing still in stock (the row with the
+    lowest-price badge, which only a listing in stock gets)."""
+    target = bindings["target"]
+    listings = state.offers(target["name"])
+    if len(listings) < 3:
+        raise ValueError("question 'sold_out_seller' needs hard_negatives of at least 2 (two sellers besides)")
+    base: int = target["price_cents"]
+    floor = max(99, base - 900)
+    prices = sorted(floor + step * 100 for step in rng.sample(range(1, 18), len(listings)))
+    others = [p for p in listings if p.id != target["id"]]
+    rng.shuffle(others)
+    mine = state.product(target["id"])
+    assert mine is not None
+    mine.price_cents, mine.stock = prices[0], 0
+    for product, price in zip(others, prices[1:], strict=True):
+        product.price_cents = price
+    bindings["target"] = {**target, "price_cents": mine.price_cents, "stock": 0}
+    instead = min(others, key=lambda p: p.price_cents)
+    bindings["sold_out"] = {"id": instead.id, "seller": instead.seller, "price_cents": instead.price_cents}
+
+
 def _order_total(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
     """An order of the history, named by one product in it (the most recent order with that product)."""
     order = rng.choice(state.orders)
@@ -109,6 +132,7 @@ def _unsold(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClo
 
 QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]] = {
     "offers": _offers,
+    "sold_out_seller": _sold_out_seller,
     "order_total": _order_total,
     "arrival": _arrival,
     "budget": _budget,

@@ -1,6 +1,6 @@
-"""The JSON API of the store's later features: sending items of an order back, asking a parcel's carrier for its
-newer scans, and pricing a coupon at checkout (placing an order with a coupon is sites/shop/api.py's `place_order`). A world without the feature
-answers 404, as a store without it would."""
+"""The JSON API of the store's later features: sending items of an order back, asking a parcel's carrier for
+its newer scans, and pricing a coupon at checkout (placing an order with a coupon is sites/shop/api.py's
+`place_order`). A world without the feature answers 404, as a store without it would."""
 
 import asyncio
 from typing import Any

@@ -1,5 +1,6 @@
-/* Cartwheel's later features: sending items back, the carrier's live tracking and coupons at checkout. Loaded only by the pages that have
-   them (the checkout loads it only in a world with a coupon wallet), after shop.js. */
+/* Cartwheel's later features: sending items back, the carrier's live tracking and coupons at checkout.
+   Loaded only by the pages that have them (the checkout loads it only in a world with a coupon wallet, the
+   tracking page only with the carrier's live scans), after shop.js. */
 (function () {
   "use strict";
 

@@ -37,9 +37,10 @@ def only(found: list[Any]) -> Any:
 
 # --- worlds --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("question", ["offers", "order_total", "arrival", "budget", "unsold"])
+@pytest.mark.parametrize("question", ["offers", "sold_out_seller", "order_total", "arrival", "budget", "unsold"])
 def test_a_question_world_is_the_same_bytes_for_the_same_seed(question: str) -> None:
-    params: dict[str, Any] = {"question": question, **({"hard_negatives": 3} if question == "offers" else {})}
+    negatives = {"hard_negatives": 3} if question in ("offers", "sold_out_seller") else {}
+    params: dict[str, Any] = {"question": question, **negatives}
     one, two = shop(5, **params)[1], shop(5, **params)[1]
     assert one.initial_state == two.initial_state
     assert json.dumps(one.bindings, sort_keys=True) == json.dumps(two.bindings, sort_keys=True)
@@ -68,6 +69,34 @@ def test_offers_have_one_cheapest_seller_and_it_is_not_the_targets() -> None:
         assert bindings["offers"]["cheapest_seller"] == cheapest.seller != target["seller"]
         assert bindings["offers"]["sellers"] == sorted(p.seller for p in listings)
         assert state.product(target["id"]).price_cents == target["price_cents"]
+
+
+def test_sold_out_seller_is_the_cheapest_and_the_answer_is_the_next_cheapest_in_stock() -> None:
+    for seed in SEEDS:
+        state, bindings = (e := shop(seed, hard_negatives=3, question="sold_out_seller")[1]).state, e.bindings
+        target, instead = bindings["target"], bindings["sold_out"]
+        listings = state.offers(target["name"])
+        assert len(listings) == 4 and len({p.price_cents for p in listings}) == 4
+        assert listings[0].id == target["id"] and listings[0].stock == 0 == target["stock"]
+        assert listings[1].id == instead["id"] and listings[1].stock > 0 and instead["seller"] != target["seller"]
+        assert listings[1].price_cents == instead["price_cents"]
+
+
+async def test_the_sold_out_listing_cannot_be_bought_and_its_offers_page_leads_to_the_others() -> None:
+    app, episode = shop(3, hard_negatives=3, question="sold_out_seller")
+    target, instead = episode.bindings["target"], episode.bindings["sold_out"]
+    mine = await page(app, episode, f"/product/{target['id']}")
+    assert "Out of stock" in mine.text() and only(mine.find("button", "Add to cart")).attrs.get("disabled") is not None
+    offers = await page(app, episode, only(mine.find("link", "/^Compare all \\d+ offers$/")).attrs["href"])
+    rows = [r for r in offers.find("row", "/\\$/") if r.ancestor("tbody")]
+    first = offers.name_of(rows[0])
+    assert first.startswith(target["seller"]) and first.endswith("Out of stock")  # cheapest first, but sold out
+    lowest = only(offers.find("row", "/Lowest price/"))  # the badge: the lowest price one can buy
+    assert offers.name_of(lowest).startswith(instead["seller"]) and offers.name_of(rows[1]) == offers.name_of(lowest)
+    assert only(offers.find("link", instead["seller"])).attrs["href"] == f"/product/{instead['id']}"
+    async with client(app, "shop.test", episode.id) as http:
+        refused = await http.post("/api/cart", json={"product_id": target["id"], "quantity": 1})
+    assert 400 <= refused.status_code < 500, refused.text
 
 
 def test_order_total_names_the_latest_order_with_the_product() -> None:
