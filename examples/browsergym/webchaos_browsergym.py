@@ -53,6 +53,9 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SECRET_HEADER = "x-webchaos-secret"  # as scenarios/secret.py names it
 ID_PREFIX = "webchaos"
 SYSTEM_CHROMIUM = "/usr/bin/chromium"
+# Debian's headless shell: the same engine at about half the CPU, for an env that shows no window (the shell
+# cannot show one; webchaos's own headless runs use it too: harness/config.py).
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 
 
 class WebchaosServerError(RuntimeError):
@@ -182,7 +185,7 @@ def use_system_chromium(executable: str = SYSTEM_CHROMIUM) -> None:
         return
     spec = json.loads((Path(playwright.__file__).parent / "driver" / "package" / "browsers.json").read_text())
     revision = next(b["revision"] for b in spec["browsers"] if b["name"] == "chromium")
-    browsers = Path(sys.prefix) / "webchaos-playwright-browsers"
+    browsers = Path(sys.prefix) / "webchaos-playwright-browsers" / Path(executable).name  # one per executable
     link = browsers / f"chromium-{revision}" / "chrome-linux" / "chrome"
     if not link.is_symlink():
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -256,7 +259,8 @@ class WebchaosEnv(BrowserEnv):
     and its episode opened, before the context: `reset` reads `pw_context_kwargs` after making the task)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        use_system_chromium()
+        headless = kwargs.get("headless", True)
+        use_system_chromium(HEADLESS_SHELL if headless and Path(HEADLESS_SHELL).exists() else SYSTEM_CHROMIUM)
         super().__init__(*args, **kwargs)
 
     @property  # type: ignore[override]
