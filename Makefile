@@ -9,9 +9,8 @@ PYTEST_ARGS ?=
 # Test processes: a file's tests stay in one (they share its module-scoped browsers and episodes; each process
 # starts one stack for every file that asks, tests/conftest.py); 1 runs them in this process (the default when
 # PYTEST_ARGS picks the tests). Three on two cores: a test process keeps about half a core busy (its episodes
-# mostly wait on pages and faults' delays), so two left a core idle. Files go out longest first
-# (tests/conftest.py LONGEST_FIRST), so the run does not end on one long file. The API fuzzing runs in a
-# pytest of its own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py).
+# mostly wait on pages and faults' delays), so two left a core idle. The API fuzzing runs in a pytest of its
+# own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py).
 TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,3)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # Frameworks whose pins conflict with mitmproxy's (h11) get a venv of their own.
@@ -90,7 +89,7 @@ demo: $(STAMP) bytecode rrweb chromium
 	$(VENV)/bin/webchaos demo
 
 test: $(STAMP) bytecode rrweb chromium frameworks
-	$(PY) -m pytest -q --durations=25 $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder) $(PYTEST_ARGS)
+	$(PY) -m pytest -q --durations=25 $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 	$(if $(PARALLEL),$(PY) -m pytest -q -p no:xdist tests/sites/test_fuzz.py)
 
 lint: $(STAMP)

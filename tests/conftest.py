@@ -17,34 +17,6 @@ if (_worker := os.environ.get("PYTEST_XDIST_WORKER")) and "WEBCHAOS_STATE_DIR" n
     os.environ["WEBCHAOS_STATE_DIR"] = str(Path(__file__).resolve().parents[1] / ".webchaos" / f"test-{_worker}")
 
 
-# The files whose tests take longest, longest first (seconds of one process, a fresh clone's `make test` on two
-# cores: reference agent 209, Ray 178, BrowserGym 151, ...). `make test` hands whole files to its worker
-# processes in collection order (--dist loadfile --no-loadscope-reorder), so these start first and none of them
-# is left running alone at the end while the other workers sit idle. Files not named keep their order after.
-LONGEST_FIRST = (
-    "tests/harness/test_reference_agent.py",
-    "tests/harness/executors/test_ray_cluster.py",
-    "tests/examples/test_browsergym.py",
-    "tests/harness/test_client_faults.py",
-    "tests/harness/test_site_e2e.py",
-    "tests/harness/test_ablations.py",
-    "tests/harness/test_chaos_profiles_e2e.py",
-    "tests/harness/test_field_checks.py",
-    "tests/harness/test_crash.py",
-    "tests/harness/test_field_pages.py",
-    "tests/harness/test_catalog_check.py",
-    "tests/examples/test_frameworks.py",
-    "tests/sites/test_catalog_determinism.py",
-    "tests/harness/test_injectors_e2e.py",
-    "tests/harness/test_resume.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest as collected
-
-
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Services]:
     """The sites server and the proxy, started once per test process and shared by every module that asks
