@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from harness.agents import ReferenceAgent
 from harness.catalog.validate import (
+    SPECIFICITY_NAME,
     VALIDITY_DIR,
     RunRecord,
     ValidityFile,
@@ -33,7 +34,7 @@ from harness.services.processes import Services
 from scenarios.faults import Primitive
 from scenarios.loader import Catalog
 
-SPECIFICITY_FILE = VALIDITY_DIR / "specificity.json"
+SPECIFICITY_FILE = VALIDITY_DIR / SPECIFICITY_NAME
 SAMPLE_SEED = 20261203  # committed: the sample is the same for everyone until this changes
 PER_CELL = 5
 EPISODE_SEED = 1

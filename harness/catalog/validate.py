@@ -39,6 +39,8 @@ from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
 VALIDITY_DIR = PROJECT_ROOT / "scenarios" / "validity"
+# The folder's one file that is not a site's: `validate --specificity`'s evidence (harness/catalog/specificity.py).
+SPECIFICITY_NAME = "specificity.json"
 DOCS_FILE = PROJECT_ROOT / "docs" / "validity.md"
 RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"
 AGENTS = (RECOVERY_ON, RECOVERY_OFF)
@@ -483,4 +485,6 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
 
 
 def all_validity(folder: Path = VALIDITY_DIR) -> list[ValidityFile]:
-    return [ValidityFile.model_validate_json(p.read_bytes()) for p in sorted(folder.glob("*.json"))]
+    """Every site's validity file in `folder` (not the specificity evidence beside them)."""
+    return [ValidityFile.model_validate_json(p.read_bytes()) for p in sorted(folder.glob("*.json"))
+            if p.name != SPECIFICITY_NAME]

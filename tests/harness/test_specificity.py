@@ -9,8 +9,16 @@ from harness.catalog.specificity import (
     plan_specificity,
     render_specificity,
     tally,
+    write_specificity,
 )
-from harness.catalog.validate import Judgement, RunRecord, ValidityFile
+from harness.catalog.validate import (
+    SPECIFICITY_NAME,
+    Judgement,
+    RunRecord,
+    ValidityFile,
+    all_validity,
+    write_validity,
+)
 from scenarios.faults import Primitive
 from sites.registry import load_site_catalog
 
@@ -50,3 +58,10 @@ def test_the_matrix_counts_failures_per_target_and_lacking_primitive(tmp_path: P
     table = "\n".join(render_specificity(data))
     assert "| patience | " in table and "**100% of 1**" in table
 
+
+
+def test_the_specificity_evidence_beside_the_site_files_is_not_read_as_one(tmp_path: Path) -> None:
+    write_validity(_judged("shop"), tmp_path)
+    data, _ = plan_specificity(CATALOG, [_judged("shop")], resume=False, path=tmp_path / SPECIFICITY_NAME)
+    write_specificity(data, tmp_path / SPECIFICITY_NAME)
+    assert [f.site for f in all_validity(tmp_path)] == ["shop"]
