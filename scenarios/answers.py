@@ -10,7 +10,7 @@ done, and a task (or a variant whose seed fault removed its target) says that th
 import json
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -19,6 +19,7 @@ from scenarios.strict import Strict
 Normaliser = Literal["case", "space", "punctuation"]
 _ALL_NORMALISERS: tuple[Normaliser, ...] = ("case", "space", "punctuation")
 TaskKind = Literal["action", "answer", "action+answer", "infeasible"]
+TASK_KINDS: tuple[TaskKind, ...] = get_args(TaskKind)
 
 ANSWER_PREDICATES = ("eq", "one_of", "contains_all", "number", "date", "set_eq", "regex")
 MAX_ANSWER_CHARS = 4000  # an answer is a value or a sentence; a longer one is cut (and said so in the verdict)

@@ -6,6 +6,7 @@ test keeps the committed file current."""
 from collections import Counter
 
 from harness.config import PROJECT_ROOT
+from scenarios.answers import TASK_KINDS
 from scenarios.faults import Primitive
 from scenarios.loader import Catalog
 from scenarios.schema import Task
@@ -29,7 +30,7 @@ def render(catalog: Catalog) -> str:
              "grader checks against the world, `action+answer` both, `infeasible` cannot be done and the right",
              "outcome is to say so. *Primitive*: the one the task is built around. *Steps*: the reference",
              f"plan's length (long: {LONG_PLAN} or more). *Variants*: how many variants run on it.", ""]
-    lines.append("| site | tasks | action | answer | action+answer | infeasible | long | "
+    lines.append("| site | tasks | " + " | ".join(TASK_KINDS) + " | long | "
                  + " | ".join(p.value.replace("_", " ") for p in Primitive) + " |")
     lines.append("|---|" + "---:|" * (6 + len(Primitive)))
     for site in sorted(by_site):
@@ -37,7 +38,7 @@ def render(catalog: Catalog) -> str:
         kinds = Counter(t.kind for t in tasks)
         own = Counter(p for t in tasks for p in t.primitives)
         lines.append(f"| {site} | {len(tasks)} | " + " | ".join(
-            str(kinds[k]) for k in ("action", "answer", "action+answer", "infeasible"))
+            str(kinds[k]) for k in TASK_KINDS)
             + f" | {sum(len(t.plan) >= LONG_PLAN for t in tasks)} | "
             + " | ".join(str(own[p]) for p in Primitive) + " |")
     for site in sorted(by_site):

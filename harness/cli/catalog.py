@@ -38,6 +38,7 @@ def catalog_summary(ctx: typer.Context,
 
     from harness.catalog.check import coverage
     from harness.catalog.validate import all_validity, shares
+    from scenarios.answers import TASK_KINDS
     from scenarios.faults import Primitive, registry
 
     cat = load_catalog(catalog)
@@ -59,8 +60,7 @@ def catalog_summary(ctx: typer.Context,
                  for task in v.tasks if task in cat.tasks)
     for site in sites:
         console.print(f"{site} tasks by kind: " + ", ".join(
-            f"{kind} {kinds[(site, kind)]}" for kind in ("action", "answer", "action+answer", "infeasible",
-                                                         "infeasible variants")), highlight=False)
+            f"{kind} {kinds[(site, kind)]}" for kind in (*TASK_KINDS, "infeasible variants")), highlight=False)
     types = Counter(kind.layer.value for kind in registry().values())
     console.print("fault types per layer: " + ", ".join(f"{k} {types[k]}" for k in sorted(types)), highlight=False)
     cells = coverage(cat)

@@ -226,6 +226,10 @@ class ShopState(TakesIds, _OmitsUnused):
     def order(self, order_id: str) -> Order | None:
         return find(self.orders, order_id)
 
+    def shipment_of(self, order_id: str) -> Shipment | None:
+        """The parcel of an order on its way (None: none, or no parcel tracking in this world)."""
+        return next((s for s in self.shipments or [] if s.order_id == order_id), None)
+
     def message(self, message_id: str) -> Message | None:
         return find(self.messages, message_id)
 

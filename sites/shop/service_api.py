@@ -139,7 +139,7 @@ def service_api_router() -> APIRouter:
     async def live_tracking(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
         order = get_or_404(state.orders, order_id, "order")
-        shipment = next((s for s in state.shipments or [] if s.order_id == order.id), None)
+        shipment = state.shipment_of(order.id)
         if shipment is None:
             raise HTTPException(404, f"order {order.id} has no parcel on its way")
         await asyncio.sleep(CARRIER_ANSWERS_IN_S)

@@ -70,7 +70,7 @@ def service_page_router(ui: Pages) -> APIRouter:
         state = episode.state
         _needs(state.shipments, "Parcel tracking")
         order = get_or_404(state.orders, order_id, detail=not_found("order"))
-        shipment = next((s for s in state.shipments or [] if s.order_id == order.id), None)
+        shipment = state.shipment_of(order.id)
         if shipment is None:
             raise HTTPException(404, f"Order {order.id} has no parcel on its way.")
         episode.emit.inspect("view_tracking", order.id, revealed=["tracking_number", "events"])
