@@ -15,49 +15,27 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
 from harness.agents import ReferenceAgent
-from harness.catalog.validate import (
-    SPECIFICITY_NAME,
-    VALIDITY_DIR,
-    RunRecord,
+from harness.catalog.evidence import (
+    SPECIFICITY_FILE,
+    Cell,
+    SpecificityFile,
     ValidityFile,
-    faults_digest,
-    record_of,
-    render_markdown,
+    ablated,
+    read_specificity,
+    write_specificity,
 )
+from harness.catalog.validate import faults_digest, record_of, render_markdown
 from harness.episodes.manager import EpisodeSpec
-from harness.run.results import EpisodeResult, write_json_atomic
+from harness.run.results import EpisodeResult
 from harness.run.runner import new_run_id, run_matrix
 from harness.services.processes import Services
 from scenarios.faults import Primitive
 from scenarios.loader import Catalog
 
-SPECIFICITY_FILE = VALIDITY_DIR / SPECIFICITY_NAME
 SAMPLE_SEED = 20261203  # committed: the sample is the same for everyone until this changes
 PER_CELL = 5
 EPISODE_SEED = 1
-
-
-def ablated(primitive: Primitive) -> str:
-    return f"reference-without-{primitive.value}"
-
-
-class Cell(BaseModel):
-    failed: int = 0
-    of: int = 0
-
-
-class SpecificityFile(BaseModel):
-    sample_seed: int
-    per_cell: int
-    seed: int = Field(description="the episode seed every sampled variant runs on")
-    sample: dict[str, str] = Field(default_factory=dict, description="variant id -> its faults' digest")
-    # variant id -> agent -> run
-    runs: dict[str, dict[str, RunRecord]] = Field(default_factory=dict)
-    # target primitive (row) -> primitive the agent lacks (column) -> failed of judged
-    matrix: dict[str, dict[str, Cell]] = Field(default_factory=dict)
 
 
 def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int = PER_CELL,
@@ -78,29 +56,22 @@ def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int
 def tally(data: SpecificityFile, catalog: Catalog) -> None:
     """The matrix from the runs: a variant counts in a cell once its column's agent has run it."""
     matrix = {row.value: {column.value: Cell() for column in Primitive} for row in Primitive}
+    cells: dict[str, dict[str, Cell]] = {}
     for variant_id, by_agent in data.runs.items():
         variant = catalog.variants.get(variant_id)
-        if variant is None:
+        if variant is None or variant.tasks[0] not in catalog.tasks:
             continue
         row = matrix[variant.target_primitive.value]
+        site_row = cells.setdefault(f"{catalog.tasks[variant.tasks[0]].site}/{variant.target_primitive.value}",
+                                    {column.value: Cell() for column in Primitive})
         for column in Primitive:
             run = by_agent.get(ablated(column))
             if run is not None:
-                row[column.value].of += 1
-                row[column.value].failed += int(not run.success)
+                for cell in (row[column.value], site_row[column.value]):
+                    cell.of += 1
+                    cell.failed += int(not run.success)
     data.matrix = matrix
-
-
-def read_specificity(path: Path = SPECIFICITY_FILE) -> SpecificityFile | None:
-    return SpecificityFile.model_validate_json(path.read_bytes()) if path.is_file() else None
-
-
-def write_specificity(data: SpecificityFile, path: Path = SPECIFICITY_FILE) -> Path:
-    ordered = data.model_copy(update={
-        "sample": dict(sorted(data.sample.items())),
-        "runs": {v: dict(sorted(by_agent.items())) for v, by_agent in sorted(data.runs.items())}})
-    write_json_atomic(path, ordered.model_dump(mode="json"))
-    return path
+    data.cells = cells
 
 
 def plan_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, resume: bool,

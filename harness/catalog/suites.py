@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.catalog.validate import Judgement, faults_digest, read_validity
+from harness.catalog.evidence import Judgement, read_validity
+from harness.catalog.validate import faults_digest
 from scenarios.faults import Primitive
 from scenarios.loader import Catalog
 from scenarios.suites import SUITES_DIR, Suite, SuiteEntry, load_suite, suite_names

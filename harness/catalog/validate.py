@@ -24,13 +24,19 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
 from harness.agents import ReferenceAgent
 from harness.agents.moves import move_files
+from harness.catalog.evidence import (
+    VALIDITY_DIR,
+    Judgement,
+    RunRecord,
+    ValidityFile,
+    read_validity,
+    write_validity,
+)
 from harness.config import PROJECT_ROOT
 from harness.episodes.manager import EpisodeSpec
-from harness.run.results import EpisodeResult, write_json_atomic
+from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
 from harness.services.processes import Services
 from scenarios.faults import registry
@@ -38,79 +44,10 @@ from scenarios.ledger import is_firing
 from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
-VALIDITY_DIR = PROJECT_ROOT / "scenarios" / "validity"
-# The folder's one file that is not a site's: `validate --specificity`'s evidence (harness/catalog/specificity.py).
-SPECIFICITY_NAME = "specificity.json"
 DOCS_FILE = PROJECT_ROOT / "docs" / "validity.md"
 RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"
 AGENTS = (RECOVERY_ON, RECOVERY_OFF)
 BASE = "base"
-
-
-class RunRecord(BaseModel):
-    success: bool
-    score: float
-    failed_checks: list[str] = Field(default_factory=list)
-    first_failed_step: int | None = Field(default=None, description="1-based plan step the agent stopped at")
-    agent_error: str | None = None
-    fired: list[str] = Field(default_factory=list, description="fault types that fired (sorted)")
-    digest: str = Field(default="", description="of what decides the run (decision_digest); '': before digests")
-    again: bool | None = Field(default=None, description="success when run again (--resample); None: not yet")
-
-    @property
-    def flaky(self) -> bool:
-        return self.again is not None and self.again != self.success
-
-
-class Judgement(BaseModel):
-    task: str
-    target_primitive: str
-    layers: list[str]
-    faults_digest: str = Field(default="", description="of the faults judged: evidence of other faults is stale")
-    recipe: str | None = None
-    fair: bool | None = Field(description="None: not every seed has run yet")
-    effective: bool | None = Field(default=None, description="each fault fired for the reference agent on every seed")
-    biting: bool | None
-    flaky: bool = Field(default=False, description="a run of it, run again, came out otherwise (either agent)")
-    reason: str | None = Field(default=None, description="why not fair (seed, failed check, step, firings) or "
-                                                         "not effective (seed, the faults that never fired)")
-
-    @property
-    def valid(self) -> bool | None:
-        """Fair and effective (None until both are known)."""
-        if self.fair is None or self.effective is None:
-            return None
-        return self.fair and self.effective
-
-
-class ValidityFile(BaseModel):
-    site: str
-    seeds: list[int]
-    # item (a task's base, `base:<task>`, or a variant id) -> seed -> agent -> run
-    runs: dict[str, dict[str, dict[str, RunRecord]]] = Field(default_factory=dict)
-    variants: dict[str, Judgement] = Field(default_factory=dict)
-
-
-def validity_path(site: str, folder: Path = VALIDITY_DIR) -> Path:
-    return folder / f"{site}.json"
-
-
-def read_validity(site: str, folder: Path = VALIDITY_DIR) -> ValidityFile | None:
-    path = validity_path(site, folder)
-    if not path.is_file():
-        return None
-    return ValidityFile.model_validate_json(path.read_bytes())
-
-
-def write_validity(data: ValidityFile, folder: Path = VALIDITY_DIR) -> Path:
-    path = validity_path(data.site, folder)
-    ordered = {item: {seed: dict(sorted(by_agent.items()))
-                      for seed, by_agent in sorted(seeds.items(), key=lambda s: int(s[0]))}
-               for item, seeds in sorted(data.runs.items())}
-    data = data.model_copy(update={"runs": ordered, "variants": dict(sorted(data.variants.items())),
-                                   "seeds": sorted(data.seeds)})
-    write_json_atomic(path, data.model_dump(mode="json", exclude_defaults=True))
-    return path
 
 
 def _tree_digest(*roots: Path, leave_out: frozenset[Path] = frozenset()) -> str:
@@ -482,9 +419,3 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
                          f"{'yes' if j.biting else 'no'} | {reason} |")
         lines.append("")
     return "\n".join(lines)
-
-
-def all_validity(folder: Path = VALIDITY_DIR) -> list[ValidityFile]:
-    """Every site's validity file in `folder` (not the specificity evidence beside them)."""
-    return [ValidityFile.model_validate_json(p.read_bytes()) for p in sorted(folder.glob("*.json"))
-            if p.name != SPECIFICITY_NAME]

@@ -37,7 +37,15 @@ def catalog_summary(ctx: typer.Context,
     from rich.table import Table
 
     from harness.catalog.check import coverage
-    from harness.catalog.validate import all_validity, shares
+    from harness.catalog.evidence import (
+        DIAGONAL_GOAL,
+        OFF_DIAGONAL_LIMIT,
+        all_validity,
+        diagonal_shown,
+        proven_specific,
+        read_specificity,
+    )
+    from harness.catalog.validate import shares
     from scenarios.answers import TASK_KINDS
     from scenarios.faults import Primitive, registry
 
@@ -69,15 +77,26 @@ def catalog_summary(ctx: typer.Context,
     flaky = sorted(v for data in evidence for v, j in data.variants.items() if j.flaky)
     console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky)}"
                   + (f" ({', '.join(flaky[:5])}{' …' if len(flaky) > 5 else ''})" if flaky else ""), highlight=False)
-    table = Table(title="variants per primitive × site (fair % / effective % / biting % of those validated)",
-                  header_style="bold")
+    specificity = read_specificity()
+    proven = proven_specific(specificity) if specificity is not None else {}
+    if specificity is not None:
+        worst = max(((100 * cell.failed / cell.of, row, column) for row, cells in specificity.matrix.items()
+                     for column, cell in cells.items() if column != row and cell.of), default=None)
+        off = (f"; worst off the diagonal: {worst[0]:.0f}% ({worst[1]} variants, agent without {worst[2]}; "
+               f"goal ≤ {OFF_DIAGONAL_LIMIT:.0%})" if worst else "")
+        console.print(f"specificity (the agent lacking the target primitive fails; goal ≥ {DIAGONAL_GOAL:.0%}): "
+                      f"{diagonal_shown(specificity)}{off}", highlight=False)
+        console.print(f"cells proven specific: {sum(proven.values())} of {len(proven)} sampled "
+                      "(* below: not proven)", highlight=False)
+    table = Table(title="variants per primitive × site (fair % / effective % / biting % of those validated; "
+                        "* not proven specific)", header_style="bold")
     table.add_column("primitive")
     for site in sites:
         table.add_column(site, justify="right")
     for primitive in Primitive:
         row = [primitive.value]
         for site in sites:
-            text = str(cells[(site, primitive.value)])
+            text = str(cells[(site, primitive.value)]) + ("" if proven.get((site, primitive.value)) else "*")
             cell = judged.get((site, primitive.value))
             if cell and cell["judged"]:
                 text += (f"  ({100 * cell['fair'] / cell['judged']:.0f}% / "
@@ -190,16 +209,16 @@ def validate(
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
     import asyncio
 
-    from harness.catalog.specificity import run_specificity, validity_docs
-    from harness.catalog.validate import (
-        DOCS_FILE,
+    from harness.catalog.evidence import (
         ValidityFile,
         all_validity,
-        drop_stale,
-        refresh,
-        validate_site,
+        diagonal_shown,
+        read_specificity,
+        write_specificity,
         write_validity,
     )
+    from harness.catalog.specificity import run_specificity, tally, validity_docs
+    from harness.catalog.validate import DOCS_FILE, drop_stale, refresh, validate_site
 
     cat = load_catalog(None)
     if resample is not None:
@@ -235,15 +254,17 @@ def validate(
                                                  resume=resume))
         except ChromiumNotFound as exc:
             raise CliError(str(exc)) from None
-        diagonal = ", ".join(f"{row} {100 * cells[row].failed / cells[row].of:.0f}%"
-                             for row, cells in result.matrix.items() if cells[row].of)
-        console.print(f"specificity: {len(result.sample)} variants sampled; diagonal: {diagonal or '–'}",
+        console.print(f"specificity: {len(result.sample)} variants sampled; diagonal: {diagonal_shown(result)}",
                       highlight=False)
     elif docs:
         for data in all_validity():
             drop_stale(data, cat)
             refresh(data, cat)
             write_validity(data)
+        evidence = read_specificity()
+        if evidence is not None:
+            tally(evidence, cat)
+            write_specificity(evidence)
     else:
         missing = sorted(set(variant or ()) - set(cat.variants))
         if missing:

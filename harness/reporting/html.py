@@ -18,7 +18,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from grader.aggregate import run_aggregates
-from harness.reporting.table import PRIMITIVE_ORDER
+from harness.reporting.table import PRIMITIVE_ORDER, UNPROVEN_NOTE, specific_cells
 from harness.run.results import EpisodeResult, RunConfig, RunSummary
 from harness.run.usage import AgentUsage, cost_per_success_shown, dollars_shown, reported_usage, tokens_in_out_shown
 
@@ -157,6 +157,7 @@ def _matrix(agg: dict[str, Any], agents: list[str]) -> dict[str, Any]:
     sites = sorted({site for rows in matrix.values() for cells in rows.values() for site in cells})
     extra = {p for rows in matrix.values() for p in rows} - set(PRIMITIVE_ORDER)
     rows = [*PRIMITIVE_ORDER, *sorted(extra)]
+    specific = specific_cells()
     tables: list[dict[str, Any]] = []
     for agent in agents:
         body: list[dict[str, Any]] = []
@@ -168,7 +169,8 @@ def _matrix(agg: dict[str, Any], agents: list[str]) -> dict[str, Any]:
                     cells.append(None)
                     continue
                 cells.append({"n": int(cell["n"]), "rate": cell["success_rate"], "score": cell["mean_score"],
-                              "colour": rate_colour(cell["success_rate"])})
+                              "colour": rate_colour(cell["success_rate"]),
+                              "unproven": primitive != "base" and (site, primitive) not in specific})
             body.append({"primitive": primitive, "cells": cells})
         tables.append({"agent": agent, "rows": body})
     diffs: list[dict[str, Any]] = []
@@ -182,7 +184,9 @@ def _matrix(agg: dict[str, Any], agents: list[str]) -> dict[str, Any]:
                                 "colour": delta_colour(a["rate"] - b["rate"])})
             rows_d.append({"primitive": mine["primitive"], "cells": cells_d})
         diffs.append({"a": tables[0]["agent"], "b": other["agent"], "rows": rows_d})
-    return {"sites": sites, "tables": tables, "diffs": diffs}
+    any_unproven = any(cell and cell["unproven"] for t in tables for row in t["rows"] for cell in row["cells"])
+    return {"sites": sites, "tables": tables, "diffs": diffs, "unproven_note": UNPROVEN_NOTE,
+            "any_unproven": any_unproven}
 
 
 def _drops(agg: dict[str, Any], agents: list[str], colours: dict[str, str]) -> dict[str, Any]:

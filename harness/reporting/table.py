@@ -8,6 +8,7 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
+from harness.catalog.evidence import proven_specific, read_specificity
 from harness.run.results import RunSummary
 from harness.run.usage import cost_per_success_shown, dollars_shown, reported_usage, tokens_in_out_shown
 from scenarios.faults import Primitive
@@ -111,6 +112,20 @@ def fits(console: Console, table: Table) -> bool:
 
 
 PRIMITIVE_ORDER = ("base", *(p.value for p in Primitive))
+UNPROVEN_MARK = "*"
+UNPROVEN_NOTE = ("* not yet proven specific: on the committed sample (webchaos validate --specificity), the agent "
+                 "lacking this primitive does not fail these variants reliably, or an agent lacking another does")
+
+
+def specific_cells() -> set[tuple[str, str]]:
+    """The (site, primitive) cells the committed specificity evidence proves specific; the report marks the
+    others (a variant cell not in this set measures something, not yet shown to be its primitive)."""
+    evidence = read_specificity()
+    return {cell for cell, ok in (proven_specific(evidence) if evidence is not None else {}).items() if ok}
+
+
+def marked(text: str, site: str, primitive: str, specific: set[tuple[str, str]]) -> str:
+    return text if primitive == "base" or (site, primitive) in specific else text + UNPROVEN_MARK
 
 
 def primitive_table(summary: RunSummary) -> Table | None:
@@ -119,7 +134,9 @@ def primitive_table(summary: RunSummary) -> Table | None:
     columns = sorted({(agent, site) for agent, rows in matrix.items() for cells in rows.values() for site in cells})
     if not columns:
         return None
-    table = Table(title="success by primitive (variants grouped by their target primitive)", header_style="bold")
+    specific = specific_cells()
+    table = Table(title="success by primitive (variants grouped by their target primitive)",
+                  caption=UNPROVEN_NOTE, header_style="bold")
     table.add_column("primitive")
     for agent, site in columns:
         table.add_column(f"{agent}\n{site}", justify="right")
@@ -134,7 +151,7 @@ def primitive_table(summary: RunSummary) -> Table | None:
                 continue
             rate = cell["success_rate"]
             color = "green" if rate >= 0.8 else "yellow" if rate >= 0.5 else "red"
-            row.append(f"[{color}]{100 * rate:.0f}%[/] (n={cell['n']:.0f})")
+            row.append(marked(f"[{color}]{100 * rate:.0f}%[/] (n={cell['n']:.0f})", site, primitive, specific))
         table.add_row(*row)
     return table
 

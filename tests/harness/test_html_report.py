@@ -154,6 +154,20 @@ def test_matrix_has_every_primitive_row_and_cell(run: tuple[RunSummary, Path]) -
     assert "<b>+75</b><small>75% vs 0%</small>" in matrix
 
 
+def test_cells_not_proven_specific_are_marked(run: tuple[RunSummary, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    summary, run_dir = run
+    monkeypatch.setattr(html_report, "specific_cells", lambda: {("shop", "grounding")})
+    matrix = (page := render_report(summary, run_dir))[page.index('id="matrix"'):page.index('id="drops"')]
+    cells = re.findall(r'title="careful · (\w+) · shop: [^"]*"><b>([^<]*)(<sup class="unproven")?', matrix)
+    marks = {primitive: bool(sup) for primitive, _, sup in cells}
+    assert marks["grounding"] is False and marks["base"] is False  # proven; the base row measures no primitive
+    assert any(marks[p] for p in marks if p not in ("grounding", "base"))
+    assert "not yet proven specific" in matrix
+    monkeypatch.setattr(html_report, "specific_cells", lambda: {("shop", p) for p in PRIMITIVE_ORDER})
+    page = render_report(summary, run_dir)
+    assert '<sup class="unproven"' not in page and "not yet proven specific" not in page
+
+
 def test_drops_are_sorted_with_primitive_and_ci(run: tuple[RunSummary, Path]) -> None:
     summary, run_dir = run
     page = render_report(summary, run_dir)

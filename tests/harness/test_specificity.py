@@ -3,22 +3,18 @@ per target primitive, the variants each ablated agent fails."""
 
 from pathlib import Path
 
-from harness.catalog.specificity import (
-    ablated,
-    choose_sample,
-    plan_specificity,
-    render_specificity,
-    tally,
-    write_specificity,
-)
-from harness.catalog.validate import (
+from harness.catalog.evidence import (
     SPECIFICITY_NAME,
     Judgement,
     RunRecord,
     ValidityFile,
+    ablated,
     all_validity,
+    proven_specific,
+    write_specificity,
     write_validity,
 )
+from harness.catalog.specificity import choose_sample, plan_specificity, render_specificity, tally
 from scenarios.faults import Primitive
 from sites.registry import load_site_catalog
 
@@ -57,6 +53,27 @@ def test_the_matrix_counts_failures_per_target_and_lacking_primitive(tmp_path: P
     assert data.matrix["grounding"]["patience"].of == 0
     table = "\n".join(render_specificity(data))
     assert "| patience | " in table and "**100% of 1**" in table
+
+
+def test_a_site_cell_is_proven_specific_only_when_its_own_agent_fails_it_and_no_other_does(tmp_path: Path) -> None:
+    data, _ = plan_specificity(CATALOG, [_judged("shop")], resume=False, path=tmp_path / "specificity.json")
+    by_primitive: dict[str, list[str]] = {}
+    for v in data.sample:
+        by_primitive.setdefault(CATALOG.variants[v].target_primitive.value, []).append(v)
+    patience, grounding = by_primitive["patience"][0], by_primitive["grounding"][0]
+    # patience: only the agent lacking patience fails it; grounding: the agent lacking state tracking fails it too
+    data.runs[patience] = {ablated(p): RunRecord(success=p != Primitive.patience, score=1.0) for p in Primitive}
+    data.runs[grounding] = {ablated(p): RunRecord(success=p not in (Primitive.grounding, Primitive.state_tracking),
+                                                  score=1.0) for p in Primitive}
+    # a variant not yet run by all seven leaves its cell unproven either way
+    data.runs[by_primitive["exploration"][0]] = {ablated(Primitive.exploration): RunRecord(success=False, score=0.0)}
+    tally(data, CATALOG)
+    assert data.cells["shop/patience"]["patience"].failed == 1
+    assert data.cells["shop/grounding"]["state_tracking"].failed == 1
+    assert proven_specific(data) == {("shop", "patience"): True, ("shop", "grounding"): False}
+    written = tmp_path / "again.json"
+    write_specificity(data, written)
+    assert '"shop/grounding"' in written.read_text()
 
 
 

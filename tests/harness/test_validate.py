@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from harness.catalog.evidence import all_validity
 from harness.catalog.specificity import validity_docs
 from harness.catalog.validate import (
     AGENTS,
@@ -15,7 +16,6 @@ from harness.catalog.validate import (
     RECOVERY_ON,
     RunRecord,
     ValidityFile,
-    all_validity,
     faults_digest,
     judge,
     plan_validation,
