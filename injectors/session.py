@@ -17,7 +17,10 @@ from scenarios.faults import Primitive, register
 @register
 class SessionExpiry(ServerFault):
     name: ClassVar[str] = "session_expiry"
-    primitive: ClassVar[Primitive] = Primitive.backtracking
+    # State tracking, as the reference agent's "sign in again" move: the agent must remember where it was
+    # and what it had entered, and carry on from there (issue 29's specificity matrix showed it: the agent
+    # lacking state tracking failed these variants, the one lacking backtracking did not).
+    primitive: ClassVar[Primitive] = Primitive.state_tracking
     description: ClassVar[str] = (
         "Sign the user out (use schedule after_n for 'after n actions'): pages redirect to the sign-in "
         "page and JSON calls answer 401 until the agent signs in again; at most max_times per episode."

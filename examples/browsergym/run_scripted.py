@@ -34,7 +34,10 @@ EPISODES = [
     ("shop_buy_unsold_product", None), ("shop_buy_unsold_product", "search_503_then_success@shop_buy_unsold_product"),
 ]
 MAX_STEPS = 40
-WAIT_STEPS = 15  # of 1 s each: how long a step waits for what it expects to appear
+# How long a step waits for what it expects to appear: WAIT_STEPS noops of WAIT_MS each. Every step makes
+# BrowserGym observe the page (AXTree, DOM snapshot, screenshot, set-of-marks), so fewer, longer noops cost
+# less than many short ones for the same wait.
+WAIT_STEPS, WAIT_MS = 5, 3000
 
 Obs = dict[str, Any]
 Policy = Generator[str, Obs, None]
@@ -60,11 +63,12 @@ def shows(obs: Obs, text: str) -> bool:
 
 
 def wait_for(obs: Obs, ready: Callable[[Obs], Any]) -> Generator[str, Obs, Obs]:
-    """Wait (BrowserGym's `noop`) until `ready(obs)` holds, for at most WAIT_STEPS seconds; returns the last obs."""
+    """Wait (BrowserGym's `noop`) until `ready(obs)` holds, for at most WAIT_STEPS x WAIT_MS; returns the last
+    obs."""
     for _ in range(WAIT_STEPS):
         if ready(obs):
             break
-        obs = yield "noop(1000)"
+        obs = yield f"noop({WAIT_MS})"
     return obs
 
 

@@ -143,6 +143,7 @@ def test_a_recipe_excluding_an_unknown_task_is_an_error(tmp_path: Path) -> None:
 
 
 def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
+    from harness.catalog.evidence import diagonal_shown, proven_specific, read_specificity
     from scenarios.faults import Primitive, registry
     from sites.registry import load_site_catalog
 
@@ -155,8 +156,14 @@ def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
     assert f"from {len(catalog.recipes)} recipes" in text
     clients = sum(1 for kind in registry().values() if kind.layer.value == "client")
     assert "variants by layer: client" in text and f"fault types per layer: client {clients}," in text
-    rows = {line.split()[1] for line in out.stdout.splitlines() if line.startswith("│")}
+    rows = {line.split()[1].rstrip("*") for line in out.stdout.splitlines() if line.startswith("│")}
     assert {p.value for p in Primitive} <= rows
+    # the committed specificity evidence: its diagonal, and how many cells it proves (the rest marked *)
+    evidence = read_specificity()
+    assert evidence is not None
+    assert f"goal ≥ 80%): {diagonal_shown(evidence)}" in text
+    proven = proven_specific(evidence)
+    assert f"cells proven specific: {sum(proven.values())} of {len(proven)} sampled" in text
 
 
 BANK_TASKS = (CATALOG_DIR / "bank" / "tasks.yaml").read_text()
