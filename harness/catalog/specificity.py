@@ -11,7 +11,7 @@ The evidence is `scenarios/validity/specificity.json`, rewritten after every epi
 where a run stopped).
 """
 
-import random
+import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -38,18 +38,25 @@ PER_CELL = 5
 EPISODE_SEED = 1
 
 
+def sample_rank(sample_seed: int, variant_id: str) -> str:
+    return hashlib.sha256(f"{sample_seed}:{variant_id}".encode()).hexdigest()
+
+
 def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int = PER_CELL,
                   sample_seed: int = SAMPLE_SEED) -> list[str]:
-    """Up to `per_cell` valid variants per (site, target primitive), drawn by the committed seed."""
+    """Up to `per_cell` valid variants per (site, target primitive): the ones ranked first by a hash of the
+    committed seed and their id. The ranking is each variant's own, so a cell that gains valid variants
+    keeps its sample unless a newcomer ranks above one in it (a redraw would replace the whole sample,
+    and every run of it, each time the catalog grows)."""
     cells: dict[tuple[str, str], list[str]] = {}
     for data in files:
         for variant_id, judgement in data.variants.items():
             if variant_id in catalog.variants and judgement.valid:
-                cells.setdefault((data.site, judgement.target_primitive), []).append(variant_id)
+                primitive = catalog.variants[variant_id].target_primitive.value  # the catalog's, now
+                cells.setdefault((data.site, primitive), []).append(variant_id)
     chosen: list[str] = []
-    for (site, primitive), ids in sorted(cells.items()):
-        rng = random.Random(f"{sample_seed}:{site}:{primitive}")
-        chosen += sorted(rng.sample(sorted(ids), min(per_cell, len(ids))))
+    for _, ids in sorted(cells.items()):
+        chosen += sorted(sorted(ids, key=lambda v: sample_rank(sample_seed, v))[:per_cell])
     return chosen
 
 

@@ -41,6 +41,16 @@ def test_the_sample_is_stratified_valid_only_and_reproducible() -> None:
     assert per_primitive and max(per_primitive.values()) <= 2
 
 
+def test_a_cell_that_gains_variants_keeps_its_sample_but_where_a_newcomer_ranks_first() -> None:
+    whole = _judged("shop")
+    cell = sorted(v for v, j in whole.variants.items() if j.target_primitive == "patience")
+    fewer = whole.model_copy(update={"variants": {v: j for v, j in whole.variants.items() if v != cell[-1]}})
+    before = set(choose_sample(CATALOG, [fewer], per_cell=3, sample_seed=7))
+    after = set(choose_sample(CATALOG, [whole], per_cell=3, sample_seed=7))
+    assert len(before ^ after) in (0, 2)  # the newcomer displaced at most one variant of its cell
+    assert before - after <= set(cell) and after - before <= {cell[-1]}
+
+
 def test_the_matrix_counts_failures_per_target_and_lacking_primitive(tmp_path: Path) -> None:
     files = [_judged("shop")]
     data, specs = plan_specificity(CATALOG, files, resume=True, path=tmp_path / "specificity.json")
