@@ -48,7 +48,9 @@ RECOVERIES: dict[str, Primitive] = {
     "retry after an error": Primitive.patience,         # the site said it failed: do it again
     "try the next same-named item": Primitive.backtracking,  # several match the name: the next one
     "go back and choose again": Primitive.backtracking,  # the chosen item cannot be used: back, the next one
-    "check where the write shows": Primitive.verification,  # before repeating a write, and after a success message
+    # before repeating a write (in a second tab) and after a success message; a write it finds missing is
+    # sent again from the page that still holds the form
+    "check where the write shows": Primitive.verification,
     "read back what was typed": Primitive.verification,  # a field that changed what was typed: type it again
     "report infeasible": Primitive.verification,        # the task names what is not there: say so, write nothing
     # and the moves past what the open web puts in the way (harness/agents/moves), each with its primitive
@@ -83,6 +85,7 @@ class StepState:
     relaxed: bool = False         # ground on a control whose name begins with the wanted one (it was renamed)
     completed: bool = False       # the plan's steps that finish a partly shown write were run
     claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late)
+    repeated_here: bool = False   # the write, found missing where it shows, was sent again from the same page
     search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
     searched_again: bool = False
     listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
@@ -440,13 +443,16 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
                                         "exact": True})
         if await open_more_menu(page, shown, state.affordances):
             return "the control the page should show was in an overflow menu: opened it"
+    checked = False
     if step.effect is not None and may("check where the write shows"):
-        # Before repeating a write, check whether it happened after all.
-        await page.goto(base_url.rstrip("/") + "/" + step.effect.visit.lstrip("/"), wait_until="domcontentloaded")
-        state.left_page = True
-        if await _holds_after_second_look(page, step):
+        # Before repeating a write, check whether it happened after all: in a second tab, so the page the
+        # agent works on keeps what was typed into it (coming back to an empty form would make the check
+        # cost a refill, which is state tracking's move, not verification's).
+        if await confirm_effect(page, step, base_url, state.affordances):
             return "effect confirmed"
-    if state.url_before and page.url != state.url_before:
+        checked = True
+    went_back = bool(state.url_before) and page.url != state.url_before
+    if went_back:
         await page.goto(state.url_before, wait_until="domcontentloaded")
         state.left_page = True
     count = await candidates(page, step).count() if step.role else 0
@@ -456,6 +462,12 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
             state.fresh_candidates += 1
         state.acted = False
         return f"trying candidate {state.candidate + 1} of {count}"
+    if checked and not errored and not went_back and not state.repeated_here:
+        # Checked, and the write is not there; the page said nothing went wrong and still holds the form:
+        # send it again from here. Verification found it missing, so repeating it is verification's move.
+        state.acted = False
+        state.repeated_here = True
+        return "the write does not show where it should: sending it again"
     if not state.reloaded and not errored and may("reload"):
         # The action showed nothing (no error either): the control may not be what it looked like.
         state.acted = False

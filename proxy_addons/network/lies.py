@@ -330,7 +330,7 @@ class HeaderPatch(NetworkFault):
 @register
 class SessionExpiry(NetworkFault):
     name: ClassVar[str] = "session_expiry"
-    primitive: ClassVar[Primitive] = Primitive.backtracking
+    primitive: ClassVar[Primitive] = Primitive.state_tracking  # as the server's: sign in, carry on where one was
     description: ClassVar[str] = (
         "From the firing on (default schedule: once), the session looks expired until the agent signs in "
         "again (a POST to login_path): API/JSON calls get 401, pages a 302 to "
@@ -380,7 +380,10 @@ class SessionExpiry(NetworkFault):
 @register
 class ConcurrentModification(NetworkFault):
     name: ClassVar[str] = "concurrent_modification"
-    primitive: ClassVar[Primitive] = Primitive.backtracking
+    # Patience: refused once, the write goes through when sent again (the reference agent's "retry after an
+    # error"); the specificity matrix showed the agent lacking patience failing it, the one lacking
+    # backtracking passing.
+    primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = (
         "Refuse the first write (default schedule: once) with 409 Conflict, as if someone else changed the "
         "item; not forwarded. The agent should reload and do it again."

@@ -12,6 +12,7 @@ from harness.agents.moves import MOVES
 from harness.agents.recovery import RECOVERIES
 from harness.browser.pool import BrowserPool
 from scenarios.faults import Primitive
+from scenarios.schema import PlanStep
 from tests.harness.test_reference_agent import browser, plan, run_agent  # noqa: F401 - `browser` is a fixture
 
 pytestmark = [pytest.mark.e2e]
@@ -34,6 +35,31 @@ def test_the_ablated_agents_are_named_by_what_they_lack() -> None:
     assert agent.name == "reference-without-patience"
     with pytest.raises(ValueError, match="unknown primitive 'speed'"):
         agent_from_spec("reference-without-speed")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_write_found_missing_where_it_shows_is_sent_again_from_the_page_that_holds_the_form(
+    browser: BrowserPool, tmp_path: Path,  # noqa: F811
+) -> None:
+    """Checking where the write shows happens in a second tab, and sending it again from the same page is the
+    check's own consequence: so neither state tracking (refilling) nor patience (retrying after an error)
+    is needed to get past a write dropped without a word."""
+    steps = [PlanStep(do="goto", url="/page/dropped"),
+             PlanStep(do="fill", role="textbox", name="Name", value="Ada"),
+             PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
+                                      "expect": {"text": "Saved it", "timeout_ms": 1500},
+                                      "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
+    for lacking in (Primitive.state_tracking, Primitive.patience):
+        status, moves, hits = await run_agent(browser, steps, f"reference-without-{lacking.value}", tmp_path)
+        assert status == "done", (lacking, moves)
+        assert hits == ["save"], (lacking, hits)
+        assert "recover: the write does not show where it should: sending it again" in moves, moves
+        assert not any("filled the form again" in move for move in moves), moves
+    status, moves, hits = await run_agent(browser, steps, "reference-without-verification", tmp_path)
+    assert status == "done" and hits == ["save"], moves  # without the check: a reload, the form filled again
+    assert any("filled the form again" in move for move in moves), moves
+    status, _, hits = await run_agent(browser, steps, "reference-no-recovery", tmp_path)
+    assert status == "failed" and hits == []
 
 
 @pytest.mark.asyncio(loop_scope="module")

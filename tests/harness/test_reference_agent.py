@@ -78,6 +78,11 @@ PAGES = {
                  sessionStorage.setItem('once', '1'); return; }
                  hit(document.querySelector('input[name=c]:checked').value); done()">Save</button></section>
                  <script>if (location.search) document.getElementById('rv').hidden = false</script>""",
+    # A form whose first Save is dropped without a word (no message, no error); /saved shows whether it
+    # landed. A reload would empty the field.
+    "dropped": """<label>Name <input id="n" autocomplete="off"></label>
+                  <button onclick="if (document.getElementById('n').value !== 'Ada') return;
+                  if (window.presses = (window.presses || 0) + 1, window.presses > 1) done()">Save</button>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
