@@ -34,11 +34,13 @@ def accessible_name(name: str | None) -> str | re.Pattern[str] | None:
 
 
 def candidates(page: Page, step: PlanStep) -> Locator:
-    """Every element the step could mean (role + name, inside `within` when given)."""
-    scope: Page | Locator = page
-    if step.within:
-        scope = page.locator(_CONTAINERS).filter(has_text=step.within).last
+    """Every element the step could mean (role + name, inside `within` when given: the last container that
+    has the text and such an element; another record may name the same thing and lack the control)."""
     assert step.role is not None
+    wanted = page.get_by_role(step.role, name=accessible_name(step.name), exact=step.exact)  # type: ignore[arg-type]
+    if not step.within:
+        return wanted
+    scope = page.locator(_CONTAINERS).filter(has_text=step.within).filter(has=wanted).last
     return scope.get_by_role(step.role, name=accessible_name(step.name), exact=step.exact)  # type: ignore[arg-type]
 
 

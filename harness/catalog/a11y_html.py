@@ -169,19 +169,21 @@ class Page(HTMLParser):
             return node.text() or node.attrs.get("title", "")
         return node.attrs.get("title", "")
 
-    def container(self, has_text: str) -> Node | None:
-        """The last container (article, section, row, list item, form …) whose text has `has_text`, as
-        the reference agent scopes a step's `within`."""
+    def containers(self, has_text: str) -> list[Node]:
+        """The containers (article, section, row, list item, form …) whose text has `has_text`, in document
+        order: the reference agent scopes a step's `within` to the last that also has the step's element."""
         wanted = " ".join(has_text.split()).lower()
-        found = [n for n in self.nodes if (n.tag in _CONTAINERS or n.attrs.get("role") in _CONTAINER_ROLES)
-                 and wanted in n.text_content().lower()]
-        return found[-1] if found else None
+        return [n for n in self.nodes if (n.tag in _CONTAINERS or n.attrs.get("role") in _CONTAINER_ROLES)
+                and wanted in n.text_content().lower()]
 
     def find(self, role: str, name: str, exact: bool = True, within: str | None = None) -> list[Node]:
         """Visible elements with this role whose name matches (exact, case-insensitive part, or /regex/),
         inside the `within` container when given."""
-        scope = self.container(within) if within else None
-        if within and scope is None:
+        if within:
+            for scope in reversed(self.containers(within)):
+                found = [n for n in self.find(role, name, exact) if _inside(n, scope)]
+                if found:
+                    return found
             return []
         wanted = " ".join(name.split())
         if len(wanted) > 1 and wanted.startswith("/") and wanted.endswith("/"):
@@ -191,8 +193,7 @@ class Page(HTMLParser):
             fits = lambda got: got == wanted  # noqa: E731
         else:
             fits = lambda got: wanted.lower() in got.lower()  # noqa: E731
-        return [n for n in self.nodes if self.role_of(n) == role and n.visible() and fits(self.name_of(n))
-                and (scope is None or _inside(n, scope))]
+        return [n for n in self.nodes if self.role_of(n) == role and n.visible() and fits(self.name_of(n))]
 
     def loading(self) -> bool:
         """Whether a part of the page says it is still being filled in by script (`aria-busy="true"`)."""

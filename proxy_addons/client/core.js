@@ -224,19 +224,22 @@ function bySelector(selector) {
 /* As the agent's grounding scopes a step: the last (innermost) container whose text holds `text`. */
 var CONTAINERS = "article, section, li, tr, form, fieldset, [role=region], [role=group], [role=listitem]";
 
-function containerOf(text) {
+/* The element `role` + `name` inside the last container whose text has `text` and that holds such an
+   element (another record may name the same thing and lack the control), as the reference agent scopes. */
+function withinContainer(text, role, name) {
   var all = Array.prototype.slice.call(D.querySelectorAll(CONTAINERS));
   var wanted = clean(text).toLowerCase();
-  var holding = all.filter(function (el) { return clean(el.textContent || "").toLowerCase().indexOf(wanted) >= 0; });
-  return holding.length ? holding[holding.length - 1] : null;
+  for (var i = all.length - 1; i >= 0; i--) {
+    if (clean(all[i].textContent || "").toLowerCase().indexOf(wanted) < 0) { continue; }
+    var found = byRole(role, name, all[i]);
+    if (found) { return found; }
+  }
+  return null;
 }
 
 function findTarget(target) {
   if (target.selector) { return bySelector(target.selector); }
-  if (target.role && target.within) {
-    var scope = containerOf(target.within);
-    return scope ? byRole(target.role, target.name, scope) : null;
-  }
+  if (target.role && target.within) { return withinContainer(target.within, target.role, target.name); }
   if (target.role) { return byRole(target.role, target.name); }
   return D.body || null;
 }

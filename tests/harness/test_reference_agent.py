@@ -19,6 +19,7 @@ from playwright.async_api import BrowserContext
 from harness.agents import ReferenceAgent, agent_from_spec
 from harness.agents.base import EpisodeContext
 from harness.browser.pool import BrowserPool
+from harness.catalog.a11y_html import Page as A11yPage
 from scenarios.schema import CanonicalDiff, PlanStep, Task
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -83,6 +84,9 @@ PAGES = {
     "dropped": """<label>Name <input id="n" autocomplete="off"></label>
                   <button onclick="if (document.getElementById('n').value !== 'Ada') return;
                   if (window.presses = (window.presses || 0) + 1, window.presses > 1) done()">Save</button>""",
+    # Two orders name the same product; only the earlier one has a parcel to track.
+    "orders": """<ul><li>Order 1 · Blue Mug <a href="#" onclick="done(); return false">Track package</a></li>
+                 <li>Order 2 · Blue Mug · delivered</li></ul>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
@@ -346,6 +350,20 @@ async def test_a_renamed_control_is_found_by_the_name_it_begins_with(
     assert status_on == "done", moves
     assert "recover: the control was renamed: using the one whose name begins with the wanted one" in moves
     assert hits == ["save"]
+
+
+async def test_within_is_the_last_container_naming_it_that_has_the_control(browser: BrowserPool,
+                                                                           tmp_path: Path) -> None:
+    """A step `within` a record's text acts in the last container that has the text and the step's control,
+    not in a later record that names the same thing without it; the catalog's plan walk scopes alike."""
+    step = PlanStep.model_validate({"do": "click", "role": "link", "name": "Track package", "within": "Blue Mug",
+                                    "expect": {"text": "Saved it", "timeout_ms": 1500}})
+    status, _, hits = await run(browser, [PlanStep(do="goto", url="/page/orders"), step], False, tmp_path)
+    assert status == "done" and hits == ["save"]
+    rendered = A11yPage(f"<main>{PAGES['orders']}</main>")
+    found = rendered.find("link", "Track package", within="Blue Mug")
+    assert [n.text() for n in found] == ["Track package"]
+    assert rendered.find("link", "Track package", within="delivered") == []
 
 
 @pytest.mark.parametrize("recovery", [False, True])
