@@ -446,10 +446,39 @@ def webchaos_submit() -> Tool:
     return execute
 
 
+@tool
+def browser_wait() -> Tool:
+    async def execute(texts: list[str] | None = None, seconds: float = 5.0) -> str:
+        """Wait for the page: until one of `texts` shows on it, or for `seconds` (at most 30) when none is
+        given or none comes; then look at the page as browser_observe does.
+
+        Args:
+            texts: Texts to wait for, any one of them (e.g. the confirmation and the error a save may end in).
+            seconds: How long to wait at most.
+        """
+        session = _session()
+        timeout_ms = max(0.0, min(float(seconds), 30.0)) * 1000
+        if texts:
+            shown = session.page.get_by_text(texts[0])
+            for text in texts[1:]:
+                shown = shown.or_(session.page.get_by_text(text))
+            try:
+                await shown.first.wait_for(state="visible", timeout=timeout_ms)
+                did = "one of " + ", ".join(map(repr, texts)) + " shows"
+            except PlaywrightError:
+                did = f"none of {', '.join(map(repr, texts))} showed in {timeout_ms / 1000:g} s"
+        else:
+            await session.page.wait_for_timeout(timeout_ms)
+            did = f"waited {timeout_ms / 1000:g} s"
+        return f"{did}\n\n{await _observe(session)}"
+
+    return execute
+
+
 def browser_tools() -> list[Tool]:
-    """Observe (accessibility tree with refs), click, fill, press, select, goto, scroll, switch tab."""
+    """Observe (accessibility tree with refs), click, fill, press, select, goto, scroll, switch tab, wait."""
     return [browser_observe(), browser_click(), browser_fill(), browser_press(), browser_select(),
-            browser_goto(), browser_scroll(), browser_switch_tab()]
+            browser_goto(), browser_scroll(), browser_switch_tab(), browser_wait()]
 
 
 PROMPT = ("You operate a web browser for a user. Observe the page, act on elements by their refs, and "

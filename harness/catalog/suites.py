@@ -14,7 +14,7 @@ next version); `webchaos catalog suites` says whether the committed files are wh
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +132,14 @@ def core_problems(suite: Suite, catalog: Catalog, judged: Mapping[str, Judgement
             problems.append(f"{e.task}: no such task")
         elif e.variant is not None and ok.get(e.variant) != e.task:
             problems.append(f"{e.variant} on {e.task}: not proven there (not fair, effective and steady on seeds 1-3)")
+    # a cell the suite no longer fills as it could (its variants now count for another primitive)
+    have = Counter((catalog.tasks[e.task].site, catalog.variants[e.variant].target_primitive.value)
+                   for e in suite.entries if e.variant in catalog.variants and e.task in catalog.tasks)
+    could = Counter((catalog.tasks[task].site, catalog.variants[v].target_primitive.value) for v, task in ok.items())
+    for (site, primitive), available in sorted(could.items()):
+        if have[(site, primitive)] < min(CORE_PER_CELL, available):
+            problems.append(f"{site} × {primitive}: {have[(site, primitive)]} variants, where {CORE_PER_CELL} are "
+                            f"wanted and {available} proven")
     if suite.seeds != CORE_SEEDS:
         problems.append(f"seeds {suite.seeds}, not {CORE_SEEDS}")
     if suite.episodes_per_agent > CORE_BUDGET:

@@ -52,6 +52,18 @@ def test_the_draw_is_the_same_every_time_and_a_broken_core_is_drawn_again_as_the
     assert all(e.variant != one.variant for e in redrawn.suite.entries)
 
 
+def test_a_core_that_no_longer_fills_a_cell_is_broken() -> None:
+    """A variant whose primitive changes leaves its old cell short: the committed core no longer holds."""
+    suite = load_suite("core")
+    entry = next(e for e in suite.entries if e.variant)
+    assert entry.variant is not None
+    cell = (CATALOG.tasks[entry.task].site, CATALOG.variants[entry.variant].target_primitive.value)
+    short = suite.model_copy(update={"entries": [
+        e for e in suite.entries if e.variant is None or (CATALOG.tasks[e.task].site,
+                                                          CATALOG.variants[e.variant].target_primitive.value) != cell]})
+    assert [p for p in core_problems(short, CATALOG, JUDGED) if p.startswith(f"{cell[0]} × {cell[1]}: 0 variants")]
+
+
 def test_only_proven_variants_are_drawn() -> None:
     ok = proven(CATALOG, JUDGED)
     for variant_id, task in ok.items():

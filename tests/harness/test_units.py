@@ -70,10 +70,11 @@ def test_the_demo_tour_is_one_task_per_site_and_one_variant_per_primitive() -> N
 def test_the_tour_shows_each_primitive_by_the_variant_ranked_first() -> None:
     catalog = load_catalog()
     tasks, variants = tour(catalog)
-    # a primitive the first task offers through several variants: rank its last one first
-    offered = [v for v in catalog.variants_for(tasks[0]) if v.by_default]
-    primitive = next(v.target_primitive for v in offered
-                     if sum(w.target_primitive == v.target_primitive for w in offered) > 1)
+    # a primitive a toured task offers through several variants: rank its last one first
+    offered, primitive = next(
+        (offered, v.target_primitive) for offered in ([v for v in catalog.variants_for(t) if v.by_default]
+                                                      for t in tasks)
+        for v in offered if sum(w.target_primitive == v.target_primitive for w in offered) > 1)
     last = [v.id for v in offered if v.target_primitive == primitive][-1]
     assert last not in variants
     _, ranked = tour(catalog, rank=lambda variant_id: 0 if variant_id == last else 1)

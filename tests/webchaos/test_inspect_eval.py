@@ -54,8 +54,10 @@ def scripted_model(messages: list[ChatMessage], tools: Any, tool_choice: Any, co
     if clicks == 1 or (clicks == 2 and "Could not add" in seen):
         return call("browser_click", ref=_ref(seen, "button", "Add to cart"))
     if "Added to cart" not in seen and "browser_scroll" not in calls:
-        if calls.count("browser_observe") < 6:
-            return call("browser_observe")
+        # the shop says how the add went once its answer arrives: wait for that, however long a loaded
+        # machine takes (counting looks instead made this test fail under load)
+        if calls[-1] != "browser_wait":
+            return call("browser_wait", texts=["Added to cart", "Could not add"], seconds=30)
         return call("submit", answer="gave up")
     # Then check where the write shows, as a careful model would, with the other tools.
     if "browser_scroll" not in calls:
