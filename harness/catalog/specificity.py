@@ -25,7 +25,7 @@ from harness.catalog.evidence import (
     read_specificity,
     write_specificity,
 )
-from harness.catalog.validate import faults_digest, record_of, render_markdown
+from harness.catalog.validate import decision_digest, faults_digest, record_of, render_markdown
 from harness.episodes.manager import EpisodeSpec
 from harness.run.results import EpisodeResult
 from harness.run.runner import new_run_id, run_matrix
@@ -83,16 +83,23 @@ def tally(data: SpecificityFile, catalog: Catalog) -> None:
 
 def plan_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, resume: bool,
                      path: Path = SPECIFICITY_FILE) -> tuple[SpecificityFile, list[EpisodeSpec]]:
-    """The file as the run starts (a sample whose faults changed is dropped) and the episodes still to run."""
+    """The file as the run starts (a run judged on anything that has changed since, the task, its faults,
+    the site's or the agent's code, is dropped) and the episodes still to run."""
     data = (read_specificity(path) if resume else None) or SpecificityFile(
         sample_seed=SAMPLE_SEED, per_cell=PER_CELL, seed=EPISODE_SEED)
     sample = choose_sample(catalog, files, data.per_cell, data.sample_seed)
-    digests = {v: faults_digest(catalog.variants[v]) for v in sample}
-    data.runs = {v: runs for v, runs in data.runs.items() if data.sample.get(v) == digests.get(v)}
-    data.sample = digests
-    specs = [EpisodeSpec(catalog.tasks[catalog.variants[v].tasks[0]], catalog.variants[v], data.seed) for v in sample
+    current = {v: decision_digest(spec_of(catalog, v, data.seed), catalog) for v in sample}
+    data.runs = {v: kept for v, runs in data.runs.items() if v in current
+                 and (kept := {agent: run for agent, run in runs.items() if run.digest == current[v]})}
+    data.sample = {v: faults_digest(catalog.variants[v]) for v in sample}
+    specs = [spec_of(catalog, v, data.seed) for v in sample
              if any(ablated(p) not in data.runs.get(v, {}) for p in Primitive)]
     return data, specs
+
+
+def spec_of(catalog: Catalog, variant_id: str, seed: int) -> EpisodeSpec:
+    variant = catalog.variants[variant_id]
+    return EpisodeSpec(catalog.tasks[variant.tasks[0]], variant, seed)
 
 
 async def run_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, runs_dir: Path, concurrency: int = 2,
@@ -104,7 +111,8 @@ async def run_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, ru
     def keep(result: EpisodeResult) -> None:
         if not result.infra_failed and result.variant_id is not None:
             data.runs.setdefault(result.variant_id, {})[result.agent] = record_of(
-                result, runs_dir / run_id / "episodes" / result.episode_id)
+                result, runs_dir / run_id / "episodes" / result.episode_id,
+                decision_digest(spec_of(catalog, result.variant_id, data.seed), catalog))
             tally(data, catalog)
             write_specificity(data, path)
         if on_result is not None:

@@ -15,6 +15,7 @@ from harness.catalog.evidence import (
     write_validity,
 )
 from harness.catalog.specificity import choose_sample, plan_specificity, render_specificity, tally
+from harness.catalog.validate import decision_digest
 from scenarios.faults import Primitive
 from sites.registry import load_site_catalog
 
@@ -85,6 +86,21 @@ def test_a_site_cell_is_proven_specific_only_when_its_own_agent_fails_it_and_no_
     write_specificity(data, written)
     assert '"shop/grounding"' in written.read_text()
 
+
+
+def test_resuming_keeps_only_runs_judged_on_what_decides_them_now(tmp_path: Path) -> None:
+    path = tmp_path / "specificity.json"
+    data, specs = plan_specificity(CATALOG, [_judged("shop")], resume=False, path=path)
+    first, second = specs[0], specs[1]
+    assert first.variant is not None and second.variant is not None
+    now = decision_digest(first, CATALOG)
+    data.runs = {first.variant.id: {ablated(p): RunRecord(success=True, score=1.0, digest=now) for p in Primitive},
+                 second.variant.id: {ablated(p): RunRecord(success=True, score=1.0, digest="0" * 16)  # older code
+                                     for p in Primitive}}
+    write_specificity(data, path)
+    again, todo = plan_specificity(CATALOG, [_judged("shop")], resume=True, path=path)
+    assert list(again.runs) == [first.variant.id]
+    assert {s.variant.id for s in todo if s.variant} == {s.variant.id for s in specs if s.variant} - {first.variant.id}
 
 
 def test_the_specificity_evidence_beside_the_site_files_is_not_read_as_one(tmp_path: Path) -> None:
