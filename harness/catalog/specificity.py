@@ -17,11 +17,14 @@ from pathlib import Path
 
 from harness.agents import ReferenceAgent
 from harness.catalog.evidence import (
+    DIAGONAL_GOAL,
+    OFF_DIAGONAL_LIMIT,
     SPECIFICITY_FILE,
     Cell,
     SpecificityFile,
     ValidityFile,
     ablated,
+    proven_specific,
     read_specificity,
     write_specificity,
 )
@@ -144,6 +147,12 @@ def render_specificity(data: SpecificityFile) -> list[str]:
             text = f"{100 * cell.failed / cell.of:.0f}% of {cell.of}" if cell.of else "–"
             cells.append(f"**{text}**" if row == column else text)
         lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    proven = proven_specific(data)
+    lines += ["", f"Proven specific (in a primitive × site cell's sample, the agent lacking the primitive fails at "
+                  f"least {DIAGONAL_GOAL:.0%} and each agent lacking another at most {OFF_DIAGONAL_LIMIT:.0%}): "
+                  f"{sum(proven.values())} of {len(proven)} sampled cells"
+                  + (": " + ", ".join(f"{site} × {row}" for (site, row), ok in sorted(proven.items()) if ok)
+                     if any(proven.values()) else "") + "."]
     return [*lines, ""]
 
 

@@ -82,6 +82,7 @@ def test_a_site_cell_is_proven_specific_only_when_its_own_agent_fails_it_and_no_
     assert data.cells["shop/patience"]["patience"].failed == 1
     assert data.cells["shop/grounding"]["state_tracking"].failed == 1
     assert proven_specific(data) == {("shop", "patience"): True, ("shop", "grounding"): False}
+    assert "1 of 2 sampled cells: shop × patience." in "\n".join(render_specificity(data))
     written = tmp_path / "again.json"
     write_specificity(data, written)
     assert '"shop/grounding"' in written.read_text()
