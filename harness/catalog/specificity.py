@@ -65,23 +65,26 @@ def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int
 
 def tally(data: SpecificityFile, catalog: Catalog) -> None:
     """The matrix from the runs: a variant counts in a cell once its column's agent has run it."""
-    matrix = {row.value: {column.value: Cell() for column in Primitive} for row in Primitive}
     cells: dict[str, dict[str, Cell]] = {}
     for variant_id, by_agent in data.runs.items():
         variant = catalog.variants.get(variant_id)
         if variant is None or variant.tasks[0] not in catalog.tasks:
             continue
-        row = matrix[variant.target_primitive.value]
         site_row = cells.setdefault(f"{catalog.tasks[variant.tasks[0]].site}/{variant.target_primitive.value}",
                                     {column.value: Cell() for column in Primitive})
         for column in Primitive:
             run = by_agent.get(ablated(column))
             if run is not None:
-                for cell in (row[column.value], site_row[column.value]):
-                    cell.of += 1
-                    cell.failed += int(not run.success)
-    data.matrix = matrix
+                site_row[column.value].of += 1
+                site_row[column.value].failed += int(not run.success)
     data.cells = cells
+    # the matrix over every site: the per-site rows summed
+    data.matrix = {row.value: {column.value: Cell() for column in Primitive} for row in Primitive}
+    for key, columns in cells.items():
+        total = data.matrix[key.partition("/")[2]]
+        for lacking, cell in columns.items():
+            total[lacking].of += cell.of
+            total[lacking].failed += cell.failed
 
 
 def plan_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, resume: bool,
