@@ -1,6 +1,6 @@
-"""human_check and bot_wall in real headless Chromium through the real stack: each fires, the agent without
-recovery stops at it, the reference agent gets past it through the page, and the HAR, the faults ledger and the
-actions log show it (also over HTTPS)."""
+"""human_check (before a page, and before an action) and bot_wall in real headless Chromium through the real
+stack: each fires, the agent without recovery stops at it, the reference agent gets past it through the page,
+and the HAR, the faults ledger and the actions log show it (also over HTTPS)."""
 
 import json
 from collections.abc import AsyncIterator
@@ -34,12 +34,13 @@ VARIANTS = {
     f"page_human_check_slider@{TASK}": (403, "Verify you are human", "slid the slider to the end"),
     f"page_bot_wall@{TASK}": (503, "Checking your browser", "waited out a browser check"),
 }
+BEFORE_ACTION = f"commit_human_check@{TASK}"  # the client check: a dialog the click on Add to cart opens
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Ran:
     """Every recipe's variant on the shop × the reference agent with recovery off and on, seed 1."""
-    specs = [EpisodeSpec(CATALOG.tasks[TASK], CATALOG.variants[v], 1) for v in VARIANTS]
+    specs = [EpisodeSpec(CATALOG.tasks[TASK], CATALOG.variants[v], 1) for v in [*VARIANTS, BEFORE_ACTION]]
     return await run_to_the_fault(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
                                   tmp_path_factory.mktemp("runs"), stack, concurrency=4)
 
@@ -84,6 +85,39 @@ async def test_the_reference_agent_gets_past_the_check_through_the_page(runs: Ra
         assert typed and typed[-1]["value"] == fired[0]["detail"]["word"]
 
 
+def client_ledger(folder: Path) -> list[dict[str, Any]]:
+    return [x["detail"] for x in jsonl(folder / "faults.jsonl")
+            if x["layer"] == "client" and x["detail"].get("event") != "injected"]
+
+
+async def test_without_recovery_the_check_before_the_action_leaves_it_undone(runs: Ran) -> None:
+    off, folder = runs[(BEFORE_ACTION, "reference-no-recovery")]
+    assert off.outcome.status == "failed" and not off.success, off.outcome
+    assert off.outcome.steps_done > 1  # it got to the product page: the check stood before the click only
+    assert [d["event"] for d in client_ledger(folder)] == ["fired"]
+    cart_writes = [e for e in json.loads((folder / "trace.har").read_text())["log"]["entries"]
+                   if e["request"]["method"] == "POST" and "/cart" in e["request"]["url"]]
+    assert cart_writes == []  # the held click never reached the site
+
+
+async def test_the_reference_agent_solves_the_check_and_its_held_click_goes_through(runs: Ran) -> None:
+    on, folder = runs[(BEFORE_ACTION, "reference")]
+    assert on.success, (on.outcome, on.verdict)
+    assert any(line.startswith("recover: ") and "solved a human check before the action" in line
+               for line in on.outcome.log), on.outcome.log
+    fired, solved = client_ledger(folder)
+    assert (fired["event"], fired["info"]["mode"], solved["event"], solved["via"]) == (
+        "fired", "word", "dismissed", "solved")
+    actions = jsonl(folder / "actions.jsonl")
+    typed = [a for a in actions if a["kind"] == "input" and a["target"].get("name") == "Word"]
+    assert typed and typed[-1]["value"] == fired["info"]["word"]  # read off the dialog, typed by the agent
+    solve_at = next(a["t_ms"] for a in actions if a["kind"] == "click" and a["target"].get("name") == "Continue")
+    assert solve_at > typed[-1]["t_ms"]
+    entries = json.loads((folder / "trace.har").read_text())["log"]["entries"]
+    cart_writes = [e for e in entries if e["request"]["method"] == "POST" and "/cart" in e["request"]["url"]]
+    assert len(cart_writes) == 1, [e["request"]["url"] for e in cart_writes]  # the held click, once
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def manager(stack: Services) -> AsyncIterator[tuple[EpisodeManager, BrowserPool]]:
     pool = await BrowserPool().start()
@@ -122,6 +156,39 @@ async def test_a_wrong_word_shows_an_error_and_a_new_challenge_and_the_right_one
         await episodes.close(episode)
     notes = [x["detail"].get("note") for x in jsonl(tmp_path / "faults.jsonl") if x["layer"] == "network"]
     assert notes == [None, "wrong answer", "passed"]
+
+
+async def test_a_wrong_word_in_the_dialog_gets_the_next_one_and_the_same_seed_shows_the_same_words(
+        runs: Ran, manager: tuple[EpisodeManager, BrowserPool], tmp_path: Path) -> None:
+    fired = client_ledger(runs[(BEFORE_ACTION, "reference")][1])[0]
+    episodes, pool = manager
+    episode = await episodes.open(EpisodeSpec(CATALOG.tasks[TASK], CATALOG.variants[BEFORE_ACTION], 1),
+                                  "dialog-probe", tmp_path)
+    context = await pool.new_context(episode.proxy_url)
+    try:
+        page = await context.new_page()
+        page.set_default_timeout(10_000)
+        await page.goto(f"http://shop.test{fired['page']}", wait_until="domcontentloaded")
+        await page.get_by_role("button", name="Add to cart").first.click()
+        dialog = page.get_by_role("dialog", name="Verify you are human")
+        shown = dialog.locator("strong")
+        first = (await shown.inner_text()).strip()
+        assert first == fired["info"]["word"]  # the same seed's page: the same word as the agent's run
+        await dialog.get_by_role("textbox", name="Word").fill("definitely-wrong")
+        await dialog.get_by_role("button", name="Continue").click()
+        await dialog.get_by_role("alert").filter(has_text="That was not the word shown").wait_for()
+        second = (await shown.inner_text()).strip()
+        assert second != first
+        await dialog.get_by_role("textbox", name="Word").fill(second)
+        async with page.expect_request(lambda r: r.method == "POST" and "/cart" in r.url):
+            await dialog.get_by_role("button", name="Continue").click()
+        await dialog.wait_for(state="detached")
+    finally:
+        await context.close()
+        await episodes.close(episode)
+    events = client_ledger(tmp_path)
+    assert [(e["event"], e.get("via")) for e in events] == [("fired", None), ("dismissed", "solved")]
+    assert events[1]["info"]["tries"] == 2
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -7,7 +7,7 @@ import pytest
 from mitmproxy import http
 
 from proxy_addons.network.checks import CHECK_KEY, WORDS
-from scenarios.faults import FaultError, parse_fault, registry
+from scenarios.faults import FaultError, Primitive, parse_fault, registry
 from scenarios.ledger import is_firing
 from tests.proxy_addons.conftest import Chain, ledger
 
@@ -51,9 +51,9 @@ def lines(ep: Any) -> list[tuple[str, dict[str, Any]]]:
 
 
 def test_both_types_are_registered_with_their_parameters_and_primitives() -> None:
-    kinds = registry()
-    assert kinds["human_check"].primitive == "planning" and kinds["bot_wall"].primitive == "patience"
-    assert set(kinds["human_check"].model_fields) == {"mode", "wait_ms", "times"}
+    kinds = registry()  # human_check is also a client type (before an action): keyed by layer
+    assert kinds["network:human_check"].primitive == "planning" and kinds["bot_wall"].primitive == "patience"
+    assert set(kinds["network:human_check"].model_fields) == {"mode", "wait_ms", "times"}
     assert set(kinds["bot_wall"].model_fields) == {"wait_ms", "times"}
     with pytest.raises(FaultError, match=r"faults\[2\]\.params\.mode"):
         parse_fault(check(mode="puzzle"), 2)
@@ -181,3 +181,10 @@ async def test_a_bot_wall_shows_again_on_every_page_load_before_its_time(chain: 
     assert text(image).endswith("the site</body></html>")  # not a page load
     assert [d.get("note") for _, d in lines(ep)] == [None, "shown again", "shown again"]
     assert sum(is_firing(line) for line in ledger(ep)) == 1
+
+
+def test_the_check_before_an_action_is_a_client_type_of_the_same_name() -> None:
+    kind = registry()["client:human_check"]
+    assert kind.primitive is Primitive.planning and set(kind.model_fields) >= {"mode", "wait_ms", "times"}
+    with pytest.raises(FaultError, match="needs a target"):
+        parse_fault({"type": "human_check", "layer": "client", "match": {"host": "shop.test"}}, 0)

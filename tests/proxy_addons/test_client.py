@@ -46,6 +46,7 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "shadow_overlay": (Primitive.grounding, {}),
     "popup_attack": (Primitive.planning, {}),
     "dark_pattern": (Primitive.verification, {}),
+    "human_check": (Primitive.planning, {}),
 }
 
 

@@ -6,7 +6,9 @@ the page that was asked for.
 
 - "solve a human check" (planning): the check asks for steps the task's plan does not have; the agent
   reads what it asks (tick the box, type the word it states, slide to the end), does it, presses
-  Continue once it is enabled and carries on with the plan where it was.
+  Continue once it is enabled and carries on with the plan where it was. The check is a page before the
+  page asked for, or a dialog the click that commits opened: then Continue lets that click go through,
+  so the step's action is done and its effect is what to check next.
 - "wait out a browser check" (patience): the page checks the browser for a few seconds and then reloads
   itself; the only move is not to leave or give up, and to wait for it to go.
 """
@@ -16,7 +18,7 @@ import re
 import time
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Locator, Page
 
 from harness.agents.moves import MoveContext, Moved, move
 from scenarios.faults import Primitive
@@ -40,31 +42,36 @@ async def _visible(page: Page, role: str, name: re.Pattern[str]) -> bool:
         return False
 
 
-async def _continue_when_enabled(page: Page) -> bool:
-    """Press Continue once the check enables it; False when it never does."""
-    button = page.get_by_role("button", name=CONTINUE).first
+async def _continue_when_enabled(page: Page, scope: Page | Locator) -> bool:
+    """Press Continue once the check enables it (a page check: and wait for the page it sends back to);
+    False when it never does."""
+    button = scope.get_by_role("button", name=CONTINUE).first
     deadline = time.monotonic() + ENABLED_WAIT_S
     while not await button.is_enabled():
         if time.monotonic() > deadline:
             return False
         await asyncio.sleep(0.2)
+    if scope is not page:
+        await button.click(timeout=3000)
+        return True
     async with page.expect_navigation(wait_until="domcontentloaded", timeout=15_000):
         await button.click(timeout=3000)
     return True
 
 
-async def _do_what_it_asks(page: Page) -> str | None:
+async def _do_what_it_asks(page: Page, scope: Page | Locator) -> str | None:
     """Tick the box, type the word shown or slide to the end, whichever the check asks; what was done."""
-    box = page.get_by_role("checkbox", name=NOT_A_ROBOT)
+    box = scope.get_by_role("checkbox", name=NOT_A_ROBOT)
     if await box.count():
         await box.first.check(timeout=3000)
         return "ticked the box"
-    asked = WORD_ASKED.search(await page.locator("body").inner_text(timeout=3000))
+    text = await (scope if isinstance(scope, Locator) else page.locator("body")).inner_text(timeout=3000)
+    asked = WORD_ASKED.search(text)
     if asked is not None:
         word = asked.group(1)
-        await page.get_by_role("textbox").first.fill(word, timeout=3000)
+        await scope.get_by_role("textbox").first.fill(word, timeout=3000)
         return f"typed the word shown ({word})"
-    slider = page.get_by_role("slider", name=SLIDE)
+    slider = scope.get_by_role("slider", name=SLIDE)
     if await slider.count():
         await slider.first.focus(timeout=3000)
         await slider.first.press("End", timeout=3000)
@@ -72,15 +79,37 @@ async def _do_what_it_asks(page: Page) -> str | None:
     return None
 
 
-@move("solve a human check", Primitive.planning, "blocked", answers={"network:human_check"})
-async def solve_human_check(page: Page, step: PlanStep, context: MoveContext) -> Moved | None:
-    if not await _visible(page, "heading", HUMAN_CHECK):
+async def _check_dialog(page: Page) -> Locator | None:
+    dialogs = page.get_by_role("dialog", name=HUMAN_CHECK)
+    try:
+        for index in range(await dialogs.count()):
+            if await dialogs.nth(index).is_visible():
+                return dialogs.nth(index)
+    except PlaywrightError:
         return None
-    done = await _do_what_it_asks(page)
+    return None
+
+
+@move("solve a human check", Primitive.planning, "blocked",
+      answers={"network:human_check", "client:human_check"})
+async def solve_human_check(page: Page, step: PlanStep, context: MoveContext) -> Moved | None:
+    dialog = await _check_dialog(page)
+    if dialog is None and not await _visible(page, "heading", HUMAN_CHECK):
+        return None
+    scope: Page | Locator = dialog if dialog is not None else page
+    done = await _do_what_it_asks(page, scope)
     if done is None:
         return None
-    if not await _continue_when_enabled(page):
+    if not await _continue_when_enabled(page, scope):
         return Moved(f"{done}, but the check's Continue stayed disabled")
+    if dialog is not None:
+        try:
+            await dialog.wait_for(state="hidden", timeout=3000)
+        except PlaywrightError:
+            return Moved(f"{done} and pressed Continue; the check asked again")
+        await page.wait_for_load_state("domcontentloaded")
+        # Continue let the held click through: the step's action is done, its effect is what to look for
+        return Moved(f"solved a human check before the action: {done}, pressed Continue", acted=True)
     if await _visible(page, "heading", HUMAN_CHECK):
         return Moved(f"{done} and pressed Continue; the check asked again")
     return Moved(f"solved a human check: {done}, pressed Continue; back on the page asked for")
