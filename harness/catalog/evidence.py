@@ -14,6 +14,8 @@ from harness.run.results import write_json_atomic
 from scenarios.faults import Primitive
 
 VALIDITY_DIR = PROJECT_ROOT / "scenarios" / "validity"
+RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"  # the two agents every variant is judged with
+BASE = "base"  # a task's own runs are the item `base:<task>`
 # The folder's one file that is not a site's: `validate --specificity`'s evidence (harness/catalog/specificity.py).
 SPECIFICITY_NAME = "specificity.json"
 
@@ -60,6 +62,15 @@ class ValidityFile(BaseModel):
     # item (a task's base, `base:<task>`, or a variant id) -> seed -> agent -> run
     runs: dict[str, dict[str, dict[str, RunRecord]]] = Field(default_factory=dict)
     variants: dict[str, Judgement] = Field(default_factory=dict)
+
+    def bites_on(self, variant_id: str, seed: int) -> bool:
+        """The agent without recoveries fails the variant on `seed`, where it passes the variant's base task."""
+        judgement = self.variants.get(variant_id)
+        if judgement is None:
+            return False
+        mine = self.runs.get(variant_id, {}).get(str(seed), {}).get(RECOVERY_OFF)
+        base = self.runs.get(f"{BASE}:{judgement.task}", {}).get(str(seed), {}).get(RECOVERY_OFF)
+        return mine is not None and base is not None and base.success and not mine.success
 
 
 def validity_path(site: str, folder: Path = VALIDITY_DIR) -> Path:

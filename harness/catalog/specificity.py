@@ -1,11 +1,14 @@
 """`webchaos validate --specificity`: does a variant measure the primitive it names?
 
 Seven ablated reference agents (`reference-without-<primitive>`, each lacking exactly that primitive's
-recovery moves: harness/agents/recovery.py RECOVERIES) run a stratified sample of valid variants: up to
+recovery moves: harness/agents/recovery.py RECOVERIES) run a stratified sample of biting variants: up to
 `PER_CELL` per primitive × site cell, chosen by a committed seed among the variants the validity files
-judge fair and effective (so the full reference agent passes each on every seed). The matrix's cell
-(row, column) is the share of the sample's variants targeting primitive *row* that the agent lacking
-primitive *column* fails: a specific catalog has a high diagonal and low elsewhere.
+judge fair and effective (so the full reference agent passes each on every seed) and that bite on the
+episode seed the sample runs on (the agent without any recovery fails them there, and passes the base).
+Specificity asks *which* missing recovery a variant's bite comes from, so a variant that bites no agent
+has nothing to say about it: it is counted where it belongs, in the validity files' biting share. The
+matrix's cell (row, column) is the share of the sample's variants targeting primitive *row* that the
+agent lacking primitive *column* fails: a specific catalog has a high diagonal and low elsewhere.
 
 The evidence is `scenarios/validity/specificity.json`, rewritten after every episode (`--resume` goes on
 where a run stopped).
@@ -47,14 +50,14 @@ def sample_rank(sample_seed: int, variant_id: str) -> str:
 
 def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int = PER_CELL,
                   sample_seed: int = SAMPLE_SEED) -> list[str]:
-    """Up to `per_cell` valid variants per (site, target primitive): the ones ranked first by a hash of the
-    committed seed and their id. The ranking is each variant's own, so a cell that gains valid variants
-    keeps its sample unless a newcomer ranks above one in it (a redraw would replace the whole sample,
-    and every run of it, each time the catalog grows)."""
+    """Up to `per_cell` valid variants that bite on the episode seed per (site, target primitive): the ones
+    ranked first by a hash of the committed seed and their id. The ranking is each variant's own, so a cell
+    that gains such variants keeps its sample unless a newcomer ranks above one in it (a redraw would replace
+    the whole sample, and every run of it, each time the catalog grows)."""
     cells: dict[tuple[str, str], list[str]] = {}
     for data in files:
         for variant_id, judgement in data.variants.items():
-            if variant_id in catalog.variants and judgement.valid:
+            if variant_id in catalog.variants and judgement.valid and data.bites_on(variant_id, EPISODE_SEED):
                 primitive = catalog.variants[variant_id].target_primitive.value  # the catalog's, now
                 cells.setdefault((data.site, primitive), []).append(variant_id)
     chosen: list[str] = []
@@ -137,8 +140,9 @@ def render_specificity(data: SpecificityFile) -> list[str]:
     """The docs/validity.md section: the 7 x 7 matrix, failed % (of n) per cell."""
     columns = [p.value for p in Primitive]
     lines = ["## Specificity", "",
-             f"A stratified sample of valid variants (up to {data.per_cell} per primitive × site cell, drawn with seed "
-             f"{data.sample_seed}; {len(data.sample)} variants, episode seed {data.seed}) run by seven ablated "
+             f"A stratified sample of biting variants (valid, and failed on seed {data.seed} by the agent without "
+             f"recoveries; up to {data.per_cell} per primitive × site cell, drawn with seed {data.sample_seed}; "
+             f"{len(data.sample)} variants, episode seed {data.seed}) run by seven ablated "
              "reference agents, each lacking one primitive's recovery moves. A cell is the share of the row's "
              "variants (by target primitive) that the agent lacking the column's primitive fails. Specific: the "
              "diagonal high, the rest low.", "",

@@ -27,6 +27,9 @@ from pathlib import Path
 from harness.agents import ReferenceAgent
 from harness.agents.moves import move_files
 from harness.catalog.evidence import (
+    BASE,
+    RECOVERY_OFF,
+    RECOVERY_ON,
     VALIDITY_DIR,
     Judgement,
     RunRecord,
@@ -45,9 +48,7 @@ from scenarios.loader import Catalog
 from scenarios.schema import Variant
 
 DOCS_FILE = PROJECT_ROOT / "docs" / "validity.md"
-RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"
 AGENTS = (RECOVERY_ON, RECOVERY_OFF)
-BASE = "base"
 
 
 def _tree_digest(*roots: Path, leave_out: frozenset[Path] = frozenset()) -> str:

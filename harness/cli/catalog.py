@@ -201,9 +201,10 @@ def validate(
         "--stale", help="list what --resume would run: runs never done, or judged on a task, faults, site or "
         "agent code that has changed since (runs nothing)")] = False,
     specificity: Annotated[bool, typer.Option(
-        "--specificity", help="run the seven reference-without-<primitive> agents on a stratified sample of valid "
-        "variants (5 per primitive x site, committed seed) and write scenarios/validity/specificity.json and the "
-        "matrix in docs/validity.md (with --resume, only what is missing)")] = False,
+        "--specificity", help="run the seven reference-without-<primitive> agents on a stratified sample of biting "
+        "variants (valid, failed by the agent without recoveries; 5 per primitive x site, committed seed) and "
+        "write scenarios/validity/specificity.json and the matrix in docs/validity.md (with --resume, only what "
+        "is missing)")] = False,
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""

@@ -22,11 +22,16 @@ from sites.registry import load_site_catalog
 CATALOG = load_site_catalog()
 
 
-def _judged(site: str, valid: bool = True) -> ValidityFile:
+def _judged(site: str, valid: bool = True, biting: bool = True) -> ValidityFile:
+    """Every variant of the site judged (valid or not), each biting on seed 1 or none of them."""
     variants = {v.id: Judgement(task=v.tasks[0], target_primitive=v.target_primitive.value, layers=[], fair=valid,
-                                effective=True, biting=False)
+                                effective=True, biting=biting)
                 for v in CATALOG.variants.values() if CATALOG.tasks[v.tasks[0]].site == site}
-    return ValidityFile(site=site, seeds=[1], variants=variants)
+    naive = "reference-no-recovery"
+    runs = {f"base:{t.id}": {"1": {naive: RunRecord(success=True, score=1.0)}}
+            for t in CATALOG.tasks.values() if t.site == site}
+    runs |= {v: {"1": {naive: RunRecord(success=not biting, score=0.0)}} for v in variants}
+    return ValidityFile(site=site, seeds=[1], runs=runs, variants=variants)
 
 
 def test_the_sample_is_stratified_valid_only_and_reproducible() -> None:
@@ -40,6 +45,18 @@ def test_the_sample_is_stratified_valid_only_and_reproducible() -> None:
         key = CATALOG.variants[v].target_primitive.value
         per_primitive[key] = per_primitive.get(key, 0) + 1
     assert per_primitive and max(per_primitive.values()) <= 2
+
+
+def test_only_variants_that_bite_on_the_sample_seed_are_drawn() -> None:
+    shop, bank = _judged("shop"), _judged("bank", biting=False)
+    sample = choose_sample(CATALOG, [shop, bank], per_cell=2, sample_seed=7)
+    assert sample and all(CATALOG.tasks[CATALOG.variants[v].tasks[0]].site == "shop" for v in sample)
+    # a variant the naive agent fails only because it fails the base too does not bite: it is not drawn
+    first = sample[0]
+    task = shop.variants[first].task
+    shop.runs[f"base:{task}"]["1"]["reference-no-recovery"] = RunRecord(success=False, score=0.0)
+    assert not shop.bites_on(first, 1) and first not in choose_sample(CATALOG, [shop], per_cell=2, sample_seed=7)
+    assert not shop.bites_on(first, 2)  # no run on that seed: nothing proven
 
 
 def test_a_cell_that_gains_variants_keeps_its_sample_but_where_a_newcomer_ranks_first() -> None:
