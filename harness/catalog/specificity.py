@@ -163,8 +163,27 @@ def render_specificity(data: SpecificityFile) -> list[str]:
     return [*lines, ""]
 
 
+def left_out_as_not_biting(files: Sequence[ValidityFile], catalog: Catalog, seed: int) -> list[str]:
+    """Per target primitive, the valid variants the sample could not draw because none bites on `seed`: what
+    the matrix does not speak for (their share is the validity section's biting column)."""
+    valid: dict[str, int] = {}
+    quiet: dict[str, int] = {}
+    for data in files:
+        for variant_id, judgement in data.variants.items():
+            if variant_id in catalog.variants and judgement.valid:
+                row = catalog.variants[variant_id].target_primitive.value
+                valid[row] = valid.get(row, 0) + 1
+                quiet[row] = quiet.get(row, 0) + int(not data.bites_on(variant_id, seed))
+    parts = [f"{p.value} {quiet.get(p.value, 0)} of {valid[p.value]}" for p in Primitive if valid.get(p.value)]
+    return [f"Valid variants left out of the sample because they do not bite on seed {seed} (the agent without "
+            "recoveries passes them, or fails the base too: no agent's failure can show which primitive they "
+            f"measure): {', '.join(parts)}.", ""]
+
+
 def validity_docs(files: Sequence[ValidityFile], catalog: Catalog, path: Path = SPECIFICITY_FILE) -> str:
     """docs/validity.md: the validity files' judgements, then the specificity matrix when it has been run."""
     text = render_markdown(files, catalog)
     data = read_specificity(path)
-    return text + ("\n".join(render_specificity(data)) if data is not None else "")
+    if data is None:
+        return text
+    return text + "\n".join([*render_specificity(data), *left_out_as_not_biting(files, catalog, data.seed)])

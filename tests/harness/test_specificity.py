@@ -14,7 +14,13 @@ from harness.catalog.evidence import (
     write_specificity,
     write_validity,
 )
-from harness.catalog.specificity import choose_sample, plan_specificity, render_specificity, tally
+from harness.catalog.specificity import (
+    choose_sample,
+    left_out_as_not_biting,
+    plan_specificity,
+    render_specificity,
+    tally,
+)
 from harness.catalog.validate import decision_digest
 from scenarios.faults import Primitive
 from sites.registry import load_site_catalog
@@ -57,6 +63,14 @@ def test_only_variants_that_bite_on_the_sample_seed_are_drawn() -> None:
     shop.runs[f"base:{task}"]["1"]["reference-no-recovery"] = RunRecord(success=False, score=0.0)
     assert not shop.bites_on(first, 1) and first not in choose_sample(CATALOG, [shop], per_cell=2, sample_seed=7)
     assert not shop.bites_on(first, 2)  # no run on that seed: nothing proven
+
+
+def test_the_docs_count_per_row_the_valid_variants_left_out_as_not_biting() -> None:
+    shop, bank = _judged("shop"), _judged("bank", biting=False)
+    line = left_out_as_not_biting([shop, bank], CATALOG, 1)[0]
+    bank_patience = sum(1 for j in bank.variants.values() if j.target_primitive == "patience")
+    both_patience = bank_patience + sum(1 for j in shop.variants.values() if j.target_primitive == "patience")
+    assert f"patience {bank_patience} of {both_patience}" in line
 
 
 def test_a_cell_that_gains_variants_keeps_its_sample_but_where_a_newcomer_ranks_first() -> None:
