@@ -163,6 +163,36 @@ def render_specificity(data: SpecificityFile) -> list[str]:
     return [*lines, ""]
 
 
+def render_families(data: SpecificityFile, catalog: Catalog) -> list[str]:
+    """Per target primitive and fault family (the recipe a variant came from, or hand-written), how many of its
+    sampled variants each ablated agent fails: where a row misses the diagonal, which families miss it, and
+    which other agent's missing moves their bite comes from (a family every agent passes is rescued by moves
+    of more than one primitive)."""
+    columns = list(Primitive)
+    families: dict[tuple[int, str], dict[str, Cell]] = {}
+    for variant_id, by_agent in data.runs.items():
+        variant = catalog.variants.get(variant_id)
+        if variant is None:
+            continue
+        key = (columns.index(variant.target_primitive), f"{variant.target_primitive.value} | "
+               f"{variant.recipe or 'hand-written'}")
+        row = families.setdefault(key, {c.value: Cell() for c in columns})
+        for column in columns:
+            if (run := by_agent.get(ablated(column))) is not None:
+                row[column.value].of += 1
+                row[column.value].failed += int(not run.success)
+    lines = ["### By fault family", "",
+             "Of each family's sampled variants, how many the agent lacking each primitive fails.", "",
+             "| target | family | " + " | ".join(c.value for c in columns) + " |",
+             "|---|---|" + "---:|" * len(columns)]
+    for (_, name), row in sorted(families.items()):
+        target = name.partition(" | ")[0]
+        cells = [f"{row[c.value].failed}/{row[c.value].of}" if row[c.value].of else "–" for c in columns]
+        cells = [f"**{cell}**" if c.value == target else cell for c, cell in zip(columns, cells, strict=True)]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def left_out_as_not_biting(files: Sequence[ValidityFile], catalog: Catalog, seed: int) -> list[str]:
     """Per target primitive, the valid variants the sample could not draw because none bites on `seed`: what
     the matrix does not speak for (their share is the validity section's biting column)."""
@@ -186,4 +216,5 @@ def validity_docs(files: Sequence[ValidityFile], catalog: Catalog, path: Path = 
     data = read_specificity(path)
     if data is None:
         return text
-    return text + "\n".join([*render_specificity(data), *left_out_as_not_biting(files, catalog, data.seed)])
+    return text + "\n".join([*render_specificity(data), *left_out_as_not_biting(files, catalog, data.seed),
+                              *render_families(data, catalog)])

@@ -18,6 +18,7 @@ from harness.catalog.specificity import (
     choose_sample,
     left_out_as_not_biting,
     plan_specificity,
+    render_families,
     render_specificity,
     tally,
 )
@@ -71,6 +72,19 @@ def test_the_docs_count_per_row_the_valid_variants_left_out_as_not_biting() -> N
     bank_patience = sum(1 for j in bank.variants.values() if j.target_primitive == "patience")
     both_patience = bank_patience + sum(1 for j in shop.variants.values() if j.target_primitive == "patience")
     assert f"patience {bank_patience} of {both_patience}" in line
+
+
+def test_the_family_table_counts_each_ablated_agents_failures_per_recipe(tmp_path: Path) -> None:
+    data, _ = plan_specificity(CATALOG, [_judged("shop")], resume=False, path=tmp_path / "specificity.json")
+    patience = next(v for v in data.sample if CATALOG.variants[v].target_primitive == Primitive.patience
+                    and CATALOG.variants[v].recipe)
+    # the agent lacking patience fails it, and so does the one lacking verification: a shared rescue
+    data.runs[patience] = {ablated(p): RunRecord(success=p not in (Primitive.patience, Primitive.verification),
+                                                 score=1.0) for p in Primitive}
+    lines = render_families(data, CATALOG)
+    row = next(line for line in lines if line.startswith(f"| patience | {CATALOG.variants[patience].recipe} |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")][2:]
+    assert cells == ["0/1", "0/1", "0/1", "0/1", "**1/1**", "0/1", "1/1"]
 
 
 def test_a_cell_that_gains_variants_keeps_its_sample_but_where_a_newcomer_ranks_first() -> None:
