@@ -319,15 +319,25 @@ async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, 
                    stack: Services | None = None) -> tuple[int, int, list[str]]:
     """Run `count` judged variants (drawn by `sample_seed`) again on `seed` with both agents; record each
     run's second outcome (`again`) in its site's file and judge again. Returns (agreeing runs, runs, the
-    variants whose verdict flipped)."""
+    variants whose verdict flipped). Only runs judged on what decides them now are drawn: a run of older code
+    or faults may differ from a run of today's for a reason, and that is staleness, not flakiness."""
     import random
+
+    def spec(variant_id: str) -> EpisodeSpec:
+        return EpisodeSpec(catalog.tasks[catalog.variants[variant_id].tasks[0]], catalog.variants[variant_id], seed)
+
+    def current(data: ValidityFile, variant_id: str) -> bool:
+        runs = data.runs.get(variant_id, {}).get(str(seed), {})
+        if not all(a in runs for a in AGENTS):
+            return False
+        digest = decision_digest(spec(variant_id), catalog)
+        return all(runs[a].digest == digest for a in AGENTS)
 
     by_site = {data.site: data for data in files}
     judged = sorted((data.site, v) for data in files for v, j in data.variants.items()
-                    if j.fair is not None and v in catalog.variants
-                    and all(a in data.runs.get(v, {}).get(str(seed), {}) for a in AGENTS))
+                    if j.fair is not None and v in catalog.variants and current(data, v))
     chosen = random.Random(sample_seed).sample(judged, min(count, len(judged)))
-    specs = [EpisodeSpec(catalog.tasks[catalog.variants[v].tasks[0]], catalog.variants[v], seed) for _, v in chosen]
+    specs = [spec(v) for _, v in chosen]
     site_of = dict((v, s) for s, v in chosen)
     tally = {"agree": 0, "runs": 0}
     flipped: set[str] = set()

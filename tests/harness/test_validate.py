@@ -173,3 +173,47 @@ def test_validate_names_an_unknown_variant_and_runs_nothing(tmp_path: Path) -> N
     assert out.exit_code == 2, out.output
     assert "unknown variant(s) no_such_variant" in out.output
     assert not (tmp_path / "runs").exists()
+
+
+def test_resample_draws_only_runs_of_todays_code_records_the_second_outcome_and_marks_a_flip(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+    from typing import Any
+
+    from harness.catalog import validate
+    from harness.catalog.validate import decision_digest, resample
+    from harness.episodes.manager import EpisodeSpec
+
+    steady, flipping, stale = [v.id for v in CATALOG.variants.values()
+                               if v.tasks == ["shop_add_to_cart"] and v.recipe][:3]
+
+    def record(variant_id: str, success: bool, current: bool = True) -> RunRecord:
+        spec = EpisodeSpec(CATALOG.tasks["shop_add_to_cart"], CATALOG.variants[variant_id], 1)
+        return RunRecord(success=success, score=float(success), fired=[],
+                         digest=decision_digest(spec, CATALOG) if current else "judged-on-older-code")
+
+    runs = {v: {"1": {RECOVERY_ON: record(v, True, v != stale), RECOVERY_OFF: record(v, False, v != stale)}}
+            for v in (steady, flipping, stale)}
+    runs["base:shop_add_to_cart"] = {"1": {a: RunRecord(success=True, score=1.0) for a in AGENTS}}
+    data = ValidityFile(site="shop", seeds=[1], runs=runs)
+    validate.refresh(data, CATALOG)
+    ran: list[tuple[str, str]] = []
+
+    async def second_runs(specs: list[EpisodeSpec], agents: list[Any], **kw: Any) -> None:
+        for spec in specs:
+            for agent in agents:
+                assert spec.variant is not None
+                ran.append((spec.variant.id, agent.name))
+                # the agent without recoveries passes `flipping` this time: its verdict flips
+                success = agent.name == RECOVERY_ON or spec.variant.id == flipping
+                kw["on_result"](SimpleNamespace(infra_failed=False, variant_id=spec.variant.id, agent=agent.name,
+                                                success=success))
+
+    monkeypatch.setattr(validate, "run_matrix", second_runs)
+    agree, total, flipped = asyncio.run(resample(CATALOG, [data], 10, 1, runs_dir=tmp_path, folder=tmp_path))
+    assert {v for v, _ in ran} == {steady, flipping}  # the stale runs are not drawn
+    assert (agree, total, flipped) == (3, 4, [flipping])
+    written = read_validity("shop", tmp_path)
+    assert written is not None
+    assert written.runs[flipping]["1"][RECOVERY_OFF].again is True and written.variants[flipping].flaky
+    assert written.runs[steady]["1"][RECOVERY_OFF].again is False and not written.variants[steady].flaky
