@@ -120,18 +120,12 @@ def _step_words(task: Task, bound: BoundStep) -> dict[str, str]:
         words["{step.page}"] = bound.step.page
     if bound.index is not None:
         for earlier in reversed(task.plan[:bound.index]):
-            if _navigates(earlier):
+            if earlier.loads_a_page():
                 break
             if earlier.do == "fill" and _literal(earlier.name) and earlier.name:
                 words["{prior_fill.name}"] = earlier.name
                 break
     return words
-
-
-def _navigates(step: PlanStep) -> bool:
-    """Does the step (as plans write them) load another page: a goto, a link, a search submitted?"""
-    return (step.do in ("goto", "open_each") or (step.do == "click" and step.role == "link")
-            or (step.do == "press" and step.role == "searchbox"))
 
 
 def _fill_words(value: Any, words: dict[str, str]) -> Any:

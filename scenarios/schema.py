@@ -273,6 +273,11 @@ class PlanStep(Strict):
             return None
         return found.group(1) if found.groups() else found.group(0)
 
+    def loads_a_page(self) -> bool:
+        """Does the step (as plans write them) load another page: a goto, a link, a search submitted?"""
+        return (self.do in ("goto", "open_each") or (self.do == "click" and self.role == "link")
+                or (self.do == "press" and self.role == "searchbox"))
+
 
 
 Effect.model_rebuild()

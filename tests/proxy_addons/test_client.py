@@ -47,6 +47,7 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "popup_attack": (Primitive.planning, {}),
     "dark_pattern": (Primitive.verification, {}),
     "human_check": (Primitive.planning, {}),
+    "form_reset": (Primitive.state_tracking, {}),
 }
 
 
