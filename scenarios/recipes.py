@@ -106,18 +106,22 @@ def bind_step(task: Task, bind: Binding, nth: int = 1) -> BoundStep | None:
     return None
 
 
-_STEP_WORDS = ("{step.name}", "{step.page}", "{prior_fill.name}")
+_STEP_WORDS = ("{step.name}", "{step.page}", "{step.expect_text}", "{prior_fill.name}")
 
 
 def _step_words(task: Task, bound: BoundStep) -> dict[str, str]:
-    """What `{step.name}`, `{step.page}` (its page's path glob) and `{prior_fill.name}` (the last literal
-    fill before the step on the step's own page: a client fault lives on one page, so a field typed in on
-    an earlier page is never typed in where the fault waits for it) stand for."""
+    """What `{step.name}`, `{step.page}` (its page's path glob), `{step.expect_text}` (the text the step's
+    postcondition waits for, when literal: what the site says on success) and `{prior_fill.name}` (the last
+    literal fill before the step on the step's own page: a client fault lives on one page, so a field typed
+    in on an earlier page is never typed in where the fault waits for it) stand for."""
     words: dict[str, str] = {}
     if bound.step is not None and bound.step.name:
         words["{step.name}"] = bound.step.name
     if bound.step is not None and bound.step.page:
         words["{step.page}"] = bound.step.page
+    expect = bound.step.expect if bound.step is not None else None
+    if expect is not None and expect.text and _literal(expect.text):
+        words["{step.expect_text}"] = expect.text
     if bound.index is not None:
         for earlier in reversed(task.plan[:bound.index]):
             if earlier.loads_a_page():

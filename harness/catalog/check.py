@@ -234,21 +234,27 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
 
     Steps that run scripts (a button's click, a key other than a form's Enter) leave the rendered
     page unknown: the steps after them are checked again from the next `goto`; so does an element a page
-    lacks while a part of it says it is still loading (`aria-busy="true"`). An `answer` step on a
+    lacks while a part of it says it is still loading (`aria-busy="true"`). After a step that writes (its
+    `effect`), a `goto`'s page is only checked to render: what it shows depends on the write, which the walk
+    does not make. An `answer` step on a
     known page must read an answer that the task's (filled) `answer` block accepts."""
     problem = await browser.open(start_url)
     if problem:
         return 0, problem
     typed: dict[str, str] = {}
     known = True
+    wrote = False  # a step that writes has run: pages from here show what the write changed, not rendered here
     for index, step in enumerate(plan):
+        if index and plan[index - 1].effect is not None:
+            wrote = True
         if step.do == "goto":
             assert step.url is not None
             problem = await browser.open(urljoin(browser.url, step.url))
-            problem = problem or _expect_problem(browser.page, browser.url, step.expect)
+            if not wrote:
+                problem = problem or _expect_problem(browser.page, browser.url, step.expect)
             if problem:
                 return index, problem
-            known = True
+            known = not wrote
             continue
         if not known or browser.page is None:
             continue

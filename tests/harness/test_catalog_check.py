@@ -215,3 +215,22 @@ async def test_the_plan_walk_leaves_an_element_a_loading_part_may_bring_unchecke
     assert (problem is not None) is flagged, problem
     if flagged:
         assert problem is not None and problem[0] == 1 and "no group named 'Latest scan location'" in problem[1]
+
+
+@pytest.mark.parametrize("after_the_write", [True, False])
+async def test_a_goto_after_a_write_is_only_checked_to_render(after_the_write: bool) -> None:
+    # The walk makes no write: a page visited after one shows what the write changed (a return listed with its
+    # refund), which the unwritten world does not; before any write, the same page is checked in full.
+    pages = {"/orders/o1/return": '<main><h1>Return items</h1><button type="button">Request return</button></main>'}
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=pages.get(request.url.path, "<main/>")))
+    commit = PlanStep(do="click", role="button", name="Request return",
+                      effect={"visit": "/orders/o1/return", "expect": {"text": "Refund amount"}})
+    read = [PlanStep(do="goto", url="/orders/o1/return", expect={"role": "heading", "name": "Returns requested"}),
+            PlanStep(do="answer", role="group", name="Refund amount")]
+    plan = [PlanStep(do="goto", url="/orders/o1/return"), *([commit] if after_the_write else []), *read]
+    async with httpx.AsyncClient(transport=transport, base_url="http://shop.test") as client:
+        problem = await walk_plan(_Browser(client), plan, "http://shop.test/")
+    if after_the_write:
+        assert problem is None
+    else:
+        assert problem is not None and problem[0] == 1 and "Returns requested" in problem[1]
