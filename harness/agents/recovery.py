@@ -232,6 +232,12 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
             # The page moved on after the claimed success: go back and fill the form again.
             await page.goto(state.url_before, wait_until="domcontentloaded")
             state.left_page = True
+        elif not state.repeated_here:
+            # The claim came without a new page, which still holds the form as it was sent: send it again from
+            # here. Verification found the write missing, so repeating it is verification's move alone (a
+            # reload would empty the form and make typing it again, state tracking's move, part of it).
+            state.repeated_here = True
+            return "the claimed success did not happen: sending it again from the page"
         elif not state.reloaded:
             # The page may still show the claim and the old form: start from what the site has now.
             state.reloaded = True

@@ -129,8 +129,9 @@ class ReferenceAgent:
 
     def _remember(self, step: PlanStep, new_document: bool, tally: _Tally) -> None:
         # A new document has an empty form; a page that only changed its address (a checkout stage kept in
-        # the query by history.replaceState) still holds what was typed and chosen on it.
-        if new_document:
+        # the query by history.replaceState) still holds what was typed and chosen on it. A step that writes
+        # has sent its form: what was typed is done with (a reload later must not type a sent form again).
+        if new_document or step.effect is not None:
             tally.form.clear()
         if step.do in ("fill", "check", "select"):
             tally.form.append(step)

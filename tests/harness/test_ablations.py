@@ -63,6 +63,27 @@ async def test_a_write_found_missing_where_it_shows_is_sent_again_from_the_page_
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_a_claimed_success_found_missing_is_sent_again_from_the_page_that_holds_the_form(
+    browser: BrowserPool, tmp_path: Path,  # noqa: F811
+) -> None:
+    """The page says "Saved it" and keeps the form as it was sent: checking where the write shows finds it
+    missing, and sending it again from that page needs no reload, so no refilling (state tracking) and no
+    retrying after an error (patience); only the agent that does not check is fooled."""
+    steps = [PlanStep(do="goto", url="/page/claimed"),
+             PlanStep(do="fill", role="textbox", name="Name", value="Ada"),
+             PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
+                                      "expect": {"text": "Saved it", "timeout_ms": 1500},
+                                      "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
+    for lacking in (Primitive.state_tracking, Primitive.patience):
+        status, moves, hits = await run_agent(browser, steps, f"reference-without-{lacking.value}", tmp_path)
+        assert status == "done" and hits == ["save"], (lacking, moves, hits)
+        assert "recover: the claimed success did not happen: sending it again from the page" in moves, moves
+        assert not any("filled the form again" in move for move in moves), moves
+    status, moves, hits = await run_agent(browser, steps, "reference-without-verification", tmp_path)
+    assert status == "done" and hits == [], moves  # believes the claim: nothing was written
+
+
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize(
     ("page", "lacking", "spared"),
     [
