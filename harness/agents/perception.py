@@ -35,13 +35,18 @@ def accessible_name(name: str | None) -> str | re.Pattern[str] | None:
 
 def candidates(page: Page, step: PlanStep) -> Locator:
     """Every element the step could mean (role + name, inside `within` when given: the last container that
-    has the text and such an element; another record may name the same thing and lack the control)."""
+    has the text and such an element; another record may name the same thing and lack the control). The
+    container is found by the control shown or not: while the record's own control is still hidden (a page
+    that renders it late), the enclosing list also has the text and another record's control, and would be
+    taken for the record."""
     assert step.role is not None
-    wanted = page.get_by_role(step.role, name=accessible_name(step.name), exact=step.exact)  # type: ignore[arg-type]
+    name = accessible_name(step.name)
+    wanted = page.get_by_role(step.role, name=name, exact=step.exact)  # type: ignore[arg-type]
     if not step.within:
         return wanted
-    scope = page.locator(_CONTAINERS).filter(has_text=step.within).filter(has=wanted).last
-    return scope.get_by_role(step.role, name=accessible_name(step.name), exact=step.exact)  # type: ignore[arg-type]
+    present = page.get_by_role(step.role, name=name, exact=step.exact, include_hidden=True)  # type: ignore[arg-type]
+    scope = page.locator(_CONTAINERS).filter(has_text=step.within).filter(has=present).last
+    return scope.get_by_role(step.role, name=name, exact=step.exact)  # type: ignore[arg-type]
 
 
 async def ground(page: Page, step: PlanStep, wait_ms: int = 3000) -> Locator:
@@ -70,6 +75,20 @@ async def holds(page: Page, expect: Expect, scale: float = 1.0) -> bool:
     except PlaywrightError:
         return False
     return True
+
+
+LOADING_WAIT_MS = 10_000  # how long a page that says it is still loading is given before it is read
+
+
+async def loaded(page: Page, timeout_ms: float = LOADING_WAIT_MS) -> None:
+    """Wait while the page shows a part still loading (`aria-busy`: a skeleton, a panel filled by script), at
+    most `timeout_ms`: what it will show is not there to be read yet."""
+    try:
+        await page.wait_for_function(
+            "() => ![...document.querySelectorAll('[aria-busy=true]')].some(e => e.getClientRects().length)",
+            timeout=timeout_ms)
+    except PlaywrightError:
+        return  # still loading (or the page went away): read what is there
 
 
 async def _has_value(control: Locator, wanted: str, timeout_ms: float) -> None:

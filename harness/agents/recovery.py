@@ -24,6 +24,7 @@ from harness.agents.perception import (
     candidates,
     document_of,
     holds,
+    loaded,
     settle_after_write,
     visible_dialog,
 )
@@ -427,11 +428,14 @@ async def complete_effect(page: Page, step: PlanStep, base_url: str,
 
 async def _holds_after_second_look(page: Page, step: PlanStep) -> bool:
     """The effect shows on its page, or after one reload: a read just after a write may be stale. The
-    second look waits the expectation's full time: the page may render its content late."""
+    second look waits the expectation's full time: the page may render its content late. A page that says
+    part of it is still loading is read when it has loaded."""
     assert step.effect is not None
+    await loaded(page)
     if await holds(page, step.effect.expect, 0.5):
         return True
     await page.reload(wait_until="domcontentloaded")
+    await loaded(page)
     return await holds(page, step.effect.expect, 1.0)
 
 

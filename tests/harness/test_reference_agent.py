@@ -93,6 +93,15 @@ PAGES = {
     # Two orders name the same product; only the earlier one has a parcel to track.
     "orders": """<ul><li>Order 1 · Blue Mug <a href="#" onclick="done(); return false">Track package</a></li>
                  <li>Order 2 · Blue Mug · delivered</li></ul>""",
+    # Where a save shows, behind a loading skeleton for 5 s (longer than the effect's second look, 4 s).
+    "saved_late": """<div aria-busy="true" id="sk">Loading…</div><p id="c" hidden>Your item is saved</p>
+                     <script>setTimeout(() => { sk.remove(); c.hidden = false; }, 5000)</script>""",
+    # Two payments in one section; the rent's Cancel is rendered late (hidden for 1 s), the gym's at once.
+    "payments_late": """<section><table><tbody>
+                        <tr><td>Gym membership</td><td><button onclick="hit('wrong')">Cancel payment</button></td></tr>
+                        <tr><td>Rent</td><td><button id="r" style="visibility:hidden" onclick="done()">Cancel
+                        payment</button></td></tr></tbody></table></section>
+                        <script>setTimeout(() => document.getElementById('r').style.visibility = '', 1000)</script>""",
     # A modal covers the page.
     "modal": """<button onclick="done()">Save</button>
                 <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
@@ -376,6 +385,25 @@ async def test_within_is_the_last_container_naming_it_that_has_the_control(brows
     found = rendered.find("link", "Track package", within="Blue Mug")
     assert [n.text() for n in found] == ["Track package"]
     assert rendered.find("link", "Track package", within="delivered") == []
+
+
+async def test_within_waits_for_the_records_own_control_while_it_is_rendered_late(browser: BrowserPool,
+                                                                                tmp_path: Path) -> None:
+    """While the record's control is still hidden, the section around both records also has the record's text
+    and another record's control: the step waits for its record's control instead of acting on the other's."""
+    step = PlanStep.model_validate({"do": "click", "role": "button", "name": "Cancel payment", "within": "Rent",
+                                    "expect": {"text": "Saved it", "timeout_ms": 1500}})
+    status, _, hits = await run(browser, [PlanStep(do="goto", url="/page/payments_late"), step], False, tmp_path)
+    assert hits == ["save"] and status == "done"
+
+
+async def test_where_the_write_shows_is_read_once_the_page_has_loaded(browser: BrowserPool, tmp_path: Path) -> None:
+    """The page that shows the write is a loading skeleton longer than the check looks: the check waits for it
+    (aria-busy) instead of taking the write for missing and sending it again."""
+    steps = plan("plain", effect={"visit": "/page/saved_late", "expect": {"text": "Your item is saved"}})
+    status, moves, hits = await run(browser, steps, True, tmp_path)
+    assert hits == ["save"] and status == "done", moves
+    assert moves == []
 
 
 @pytest.mark.parametrize("recovery", [False, True])
