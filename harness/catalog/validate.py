@@ -328,10 +328,7 @@ async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, 
 
     def current(data: ValidityFile, variant_id: str) -> bool:
         runs = data.runs.get(variant_id, {}).get(str(seed), {})
-        if not all(a in runs for a in AGENTS):
-            return False
-        digest = decision_digest(spec(variant_id), catalog)
-        return all(runs[a].digest == digest for a in AGENTS)
+        return all(is_current(runs.get(a), spec(variant_id), catalog) for a in AGENTS)
 
     by_site = {data.site: data for data in files}
     judged = sorted((data.site, v) for data in files for v, j in data.variants.items()
