@@ -15,9 +15,9 @@ from harness.catalog.validate import (
     plan_validation,
     stale_items,
 )
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 
 
 def _copy_of_the_tree(tmp_path: Path) -> Path:
