@@ -1,6 +1,7 @@
 """Where things live on disk and how to find the browser."""
 
 import os
+import random
 import shutil
 import socket
 from pathlib import Path
@@ -56,8 +57,40 @@ def find_chromium(*, headless: bool = False) -> str:
     )
 
 
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+# Listening ports are drawn from just below the kernel's ephemeral range: the kernel hands ports in that range to
+# every bind(0) (a proxy's episode listeners, other test workers) and every outgoing connection, so one of those
+# could take a port between our check and our service's bind (seen on a busy machine: a stack's control port
+# became another proxy's episode listener, and its health checks landed in that episode).
+LISTEN_SPAN = 16_384
+
+
+def _listen_range() -> range:
+    try:
+        low = int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return range(0)
+    return range(max(1024, low - LISTEN_SPAN), low)
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def free_port() -> int:
-    """A port that was free a moment ago on loopback (the caller binds it soon after)."""
+    """A port that was free a moment ago on loopback (the caller binds it soon after), outside the ephemeral
+    range where the machine allows it; a port that could not be bound is drawn again."""
+    candidates = _listen_range()
+    if candidates:
+        draw = random.SystemRandom()  # not the episode's seed: which port serves is not part of any episode
+        for _ in range(64):
+            if _bindable(port := draw.choice(candidates)):
+                return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])

@@ -24,6 +24,7 @@ from harness.catalog.evidence import (
     OFF_DIAGONAL_LIMIT,
     SPECIFICITY_FILE,
     Cell,
+    RunRecord,
     SpecificityFile,
     ValidityFile,
     ablated,
@@ -66,6 +67,14 @@ def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int
     return chosen
 
 
+def _count(row: dict[str, Cell], by_agent: dict[str, RunRecord]) -> None:
+    """Add one variant's runs to a row: per ablated agent that ran it, one more judged, and failed or not."""
+    for column in Primitive:
+        if (run := by_agent.get(ablated(column))) is not None:
+            row[column.value].of += 1
+            row[column.value].failed += int(not run.success)
+
+
 def tally(data: SpecificityFile, catalog: Catalog) -> None:
     """The matrix from the runs: a variant counts in a cell once its column's agent has run it."""
     cells: dict[str, dict[str, Cell]] = {}
@@ -73,13 +82,8 @@ def tally(data: SpecificityFile, catalog: Catalog) -> None:
         variant = catalog.variants.get(variant_id)
         if variant is None or variant.tasks[0] not in catalog.tasks:
             continue
-        site_row = cells.setdefault(f"{catalog.tasks[variant.tasks[0]].site}/{variant.target_primitive.value}",
-                                    {column.value: Cell() for column in Primitive})
-        for column in Primitive:
-            run = by_agent.get(ablated(column))
-            if run is not None:
-                site_row[column.value].of += 1
-                site_row[column.value].failed += int(not run.success)
+        _count(cells.setdefault(f"{catalog.tasks[variant.tasks[0]].site}/{variant.target_primitive.value}",
+                                {column.value: Cell() for column in Primitive}), by_agent)
     data.cells = cells
     # the matrix over every site: the per-site rows summed
     data.matrix = {row.value: {column.value: Cell() for column in Primitive} for row in Primitive}
@@ -169,27 +173,20 @@ def render_families(data: SpecificityFile, catalog: Catalog) -> list[str]:
     which other agent's missing moves their bite comes from (a family every agent passes is rescued by moves
     of more than one primitive)."""
     columns = list(Primitive)
-    families: dict[tuple[int, str], dict[str, Cell]] = {}
+    families: dict[tuple[int, str], dict[str, Cell]] = {}  # (target's place in the table, family) -> row
     for variant_id, by_agent in data.runs.items():
         variant = catalog.variants.get(variant_id)
-        if variant is None:
-            continue
-        key = (columns.index(variant.target_primitive), f"{variant.target_primitive.value} | "
-               f"{variant.recipe or 'hand-written'}")
-        row = families.setdefault(key, {c.value: Cell() for c in columns})
-        for column in columns:
-            if (run := by_agent.get(ablated(column))) is not None:
-                row[column.value].of += 1
-                row[column.value].failed += int(not run.success)
+        if variant is not None:
+            key = (columns.index(variant.target_primitive), variant.recipe or "hand-written")
+            _count(families.setdefault(key, {c.value: Cell() for c in columns}), by_agent)
     lines = ["### By fault family", "",
              "Of each family's sampled variants, how many the agent lacking each primitive fails.", "",
              "| target | family | " + " | ".join(c.value for c in columns) + " |",
              "|---|---|" + "---:|" * len(columns)]
-    for (_, name), row in sorted(families.items()):
-        target = name.partition(" | ")[0]
+    for (place, family), row in sorted(families.items()):
         cells = [f"{row[c.value].failed}/{row[c.value].of}" if row[c.value].of else "–" for c in columns]
-        cells = [f"**{cell}**" if c.value == target else cell for c, cell in zip(columns, cells, strict=True)]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        cells[place] = f"**{cells[place]}**"
+        lines.append(f"| {columns[place].value} | {family} | " + " | ".join(cells) + " |")
     return [*lines, ""]
 
 

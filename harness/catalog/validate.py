@@ -51,14 +51,54 @@ DOCS_FILE = PROJECT_ROOT / "docs" / "validity.md"
 AGENTS = (RECOVERY_ON, RECOVERY_OFF)
 
 
+_READ: dict[Path, dict[Path, bytes]] = {}  # root -> {path in the project: bytes}, as first read
+
+
+def _read_tree(root: Path) -> dict[Path, bytes]:
+    return {path.relative_to(PROJECT_ROOT): path.read_bytes()
+            for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)}
+
+
+def _files_under(root: Path) -> dict[Path, bytes]:
+    """Every file under `root` but caches, read once per process: a run's digests describe the code as the run
+    found it, so a file edited (or reverted) while it runs does not change them half-way."""
+    if root not in _READ:
+        _READ[root] = _read_tree(root)
+    return _READ[root]
+
+
 def _tree_digest(*roots: Path, leave_out: frozenset[Path] = frozenset()) -> str:
     """Of every file under `roots` (path and bytes), caches and `leave_out` (paths in the project) left out."""
     digest = hashlib.sha256()
     for root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            if (relative := path.relative_to(PROJECT_ROOT)) not in leave_out:
-                digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+        for relative, data in _files_under(root).items():
+            if relative not in leave_out:
+                digest.update(str(relative).encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
+
+
+def read_sources(sites: Iterable[str]) -> None:
+    """Read what the digests of `sites`' runs cover now, before the first episode starts."""
+    for site in sites:
+        site_digest(site)
+    agent_digest()
+
+
+def changed_sources() -> list[Path]:
+    """Files (paths in the project) that differ now from what the digests read: runs that saw such an edit may
+    have been judged with either version."""
+    changed: list[Path] = []
+    for root, before in _READ.items():
+        now = _read_tree(root)
+        changed += sorted(path for path in before.keys() | now.keys() if before.get(path) != now.get(path))
+    return changed
+
+
+def forget_sources() -> None:
+    """Read the tree again at the next digest (tests that change a copy of it)."""
+    _READ.clear()
+    site_digest.cache_clear()
+    agent_digest.cache_clear()
 
 
 CODE_ROOT = PROJECT_ROOT.resolve()  # where the running code is (PROJECT_ROOT may point at a copy in tests)
@@ -328,10 +368,7 @@ async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, 
 
     def current(data: ValidityFile, variant_id: str) -> bool:
         runs = data.runs.get(variant_id, {}).get(str(seed), {})
-        if not all(a in runs for a in AGENTS):
-            return False
-        digest = decision_digest(spec(variant_id), catalog)
-        return all(runs[a].digest == digest for a in AGENTS)
+        return all(is_current(runs.get(a), spec(variant_id), catalog) for a in AGENTS)
 
     by_site = {data.site: data for data in files}
     judged = sorted((data.site, v) for data in files for v, j in data.variants.items()

@@ -219,7 +219,14 @@ def validate(
         write_validity,
     )
     from harness.catalog.specificity import run_specificity, tally, validity_docs
-    from harness.catalog.validate import DOCS_FILE, drop_stale, refresh, validate_site
+    from harness.catalog.validate import (
+        DOCS_FILE,
+        changed_sources,
+        drop_stale,
+        read_sources,
+        refresh,
+        validate_site,
+    )
 
     cat = load_catalog(None)
     if resample is not None:
@@ -276,6 +283,7 @@ def validate(
         if unknown:
             raise CliError(f"no tasks on site(s) {', '.join(unknown)}")
         started = time.monotonic()
+        read_sources(sites)
         for name in sites:
             def show(result: object, name: str = name) -> None:
                 from harness.run.results import EpisodeResult
@@ -296,5 +304,10 @@ def validate(
                           f"{sum(1 for j in judged if j.effective)} effective, "
                           f"{sum(1 for j in judged if j.biting)} biting", highlight=False)
         console.print(f"validated in {time.monotonic() - started:.0f} s", highlight=False)
+        if edited := changed_sources():
+            console.print(f"warning: {len(edited)} file(s) the verdicts depend on changed during the run "
+                          f"({', '.join(map(str, edited[:5]))}{', …' if len(edited) > 5 else ''}); its runs are "
+                          "recorded as judged with the code as it was at the start: judge them again if that is "
+                          "not what ran", highlight=False, markup=False)
     DOCS_FILE.write_text(validity_docs(all_validity(), cat))
     sys.stdout.write(f"docs: {DOCS_FILE}\n")

@@ -24,11 +24,11 @@ from harness.services.processes import Services
 from scenarios.faults import lookup
 from scenarios.schema import Variant
 from scenarios.secret import SECRET_HEADER
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 from tests.harness.episodes import run_to_the_fault
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 ADD = {"role": "button", "name": "Add to cart"}
 
 

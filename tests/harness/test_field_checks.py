@@ -21,12 +21,12 @@ from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
 from scenarios.ledger import is_firing
 from scenarios.schema import Variant
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 from tests.harness.episodes import Ran, episode_dir, jsonl, run_to_the_fault
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 TASK = "shop_add_to_cart"
-CATALOG = load_site_catalog()  # with the recipes expanded onto the sites' tasks
+CATALOG = builtin_catalog()  # with the recipes expanded onto the sites' tasks
 # variant -> (status of the interstitial, what its page says, the move's words in the agent's log)
 VARIANTS = {
     f"page_human_check_word@{TASK}": (403, "Verify you are human", "typed the word shown"),

@@ -18,12 +18,12 @@ from harness.agents import ReferenceAgent
 from harness.episodes.manager import EpisodeSpec, OpenEpisode
 from harness.run.results import EpisodeResult
 from harness.services.processes import Services
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 from tests.harness.episodes import run_to_the_fault
 from tests.harness.test_client_faults import Env, browsers_and_clients
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 TASK = "shop_add_to_cart"
 VARIANT = f"commit_in_widget_frame@{TASK}"
 ADD = {"role": "button", "name": "Add to cart"}

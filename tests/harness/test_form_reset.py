@@ -15,11 +15,11 @@ from harness.agents.moves.forms import typed_on_this_page
 from harness.episodes.manager import EpisodeSpec
 from harness.services.processes import Services
 from scenarios.faults import Primitive
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 from tests.harness.episodes import Ran, jsonl, run_to_the_fault
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 TASK = "shop_change_default_address"
 VARIANT = f"commit_form_reset@{TASK}"
 AGENTS: list[Agent] = [ReferenceAgent(recovery=True), ReferenceAgent(recovery=False),

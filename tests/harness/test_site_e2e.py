@@ -13,9 +13,9 @@ from harness.run.runner import run_matrix
 from harness.services.processes import Services
 from scenarios.faults import Primitive
 from scenarios.schema import Task, Variant
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 # Per site, the base tasks run through the real stack.
 E2E_TASKS = {
     "bank": ["bank_pay_lookalike_payee", "bank_add_payee_and_pay", "bank_buy_under_price_cap"],

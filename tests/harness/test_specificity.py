@@ -24,9 +24,9 @@ from harness.catalog.specificity import (
 )
 from harness.catalog.validate import decision_digest
 from scenarios.faults import Primitive
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 
 
 def _judged(site: str, valid: bool = True, biting: bool = True) -> ValidityFile:

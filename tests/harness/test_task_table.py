@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 from harness.catalog import task_table
 from harness.catalog.task_table import TASKS_DOC, render
 from harness.cli.main import app
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 
 
 def test_the_committed_task_table_is_current() -> None:

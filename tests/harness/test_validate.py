@@ -26,9 +26,9 @@ from harness.catalog.validate import (
 )
 from harness.services.processes import Services
 from scenarios.schema import Variant
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 VARIANT = Variant(id="v", title="v", tasks=["t"], target_primitive="patience",
                   faults=[{"type": "latency", "layer": "network"}])
 

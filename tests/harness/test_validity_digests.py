@@ -15,9 +15,9 @@ from harness.catalog.validate import (
     plan_validation,
     stale_items,
 )
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 
 
 def _copy_of_the_tree(tmp_path: Path) -> Path:
@@ -58,18 +58,16 @@ def test_a_change_to_one_site_changes_only_that_sites_digests(tmp_path: Path, mo
     before = decision_digest(shop, CATALOG), decision_digest(bank, CATALOG)
     root = _copy_of_the_tree(tmp_path)  # where one shop template will differ
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
-    validate.site_digest.cache_clear()
-    validate.agent_digest.cache_clear()
+    validate.forget_sources()
     try:
         # The same bytes: the same digests.
         assert (decision_digest(shop, CATALOG), decision_digest(bank, CATALOG)) == before
         template = next((root / "sites" / "shop").rglob("*.html"))
         template.write_text(template.read_text() + "<!-- changed -->")
-        validate.site_digest.cache_clear()
+        validate.forget_sources()
         assert decision_digest(shop, CATALOG) != before[0] and decision_digest(bank, CATALOG) == before[1]
     finally:
-        validate.site_digest.cache_clear()
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
 
 
 def test_a_fault_types_own_files_count_only_for_the_variants_that_use_it(tmp_path: Path,
@@ -89,21 +87,19 @@ def test_a_fault_types_own_files_count_only_for_the_variants_that_use_it(tmp_pat
     before = decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)
     root = _copy_of_the_tree(tmp_path)
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
-    validate.site_digest.cache_clear()
-    validate.agent_digest.cache_clear()
+    validate.forget_sources()
     try:
         assert (decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)) == before
         (root / layout).write_text((root / layout).read_text() + "\n/* changed */\n")
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
         after = decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)
         assert after[0] != before[0]  # focus_steal lives in layout.js
         assert after[1] == before[1]  # the cookie overlay does not: its evidence stays current
         (root / "proxy_addons" / "client" / "core.js").write_text("/* the framework changed */\n")
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
         assert decision_digest(spec_other, catalog) != before[1]  # the shared core counts for every variant
     finally:
-        validate.site_digest.cache_clear()
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
 
 
 def test_a_move_module_counts_only_for_the_variants_whose_faults_it_answers(tmp_path: Path,
@@ -123,17 +119,36 @@ def test_a_move_module_counts_only_for_the_variants_whose_faults_it_answers(tmp_
     (root / module).write_text('"""a move past focus theft"""\n')
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
     monkeypatch.setattr(validate, "answer_files", lambda: {module: frozenset({"client:focus_steal"})})
-    validate.site_digest.cache_clear()
-    validate.agent_digest.cache_clear()
+    validate.forget_sources()
     try:
         before = decision_digest(uses, catalog), decision_digest(other, catalog)
         (root / module).write_text('"""a move past focus theft, changed"""\n')
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
         assert decision_digest(uses, catalog) != before[0]
         assert decision_digest(other, catalog) == before[1]
         (root / "harness" / "agents" / "moves" / "__init__.py").write_text('"""the framework changed"""\n')
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
         assert decision_digest(other, catalog) != before[1]
     finally:
-        validate.site_digest.cache_clear()
-        validate.agent_digest.cache_clear()
+        validate.forget_sources()
+
+
+def test_a_file_edited_while_a_run_goes_on_leaves_its_digests_and_is_named(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digests describe the code as the run read it at its start; an edit half-way is reported, not mixed in."""
+    spec = plan_validation(CATALOG, "shop", [1])[0]
+    root = _copy_of_the_tree(tmp_path)
+    monkeypatch.setattr(validate, "PROJECT_ROOT", root)
+    validate.forget_sources()
+    try:
+        validate.read_sources(["shop"])
+        before = decision_digest(spec, CATALOG)
+        assert validate.changed_sources() == []
+        template = sorted((root / "sites" / "shop").rglob("*.html"))[0]
+        template.write_text(template.read_text() + "<!-- edited mid-run -->")
+        assert decision_digest(spec, CATALOG) == before
+        assert validate.changed_sources() == [template.relative_to(root)]
+        validate.forget_sources()
+        assert decision_digest(spec, CATALOG) != before
+    finally:
+        validate.forget_sources()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +16,7 @@ from typing import Self
 
 from aiohttp import web
 
+from harness.config import free_port
 from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,12 +47,6 @@ ANSWERS = """<!doctype html>
 
 # The query strings of the /slow requests the stand-in upstream has received (appended on its own thread).
 SLOW_ARRIVALS: list[str] = []
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def stack_command(sites_port: int, control_port: int, state_dir: Path) -> list[str]:

@@ -9,9 +9,9 @@ from harness.run.overlays import with_overlays
 from scenarios.chaos_profiles import builtin_profiles, load_profile
 from scenarios.faults import parse_fault
 from scenarios.loader import ScenarioError
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 
 
 def test_builtin_profiles_load_and_their_server_faults_work_on_every_site() -> None:

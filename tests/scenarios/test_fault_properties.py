@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pydantic import model_validator
@@ -33,7 +32,7 @@ from scenarios.faults import (
     registry,
     unregister,
 )
-from scenarios.loader import CATALOG_DIR
+from scenarios.loader import CATALOG_DIR, parse_yaml
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ENVELOPE_FIELDS = tuple(FaultSpec.model_fields)
@@ -56,7 +55,7 @@ json_like = st.recursive(
 def _catalog_envelopes() -> list[dict[str, Any]]:
     out = []
     for path in sorted(Path(CATALOG_DIR).rglob("*.yaml")):
-        for variant in (yaml.safe_load(path.read_text()) or {}).get("variants") or []:
+        for variant in (parse_yaml(path.read_text()) or {}).get("variants") or []:
             out += variant["faults"]
     return out
 

@@ -2,9 +2,9 @@
 click with a literal name, but the tasks whose plan expects that button before the commit is reached."""
 
 from scenarios.recipes import bind_step
-from sites.registry import load_site_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_site_catalog()
+CATALOG = builtin_catalog()
 RECIPE = "commit_in_widget_frame"
 
 

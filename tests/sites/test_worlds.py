@@ -44,9 +44,9 @@ def test_unknown_setup_params_are_refused(site: str) -> None:
 def _question_focuses() -> set[tuple[str, str]]:
     """Focuses that set up a question (an answer or infeasible task's): they may add the records the question
     is about and the bindings of its answer."""
-    from sites.registry import load_site_catalog
+    from tests.catalog import builtin_catalog
 
-    return {(t.site, str(t.setup.params["focus"])) for t in load_site_catalog().tasks.values()
+    return {(t.site, str(t.setup.params["focus"])) for t in builtin_catalog().tasks.values()
             if t.answer is not None and "focus" in t.setup.params}
 
 
