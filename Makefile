@@ -9,7 +9,8 @@ PYTEST_ARGS ?=
 # Test processes: a file's tests stay in one (they share its module-scoped browsers and episodes; each process
 # starts one stack for every file that asks, tests/conftest.py); 1 runs them in this process (the default when
 # PYTEST_ARGS picks the tests). Three on two cores: a test process keeps about half a core busy (its episodes
-# mostly wait on pages and faults' delays), so two left a core idle. The API fuzzing runs in a pytest of its
+# mostly wait on pages and faults' delays), so two left a core idle; four were slower again (696 s of pytest
+# against 613-635 s with three, fresh clones). The API fuzzing runs in a pytest of its
 # own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py).
 TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,3)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
