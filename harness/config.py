@@ -1,5 +1,6 @@
 """Where things live on disk and how to find the browser."""
 
+import functools
 import os
 import random
 import shutil
@@ -65,6 +66,7 @@ EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
 LISTEN_SPAN = 16_384
 
 
+@functools.cache  # the machine's range does not change while we run
 def _listen_range() -> range:
     try:
         low = int(EPHEMERAL_RANGE.read_text().split()[0])

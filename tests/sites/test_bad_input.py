@@ -53,16 +53,16 @@ def _path_with(path: str, value: str) -> str:
     return re.sub(r"\{[^}]+\}", value, path)
 
 
-_PUBLIC = build()[0]  # the sites' apps, built once to read their OpenAPI descriptions
+BUILT = build()  # the sites' apps and store, built once: the cases read their OpenAPI descriptions
 CASES = [(site, method, path, label, body)
          for site in sorted(all_sites())
-         for method, path, model in _routes(_PUBLIC, site)
+         for method, path, model in _routes(BUILT[0], site)
          for label, body in _bad_bodies(model)]
 
 
 @pytest.fixture(scope="module")
 def server() -> Any:
-    return build()
+    return BUILT
 
 
 def _open(server: Any, site: str, name: str) -> Any:
