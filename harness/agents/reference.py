@@ -24,6 +24,7 @@ from typing import Literal
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from harness.agents.actions import action_for
 from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.agents.moves import MoveContext, before_acting
 from harness.agents.perception import (
@@ -266,6 +267,8 @@ class ReferenceAgent:
             step = step.model_copy(update={"name": f"/{pattern.pattern}/", "exact": False})
         found = await ground(page, step, int(timeout))
         target = found.nth(state.candidate % max(1, await found.count()))
+        if (perform := action_for(step.do)) is not None:
+            return await perform(page, ctx, step, target, int(timeout))
         if step.do == "click":
             await target.click(timeout=timeout)
         elif step.do == "fill":

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from harness.agents import ReferenceAgent
+from harness.agents.actions import action_files, step_key
 from harness.agents.moves import move_files
 from harness.catalog.evidence import (
     BASE,
@@ -45,7 +46,7 @@ from harness.services.processes import Services
 from scenarios.faults import registry
 from scenarios.ledger import is_firing
 from scenarios.loader import Catalog
-from scenarios.schema import Variant
+from scenarios.schema import PlanStep, Task, Variant
 
 DOCS_FILE = PROJECT_ROOT / "docs" / "validity.md"
 AGENTS = (RECOVERY_ON, RECOVERY_OFF)
@@ -138,16 +139,34 @@ def answer_files() -> dict[Path, frozenset[str]]:
     return {file.relative_to(CODE_ROOT): keys for file, keys in move_files().items()}
 
 
+@functools.cache
+def kind_files() -> dict[Path, frozenset[str]]:
+    """The reference agent's action modules (harness/agents/actions), as paths in the project, each with the
+    plan step kinds it performs (as `step:<kind>`)."""
+    return {file.relative_to(CODE_ROOT): keys for file, keys in action_files().items()}
+
+
 def _other_types(used: frozenset[str]) -> frozenset[Path]:
-    """Files that implement, or answer, only fault types the run does not use: they cannot change its verdict."""
-    return frozenset(file for files in (type_files(), answer_files()) for file, keys in files.items()
+    """Files that implement, or answer, only fault types the run does not use, or perform only step kinds its
+    plans do not use: they cannot change its verdict."""
+    return frozenset(file for files in (type_files(), answer_files(), kind_files()) for file, keys in files.items()
                      if not keys & used)
+
+
+def step_keys(tasks: Iterable[Task]) -> set[str]:
+    """The step kinds the tasks' plans use, effects' completing steps included (as `step:<kind>`)."""
+    def walk(steps: Iterable[PlanStep]) -> Iterable[str]:
+        for step in steps:
+            yield step.do
+            if step.effect is not None:
+                yield from walk(step.effect.complete)
+    return {step_key(kind) for task in tasks for kind in walk(task.plan)}
 
 
 @functools.cache
 def site_digest(site: str, used: frozenset[str] = frozenset()) -> str:
     """The site's code and templates, with the kit's and the seed/server fault mechanisms' (injectors) but those
-    of fault types other than `used`."""
+    of fault types (and step kinds) other than `used`."""
     return _tree_digest(PROJECT_ROOT / "sites" / "kit", PROJECT_ROOT / "sites" / site, PROJECT_ROOT / "injectors",
                         leave_out=_other_types(used))
 
@@ -155,7 +174,7 @@ def site_digest(site: str, used: frozenset[str] = frozenset()) -> str:
 @functools.cache
 def agent_digest(used: frozenset[str] = frozenset()) -> str:
     """The reference agent's code and the proxy's (client and network fault mechanisms) but those of fault types
-    other than `used`: a new fault type leaves every other variant's evidence current."""
+    and step kinds other than `used`: a new fault type or step kind leaves every other run's evidence current."""
     return _tree_digest(PROJECT_ROOT / "harness" / "agents", PROJECT_ROOT / "proxy_addons",
                         leave_out=_other_types(used))
 
@@ -164,8 +183,10 @@ def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
     """Of everything that decides a validation run's verdict but the machine's timing (a variant's runs are
     recorded once for all its tasks, so all of them are in it)."""
     tasks = [catalog.tasks[t] for t in spec.variant.tasks] if spec.variant is not None else [spec.task]
-    used = frozenset(fault_keys(spec.variant)) if spec.variant is not None else frozenset()
-    parts = [*(t.model_dump_json() for t in tasks), faults_digest(spec.variant) if spec.variant is not None else "",
+    used = frozenset((fault_keys(spec.variant) if spec.variant is not None else set()) | step_keys(tasks))
+    # Fields left at their defaults are left out: a new optional field leaves every task's evidence current.
+    parts = [*(t.model_dump_json(exclude_defaults=True) for t in tasks),
+             faults_digest(spec.variant) if spec.variant is not None else "",
              site_digest(spec.task.site, used), agent_digest(used), str(spec.seed)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 

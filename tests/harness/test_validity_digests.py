@@ -1,6 +1,7 @@
 """Incremental validation: a run is done again only when what decides it changed (task, faults, the site's
 or the kit's code and templates, the agent's code, the seed); one site's change leaves the others' runs."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from harness.catalog.validate import (
     plan_validation,
     stale_items,
 )
+from scenarios.schema import PlanStep, Task
 from tests.catalog import builtin_catalog
 
 CATALOG = builtin_catalog()
@@ -131,6 +133,48 @@ def test_a_move_module_counts_only_for_the_variants_whose_faults_it_answers(tmp_
         assert decision_digest(other, catalog) != before[1]
     finally:
         validate.forget_sources()
+
+
+def test_an_action_module_counts_only_for_the_tasks_whose_plans_use_its_step_kind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step kind the reference agent learns (harness/agents/actions) leaves the evidence of tasks that do not
+    use it current; the package's shared code counts for all."""
+    base = plan_validation(CATALOG, "shop", [1])[0]
+    kinds = validate.step_keys([base.task])
+    assert "step:goto" in kinds and "step:upload" not in kinds
+    root = _copy_of_the_tree(tmp_path)
+    module = Path("harness/agents/actions/sign.py")
+    (root / module).write_text('"""drawing a signature"""\n')
+    monkeypatch.setattr(validate, "PROJECT_ROOT", root)
+    monkeypatch.setattr(validate, "kind_files", lambda: {module: frozenset({"step:sign"})})
+    validate.forget_sources()
+    signing = base.task.model_copy(update={"plan": [*base.task.plan, PlanStep(do="goto", url="/sign")]})
+    monkeypatch.setattr(validate, "step_keys", lambda tasks: {"step:sign"} if signing in tasks else {"step:goto"})
+    uses = dataclasses.replace(base, task=signing)
+    try:
+        before = decision_digest(base, CATALOG), decision_digest(uses, CATALOG)
+        (root / module).write_text('"""drawing a signature, changed"""\n')
+        validate.forget_sources()
+        assert decision_digest(uses, CATALOG) != before[1]
+        assert decision_digest(base, CATALOG) == before[0]
+        (root / "harness" / "agents" / "actions" / "__init__.py").write_text('"""the framework changed"""\n')
+        validate.forget_sources()
+        assert decision_digest(base, CATALOG) != before[0]
+    finally:
+        validate.forget_sources()
+
+
+def test_a_new_optional_task_field_leaves_every_tasks_digest() -> None:
+    """Task fields left at their defaults are not in the digest: the schema can grow without re-judging."""
+    spec = plan_validation(CATALOG, "shop", [1])[0]
+
+    class Grown(Task):
+        later: str = ""
+
+    grown = Grown.model_validate(spec.task.model_dump())
+    assert decision_digest(dataclasses.replace(spec, task=grown), CATALOG) == decision_digest(spec, CATALOG)
+    changed = dataclasses.replace(spec, task=Grown.model_validate({**spec.task.model_dump(), "later": "x"}))
+    assert decision_digest(changed, CATALOG) != decision_digest(spec, CATALOG)
 
 
 def test_a_file_edited_while_a_run_goes_on_leaves_its_digests_and_is_named(tmp_path: Path,
