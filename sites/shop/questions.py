@@ -147,4 +147,6 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "review": service_questions.review,
     "gift": service_questions.gift,
     "bought_from": service_questions.bought_from,
+    "damaged": service_questions.damaged,
+    "invoice": service_questions.invoice,
 }

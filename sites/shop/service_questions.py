@@ -1,8 +1,9 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
-their way, a coupon wallet, a wish list, an order to review and gift options. Each runs after the rest of the
-world, with the same `rng`, and turns on only the features it uses; its binding holds what the task's plan and
-answer need, computed with the rules the pages use (sites/shop/services.py)."""
+their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
+on request. Each runs after the rest of the world, with the same `rng`, and turns on only the features it uses;
+its binding holds what the task's plan and answer need, computed with the rules the pages use
+(sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -21,7 +22,7 @@ from sites.shop.models import (
     TrackingEvent,
     WishListItem,
 )
-from sites.shop.services import CARRIERS, RETURN_REASONS, RETURN_WINDOW_DAYS, return_window_closes
+from sites.shop.services import CARRIERS, RETURN_REASONS, RETURN_WINDOW_DAYS, invoice_number, return_window_closes
 
 Bindings = dict[str, Any]
 
@@ -260,3 +261,26 @@ def bought_from(state: ShopState, bindings: Bindings, rng: Random, clock: Episod
         raise ValueError("question 'bought_from': an ordered product is not listed")
     bindings["bought"] = {"order_id": latest.id, "product": product.name, "product_id": product.id,
                           "seller": product.seller}
+
+
+def damaged(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of three products from the last days; one arrived damaged and goes back with the
+    photo the user took of it (the store takes photos with returns)."""
+    state.returns = []
+    state.uploads = []
+    picked = rng.sample(_unordered(state, bindings), 3)
+    order = _order(state, picked, rng, clock.ago(days=rng.randint(8, 12), hours=rng.randint(0, 10)), "delivered")
+    product = rng.choice(picked)
+    bindings["damaged"] = {"order_id": order.id, "product_id": product.id, "product": product.name,
+                           "photo": f"IMG_{rng.randint(1000, 9999)}.png", "refund_cents": product.price_cents}
+
+
+def invoice(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Invoices are issued on request; the user needs the one of an earlier order, named by a product in it."""
+    state.invoices = []
+    order = rng.choice(state.orders[:-1] or state.orders)
+    line = rng.choice(order.lines)
+    if sum(line.product_id in o.product_ids for o in state.orders) > 1:
+        order = [o for o in state.orders if line.product_id in o.product_ids][-1]  # "my order with X": the latest
+    bindings["invoice"] = {"order_id": order.id, "product": line.product_name, "number": invoice_number(order),
+                           "placed_on": order.placed_at[:10]}

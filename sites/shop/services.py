@@ -4,6 +4,7 @@ them, the API that enforces them and the questions that compute the answers from
 These features exist in a world only when its setup turns them on (the state's collection is a list, not None),
 so worlds and pages without them stay as they were."""
 
+import hashlib
 from datetime import date, timedelta
 
 from fastapi import HTTPException
@@ -14,6 +15,7 @@ RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (
 RETURN_REASONS = (
     "Arrived damaged", "Wrong item sent", "No longer needed", "Not as described", "Better price elsewhere",
 )
+DAMAGED = RETURN_REASONS[0]  # the one reason a return must prove with a photo of the damage
 REFUND_METHODS = {"original": "Refund to original payment method", "store_credit": "Cartwheel store credit"}
 CARRIERS = ("Parcelline", "SwiftPost", "Northway Freight")
 
@@ -76,3 +78,9 @@ def wallet_coupon(state: ShopState, code: str) -> Coupon:
     if found is None:
         raise HTTPException(404, f"no coupon {code!r} in your wallet")
     return found
+
+
+def invoice_number(order: Order) -> str:
+    """The number of the order's invoice: the year it was placed and six digits from its id (stable per order)."""
+    digits = int(hashlib.sha256(f"invoice:{order.id}:{order.placed_at}".encode()).hexdigest(), 16) % 10**6
+    return f"CW-{order.placed_at[:4]}-{digits:06d}"

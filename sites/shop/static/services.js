@@ -142,16 +142,56 @@
     });
   });
 
-  /* Return form: every ticked item needs a reason; one request for the lot. */
+  /* Return form: every ticked item needs a reason; one request for the lot. Where the store takes photos, an
+     item that arrived damaged needs one: it is uploaded (and checked) as soon as it is chosen, and the form
+     waits for every upload before it can be sent. */
   document.querySelectorAll("form[data-return-form]").forEach(function (form) {
     var button = form.querySelector("button[type=submit]");
     var alertBox = form.querySelector("[data-alert]");
     var label = button.textContent;
+    var pending = 0;
+    function settle() {
+      button.disabled = pending > 0;
+      button.textContent = pending > 0 ? "Uploading photos…" : label;
+      form.setAttribute("aria-busy", pending > 0 ? "true" : "false");
+    }
+    form.querySelectorAll("input[type=file][data-photo-input]").forEach(function (input) {
+      var status = form.querySelector("#photo-status-" + CSS.escape(input.dataset.productId));
+      input.addEventListener("change", function () {
+        delete input.dataset.uploadId;
+        var file = input.files && input.files[0];
+        if (!file) { status.textContent = ""; return; }
+        pending += 1;
+        settle();
+        status.textContent = "Uploading " + file.name + "…";
+        var reader = new FileReader();
+        reader.onload = function () {
+          var data = String(reader.result).split(",")[1] || "";
+          api("POST", "/api/uploads", { name: file.name, content_type: file.type || "image/png", data: data })
+            .then(function (made) {
+              input.dataset.uploadId = made.upload.id;
+              status.textContent = file.name + " attached";
+            })
+            .catch(function (error) {
+              var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+              status.textContent = "Could not upload " + file.name + ": " + why;
+            })
+            .then(function () { pending -= 1; settle(); });
+        };
+        reader.onerror = function () {
+          status.textContent = "Could not read " + file.name;
+          pending -= 1;
+          settle();
+        };
+        reader.readAsDataURL(file);
+      });
+    });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       if (button.disabled) return;
       var items = [];
       var missing = null;
+      var needsPhoto = null;
       form.querySelectorAll("input[name=product_id]:checked").forEach(function (box) {
         var select = form.querySelector("#reason-" + CSS.escape(box.value));
         select.removeAttribute("aria-invalid");
@@ -159,7 +199,11 @@
           select.setAttribute("aria-invalid", "true");
           if (!missing) missing = select;
         }
-        items.push({ product_id: box.value, reason: select.value });
+        var item = { product_id: box.value, reason: select.value };
+        var photo = form.querySelector("#photo-" + CSS.escape(box.value));
+        if (photo && photo.dataset.uploadId) item.photo = photo.dataset.uploadId;
+        if (photo && select.value === form.dataset.damaged && !item.photo && !needsPhoto) needsPhoto = photo;
+        items.push(item);
       });
       if (!items.length) {
         show(alertBox, "Tick the items you are sending back");
@@ -168,6 +212,11 @@
       if (missing) {
         show(alertBox, "Choose a reason for each item you are sending back");
         missing.focus();
+        return;
+      }
+      if (needsPhoto) {
+        show(alertBox, "Add a photo of the damage to each item that arrived damaged");
+        needsPhoto.focus();
         return;
       }
       var refund = form.querySelector("input[name=refund_method]:checked");
@@ -184,6 +233,35 @@
           button.textContent = label;
           show(alertBox, "Could not request the return — try again");
         });
+    });
+  });
+
+  /* Invoices are prepared when asked for; then the order page offers the download. */
+  document.querySelectorAll("[data-invoice]").forEach(function (panel) {
+    var button = panel.querySelector("button[data-invoice-request]");
+    var status = panel.querySelector("[data-invoice-status]");
+    if (!button) return;
+    var label = button.textContent;
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      panel.setAttribute("aria-busy", "true");
+      status.textContent = "Preparing your invoice…";
+      api("POST", "/api/orders/" + encodeURIComponent(panel.dataset.invoice) + "/invoice")
+        .then(function (data) {
+          var link = document.createElement("a");
+          link.href = data.download;
+          link.setAttribute("download", "");
+          link.textContent = "Download invoice";
+          status.textContent = "Your invoice is ready.";
+          button.replaceWith(link);
+        })
+        .catch(function () {
+          button.disabled = false;
+          button.textContent = label;
+          status.textContent = "Could not prepare the invoice — try again";
+        })
+        .then(function () { panel.setAttribute("aria-busy", "false"); });
     });
   });
 
