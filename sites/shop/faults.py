@@ -527,7 +527,7 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "parcel": "parcel on its way", "coupons": "product bought with a coupon",
           "wishlist": "wish list", "review": "product to review", "gift": "product sent as a gift",
           "bought_from": "ordered product", "damaged": "delivered order with an item that arrived damaged",
-          "invoice": "past order's invoice"}
+          "invoice": "past order's invoice", "store_stock": "product listing"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
 _NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review",

@@ -153,6 +153,15 @@ class PhotoUpload(BaseModel):
     uploaded_at: str
 
 
+class Store(BaseModel):
+    """A shop the store runs in a city, for picking an order up; what it holds is asked of its own stock system."""
+
+    id: str
+    name: str
+    address: str
+    stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
+
+
 class Invoice(BaseModel):
     """An order's invoice, issued when the user asks for it (its number appears nowhere else)."""
 
@@ -216,7 +225,8 @@ class WishListItem(BaseModel):
 class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
-    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices")
+    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
+                        "stores")
 
     user: User
     categories: list[Category]
@@ -234,6 +244,7 @@ class ShopState(TakesIds, _OmitsUnused):
     gift_wrap_cents: int | None = None  # what gift wrap costs; None: the store offers no gift options
     uploads: list[PhotoUpload] | None = None  # photos sent with returns (worlds with returns that take them)
     invoices: list[Invoice] | None = None  # invoices issued on request (worlds whose orders offer them)
+    stores: list[Store] | None = None  # shops to pick up from (worlds whose product pages offer it)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def product(self, product_id: str) -> Product | None:

@@ -149,4 +149,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "bought_from": service_questions.bought_from,
     "damaged": service_questions.damaged,
     "invoice": service_questions.invoice,
+    "store_stock": service_questions.store_stock,
 }

@@ -46,7 +46,9 @@ from sites.shop.services import (
 CARRIER_ANSWERS_IN_S = 0.8
 # The store checks an uploaded photo before it is attached, and prepares an invoice when asked: both take a moment.
 PHOTO_CHECKED_IN_S = 0.6
+STORE_ANSWERS_IN_S = 1.2  # a store's own stock system, asked live
 INVOICE_PREPARED_IN_S = 1.5
+PICKUP_READY = "ready for pickup in 2 hours"
 SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
@@ -137,6 +139,20 @@ def service_api_router() -> APIRouter:
             state.invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.get("/products/{product_id}/stores/{store_id}")
+    @hook_point("store_stock", "read", target=lambda kw: kw["product_id"])
+    async def store_stock(product_id: str, store_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.stores is None:
+            raise HTTPException(404, "pickup in store is not available")
+        product = get_or_404(state.products, product_id, "product")
+        store = get_or_404(state.stores, store_id, "store")
+        await asyncio.sleep(STORE_ANSWERS_IN_S)
+        units = store.stock.get(product.id, 0)
+        episode.emit.inspect("store_stock", product.id, revealed=["store_stock"], store_id=store.id)
+        return {"store": store.name, "address": store.address, "units": units,
+                "pickup": PICKUP_READY if units else None}
 
     @router.post("/products/{product_id}/reviews", status_code=201)
     @hook_point("write_review", "write", target=lambda kw: kw["product_id"])

@@ -1,9 +1,9 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
-on request. Each runs after the rest of the world, with the same `rng`, and turns on only the features it uses;
-its binding holds what the task's plan and answer need, computed with the rules the pages use
-(sites/shop/services.py)."""
+on request, stores to pick up from. Each runs after the rest of the world, with the same `rng`, and turns on only
+the features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages
+use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -19,6 +19,7 @@ from sites.shop.models import (
     Product,
     Shipment,
     ShopState,
+    Store,
     TrackingEvent,
     WishListItem,
 )
@@ -284,3 +285,28 @@ def invoice(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClo
         order = [o for o in state.orders if line.product_id in o.product_ids][-1]  # "my order with X": the latest
     bindings["invoice"] = {"order_id": order.id, "product": line.product_name, "number": invoice_number(order),
                            "placed_on": order.placed_at[:10]}
+
+
+STORES = (("Oakland – Broadway", "2215 Broadway, Oakland CA 94612"),
+          ("San Jose – Santana Row", "377 Santana Row, San Jose CA 95128"),
+          ("Sacramento – Midtown", "1814 J Street, Sacramento CA 95811"),
+          ("Berkeley – Fourth Street", "1750 Fourth Street, Berkeley CA 94710"),
+          ("Walnut Creek – Locust", "1401 Locust Street, Walnut Creek CA 94596"))
+
+
+def store_stock(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Product pages offer pickup in four stores, which each carry some of the target's department; the asked
+    store has the target (a few units), another has none of it."""
+    target = bindings["target"]
+    department = [p.id for p in state.products if p.category == target["category"]]
+    stores = []
+    for index, (name, address) in enumerate(rng.sample(STORES, 4)):
+        carried = rng.sample(department, max(1, len(department) // 2))
+        stock = {pid: rng.randint(0, 9) for pid in sorted(set(carried) | {target["id"]})}
+        stores.append(Store(id=f"st{index + 1}", name=name, address=address, stock=stock))
+    asked, empty = rng.sample(stores, 2)
+    asked.stock[target["id"]] = rng.randint(2, 9)
+    empty.stock[target["id"]] = 0
+    state.stores = stores
+    bindings["store"] = {"id": asked.id, "name": asked.name, "units": asked.stock[target["id"]],
+                         "empty": empty.name}

@@ -236,6 +236,44 @@
     });
   });
 
+  /* Pickup in store: each store's stock system is asked live, which takes a moment. */
+  document.querySelectorAll("[data-pickup]").forEach(function (panel) {
+    var select = panel.querySelector("select");
+    var button = panel.querySelector("button[data-pickup-check]");
+    var status = panel.querySelector("[data-pickup-status]");
+    var result = panel.querySelector("[data-pickup-result]");
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      var name = select.options[select.selectedIndex].text;
+      button.disabled = true;
+      panel.setAttribute("aria-busy", "true");
+      result.hidden = true;
+      result.textContent = "";
+      status.textContent = "Checking " + name + "\u2026";
+      api("GET", "/api/products/" + encodeURIComponent(panel.dataset.pickup) + "/stores/" + encodeURIComponent(select.value))
+        .then(function (data) {
+          var group = document.createElement("div");
+          group.setAttribute("role", "group");
+          group.setAttribute("aria-labelledby", "pickup-at-label");
+          var term = document.createElement("dt");
+          term.id = "pickup-at-label";
+          term.textContent = "Stock at " + data.store;
+          var detail = document.createElement("dd");
+          detail.textContent = data.units ? data.units + " in stock \u00b7 " + data.pickup : "Not in stock";
+          group.appendChild(term);
+          group.appendChild(detail);
+          result.appendChild(group);
+          result.hidden = false;
+          status.textContent = data.address;
+        })
+        .catch(function () { status.textContent = "Could not reach " + name + " \u2014 try again"; })
+        .then(function () {
+          button.disabled = false;
+          panel.setAttribute("aria-busy", "false");
+        });
+    });
+  });
+
   /* Invoices are prepared when asked for; then the order page offers the download. */
   document.querySelectorAll("[data-invoice]").forEach(function (panel) {
     var button = panel.querySelector("button[data-invoice-request]");

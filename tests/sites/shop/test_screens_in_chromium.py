@@ -152,6 +152,17 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             assert asked["number"] in saved.name
             await page.goto(saved.as_uri())
             await _shot(page, "shop-invoice.png", r'- group "Invoice number"')
+
+            # pickup in store: a store's stock, asked of its own system
+            info, page = await browse("store_stock")
+            store = info["bindings"]["store"]
+            await page.goto(f"{info['base_url']}/product/{info['bindings']['target']['id']}", wait_until="load")
+            await page.get_by_role("combobox", name="Store").select_option(label=store["name"])
+            await page.get_by_role("button", name="Check stock").click()
+            stock = page.get_by_role("group", name=f"Stock at {store['name']}")
+            await stock.wait_for()
+            assert (await stock.get_by_role("definition").inner_text()).startswith(f"{store['units']} in stock")
+            await _shot(page, "shop-pickup.png", r'- group "Stock at ')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

@@ -17,7 +17,7 @@ from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
-                 "gift", "bought_from", "damaged", "invoice"]
+                 "gift", "bought_from", "damaged", "invoice", "store_stock"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
