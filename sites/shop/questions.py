@@ -150,4 +150,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "damaged": service_questions.damaged,
     "invoice": service_questions.invoice,
     "store_stock": service_questions.store_stock,
+    "misplaced_review": service_questions.misplaced_review,
 }

@@ -154,6 +154,18 @@ def service_api_router() -> APIRouter:
         return {"store": store.name, "address": store.address, "units": units,
                 "pickup": PICKUP_READY if units else None}
 
+    @router.delete("/reviews/{review_id}")
+    @hook_point("delete_review", "write", target=lambda kw: kw["review_id"])
+    async def delete_review(review_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        review = get_or_404(state.reviews, review_id, "review")
+        if review.author != state.user.name:
+            raise HTTPException(403, "you can delete only your own reviews")
+        episode.clock.stamp()
+        state.reviews = [r for r in state.reviews if r.id != review.id]
+        episode.emit.commit("delete_review", review.id, product_id=review.product_id)
+        return {"deleted": review.id, "product_id": review.product_id}
+
     @router.post("/products/{product_id}/reviews", status_code=201)
     @hook_point("write_review", "write", target=lambda kw: kw["product_id"])
     async def write_review(product_id: str, body: NewReview, request: Request,

@@ -1,9 +1,9 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
-on request, stores to pick up from. Each runs after the rest of the world, with the same `rng`, and turns on only
-the features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages
-use (sites/shop/services.py)."""
+on request, stores to pick up from, a review posted on the wrong item. Each runs after the rest of the world, with
+the same `rng`, and turns on only the features it uses; its binding holds what the task's plan and answer need,
+computed with the rules the pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -17,6 +17,7 @@ from sites.shop.models import (
     Order,
     OrderLine,
     Product,
+    Review,
     Shipment,
     ShopState,
     Store,
@@ -310,3 +311,19 @@ def store_stock(state: ShopState, bindings: Bindings, rng: Random, clock: Episod
     state.stores = stores
     bindings["store"] = {"id": asked.id, "name": asked.name, "units": asked.stock[target["id"]],
                          "empty": empty.name}
+
+
+def misplaced_review(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of two products; the user's review of one was posted on the other by mistake."""
+    picked = rng.sample(_unordered(state, bindings), 2)
+    placed = clock.ago(days=rng.randint(12, 25), hours=rng.randint(0, 10))
+    order = _order(state, picked, rng, placed, "delivered")
+    wrong, right = picked
+    title, body = rng.choice(REVIEW_LINES)
+    posted = Review(id=state.take_id("review", "r"), product_id=wrong.id, author=state.user.name,
+                    rating=rng.randint(2, 5), title=title, body=body, helpful_votes=0,
+                    posted_at=clock.ago(days=rng.randint(1, 5), hours=rng.randint(0, 10)))
+    state.reviews.append(posted)
+    bindings["misplaced"] = {"order_id": order.id, "review_id": posted.id, "wrong_id": wrong.id,
+                             "wrong": wrong.name, "right_id": right.id, "right": right.name,
+                             "rating": posted.rating, "title": title, "body": body}

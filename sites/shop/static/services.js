@@ -142,6 +142,22 @@
     });
   });
 
+  /* Deleting one's own review; then the form to write one is back. */
+  document.querySelectorAll("[data-review-delete]").forEach(function (box) {
+    var button = box.querySelector("button[data-delete]");
+    var alertBox = box.querySelector("[data-alert]");
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      api("DELETE", "/api/reviews/" + encodeURIComponent(box.dataset.reviewDelete))
+        .then(function () { window.location.reload(); })
+        .catch(function () {
+          button.disabled = false;
+          show(alertBox, "Could not delete your review \u2014 try again");
+        });
+    });
+  });
+
   /* Return form: every ticked item needs a reason; one request for the lot. Where the store takes photos, an
      item that arrived damaged needs one: it is uploaded (and checked) as soon as it is chosen, and the form
      waits for every upload before it can be sent. */

@@ -163,6 +163,12 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await stock.wait_for()
             assert (await stock.get_by_role("definition").inner_text()).startswith(f"{store['units']} in stock")
             await _shot(page, "shop-pickup.png", r'- group "Stock at ')
+
+            # a review posted on the wrong item: its page offers to delete it
+            info, page = await browse("misplaced_review")
+            misplaced = info["bindings"]["misplaced"]
+            await page.goto(f"{info['base_url']}/product/{misplaced['wrong_id']}/review", wait_until="load")
+            await _shot(page, "shop-review-posted.png", r'- button "Delete review"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

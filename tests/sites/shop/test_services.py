@@ -17,7 +17,7 @@ from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
-                 "gift", "bought_from", "damaged", "invoice", "store_stock"]
+                 "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -494,3 +494,23 @@ def test_the_planted_review_for_a_seller_question_names_another_seller() -> None
     bought = episode.bindings["bought"]
     review = only([r for r in episode.state.reviews if r.product_id == bought["product_id"]])
     assert bought["seller"] not in review.body and "Bought this from" in review.body
+
+
+async def test_a_misplaced_review_can_be_deleted_by_its_author_only_and_written_on_the_right_item() -> None:
+    app, episode = shop(3, question="misplaced_review")
+    asked = episode.bindings["misplaced"]
+    wrong = await page(app, episode, f"/product/{asked['wrong_id']}/review")
+    assert only(wrong.find("heading", asked["title"])) and only(wrong.find("button", "Delete review"))
+    right = await page(app, episode, f"/product/{asked['right_id']}/review")
+    assert only(right.find("heading", "Write a review"))
+    someone_elses = episode.state.reviews[0].model_copy(update={"id": "r900", "author": "Rhea T."})
+    episode.state.reviews.append(someone_elses)
+    assert (await send(app, episode, "DELETE", "/api/reviews/r900")).status_code == 403
+    assert (await send(app, episode, "DELETE", "/api/reviews/r999")).status_code == 404
+    deleted = await send(app, episode, "DELETE", f"/api/reviews/{asked['review_id']}")
+    assert deleted.status_code == 200 and deleted.json()["product_id"] == asked["wrong_id"]
+    assert (await send(app, episode, "DELETE", f"/api/reviews/{asked['review_id']}")).status_code == 404
+    assert only((await page(app, episode, f"/product/{asked['wrong_id']}/review")).find("heading", "Write a review"))
+    posted = await send(app, episode, "POST", f"/api/products/{asked['right_id']}/reviews",
+                        {"rating": asked["rating"], "title": asked["title"], "body": asked["body"]})
+    assert posted.status_code == 201, posted.text
