@@ -162,6 +162,16 @@ class Store(BaseModel):
     stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
 
 
+class GiftCard(BaseModel):
+    """A Cartwheel gift card code the store knows; redeeming it adds its amount to the account's gift card
+    balance (what redeemed cards hold less `ShopState.gift_spent_cents`), once."""
+
+    id: str
+    code: str
+    amount_cents: int
+    redeemed_at: str | None = None
+
+
 class Invoice(BaseModel):
     """An order's invoice, issued when the user asks for it (its number appears nowhere else)."""
 
@@ -226,7 +236,7 @@ class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
-                        "stores")
+                        "stores", "gift_cards", "gift_spent_cents")
 
     user: User
     categories: list[Category]
@@ -245,8 +255,14 @@ class ShopState(TakesIds, _OmitsUnused):
     uploads: list[PhotoUpload] | None = None  # photos sent with returns (worlds with returns that take them)
     invoices: list[Invoice] | None = None  # invoices issued on request (worlds whose orders offer them)
     stores: list[Store] | None = None  # shops to pick up from (worlds whose product pages offer it)
+    gift_cards: list[GiftCard] | None = None  # gift card codes (worlds whose accounts take gift cards)
+    gift_spent_cents: int | None = None  # spent from redeemed gift cards (the same worlds; the balance is the rest)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
+    def gift_balance_cents(self) -> int:
+        """What the account's redeemed gift cards have left to spend."""
+        return sum(c.amount_cents for c in self.gift_cards or [] if c.redeemed_at) - (self.gift_spent_cents or 0)
+
     def product(self, product_id: str) -> Product | None:
         return find(self.products, product_id)
 
@@ -343,6 +359,10 @@ class ReturnItem(_Body):
     product_id: Text
     reason: Text
     photo: Text | None = None  # an upload's id (POST /api/uploads)
+
+
+class RedeemGiftCard(_Body):
+    code: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=40)]
 
 
 class NewUpload(_Body):

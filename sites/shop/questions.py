@@ -151,4 +151,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "invoice": service_questions.invoice,
     "store_stock": service_questions.store_stock,
     "misplaced_review": service_questions.misplaced_review,
+    "gift_card": service_questions.gift_card,
 }

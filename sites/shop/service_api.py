@@ -20,6 +20,7 @@ from sites.shop.models import (
     NewReview,
     NewUpload,
     PhotoUpload,
+    RedeemGiftCard,
     ReturnLine,
     ReturnRequest,
     Review,
@@ -34,6 +35,7 @@ from sites.shop.services import (
     RETURN_REASONS,
     coupon_discount_cents,
     coupon_problem,
+    gift_card_code,
     invoice_number,
     received,
     return_window_closes,
@@ -139,6 +141,23 @@ def service_api_router() -> APIRouter:
             state.invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.post("/gift-cards/redeem")
+    @hook_point("redeem_gift_card", "write", target=lambda kw: kw["body"].code)
+    async def redeem_gift_card(body: RedeemGiftCard, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.gift_cards is None:
+            raise HTTPException(404, "gift cards are not available")
+        wanted = gift_card_code(body.code)
+        card = next((c for c in state.gift_cards if gift_card_code(c.code) == wanted), None)
+        if card is None:
+            raise HTTPException(422, "that is not a Cartwheel gift card code: check it and try again")
+        if card.redeemed_at is not None:
+            raise HTTPException(409, f"this gift card was already redeemed on {card.redeemed_at[:10]}")
+        card.redeemed_at = episode.clock.stamp()
+        episode.emit.commit("redeem_gift_card", card.id, amount_cents=card.amount_cents,
+                            balance_cents=state.gift_balance_cents())
+        return {"added_cents": card.amount_cents, "balance_cents": state.gift_balance_cents()}
 
     @router.get("/products/{product_id}/stores/{store_id}")
     @hook_point("store_stock", "read", target=lambda kw: kw["product_id"])

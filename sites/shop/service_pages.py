@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
-from sites.kit.templating import Pages
+from sites.kit.templating import Pages, format_cents
 from sites.shop.models import ShopEpisode, ShopState
 from sites.shop.services import (
     DAMAGED,
@@ -32,6 +32,7 @@ def service_context(state: ShopState | None) -> dict[str, object]:
         "returns_on": state is not None and state.returns is not None,
         "coupons_on": state is not None and state.coupons is not None,
         "wishlist_on": state is not None and state.wishlist is not None,
+        "gift_cards_on": state is not None and state.gift_cards is not None,
         "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
         "invoices": None if state is None or state.invoices is None else {i.order_id: i for i in state.invoices},
@@ -93,6 +94,18 @@ def service_page_router(ui: Pages) -> APIRouter:
         episode.emit.navigate("view_review_form", product.id)
         return ui.render(episode, "review.html", product=product, mine=mine,
                          category=state.category(product.category))
+
+    @router.get("/account/gift-cards", response_class=HTMLResponse)
+    @hook_point("gift_cards", "page")
+    async def gift_cards(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.gift_cards, "Gift cards")
+        redeemed = [c for c in state.gift_cards or [] if c.redeemed_at is not None]
+        episode.emit.navigate("view_gift_cards")
+        added = request.query_params.get("added", "")
+        notice = f"Added {format_cents(int(added))} to your balance" if added.isdigit() else None
+        return ui.render(episode, "gift_cards.html", balance_cents=state.gift_balance_cents(),
+                         redeemed=sorted(redeemed, key=lambda c: c.redeemed_at or "", reverse=True), notice=notice)
 
     @router.get("/orders/{order_id}/invoice", response_class=HTMLResponse)
     @hook_point("invoice", "page", target=lambda kw: kw["order_id"])

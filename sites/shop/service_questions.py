@@ -1,19 +1,22 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
-on request, stores to pick up from, a review posted on the wrong item. Each runs after the rest of the world, with
-the same `rng`, and turns on only the features it uses; its binding holds what the task's plan and answer need,
-computed with the rules the pages use (sites/shop/services.py)."""
+on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend. Each
+runs after the rest of the world, with the same `rng`, and turns on only the features it uses; its binding holds
+what the task's plan and answer need, computed with the rules the pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
 from typing import Any
 
 from scenarios.clock import EpisodeClock, iso, parse_iso
+from sites.kit.templating import format_cents
 from sites.shop.models import (
     SHIPPING_CENTS,
     SHIPPING_DAYS,
     Coupon,
+    GiftCard,
+    Message,
     Order,
     OrderLine,
     Product,
@@ -327,3 +330,35 @@ def misplaced_review(state: ShopState, bindings: Bindings, rng: Random, clock: E
     bindings["misplaced"] = {"order_id": order.id, "review_id": posted.id, "wrong_id": wrong.id,
                              "wrong": wrong.name, "right_id": right.id, "right": right.name,
                              "rating": posted.rating, "title": title, "body": body}
+
+
+GIFT_SENDERS = (("Priya Nair", "priya.nair@example.net"), ("Tomás Reyes", "tomas.reyes@example.org"),
+                ("Aunt Margaret", "margaret.hale@example.com"), ("The Okafor family", "okafor.home@example.net"))
+_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes people type
+
+
+def _gift_code(rng: Random) -> str:
+    return "-".join("".join(rng.choice(_CODE_LETTERS) for _ in range(4)) for _ in range(3))
+
+
+def gift_card(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The account takes gift cards and has some balance from one redeemed earlier; a friend's message in the
+    account's inbox carries a new card's code."""
+    earlier = GiftCard(id="g1", code=_gift_code(rng).replace("-", ""), amount_cents=rng.choice((1500, 2000, 2500)),
+                       redeemed_at=clock.ago(days=rng.randint(60, 200)))
+    spent = rng.randint(0, earlier.amount_cents // 100 - 1) * 100 + rng.choice((0, 50, 99))
+    fresh = GiftCard(id="g2", code=_gift_code(rng).replace("-", ""), amount_cents=rng.choice((2500, 4000, 5000, 7500)))
+    state.gift_cards = [earlier, fresh]
+    state.gift_spent_cents = spent
+    sender, address = rng.choice(GIFT_SENDERS)
+    shown = "-".join(fresh.code[i:i + 4] for i in (0, 4, 8))
+    state.messages.append(Message(
+        id=state.take_id("message", "m"), sender=sender, sender_address=address,
+        subject="A little something for you",
+        body=(f"Happy birthday! I got you a Cartwheel gift card worth {fresh.amount_cents // 100} dollars. "
+              f"Your code is {shown}. Enjoy!"),
+        received_at=clock.ago(days=rng.randint(1, 4), hours=rng.randint(0, 10))))
+    after = state.gift_balance_cents() + fresh.amount_cents
+    bindings["gift_card"] = {"id": fresh.id, "code": shown, "amount_cents": fresh.amount_cents, "sender": sender,
+                             "balance_before_cents": state.gift_balance_cents(), "balance_after_cents": after,
+                             "balance_after": format_cents(after), "added": format_cents(fresh.amount_cents)}

@@ -84,3 +84,8 @@ def invoice_number(order: Order) -> str:
     """The number of the order's invoice: the year it was placed and six digits from its id (stable per order)."""
     digits = int(hashlib.sha256(f"invoice:{order.id}:{order.placed_at}".encode()).hexdigest(), 16) % 10**6
     return f"CW-{order.placed_at[:4]}-{digits:06d}"
+
+
+def gift_card_code(typed: str) -> str:
+    """A gift card code as the store compares it: spaces and dashes people type or copy ignored, any case."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())

@@ -252,6 +252,30 @@
     });
   });
 
+  /* Gift cards: a code is redeemed onto the balance; the page then shows what it added. */
+  document.querySelectorAll("form[data-gift-card-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var code = form.elements.namedItem("code").value.trim();
+      if (!code) {
+        show(alertBox, "Enter the code printed on the gift card");
+        return;
+      }
+      clear(alertBox, true);
+      button.disabled = true;
+      api("POST", "/api/gift-cards/redeem", { code: code })
+        .then(function (data) { window.location.assign("/account/gift-cards?added=" + data.added_cents); })
+        .catch(function (error) {
+          button.disabled = false;
+          var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+          show(alertBox, "Could not redeem that code: " + why);
+        });
+    });
+  });
+
   /* Pickup in store: each store's stock system is asked live, which takes a moment. */
   document.querySelectorAll("[data-pickup]").forEach(function (panel) {
     var select = panel.querySelector("select");

@@ -169,6 +169,15 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             misplaced = info["bindings"]["misplaced"]
             await page.goto(f"{info['base_url']}/product/{misplaced['wrong_id']}/review", wait_until="load")
             await _shot(page, "shop-review-posted.png", r'- button "Delete review"')
+
+            # a gift card: its code typed as it reads in the friend's message, the balance then grows
+            info, page = await browse("gift_card")
+            gift = info["bindings"]["gift_card"]
+            await page.goto(f"{info['base_url']}/account/gift-cards", wait_until="load")
+            await page.get_by_role("textbox", name="Gift card code").fill(gift["code"])
+            await page.get_by_role("button", name="Redeem").click()
+            await page.get_by_text(f"Added {gift['added']} to your balance").wait_for()
+            await _shot(page, "shop-gift-cards.png", r'- group "Gift card balance"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

@@ -17,7 +17,7 @@ from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
-                 "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review"]
+                 "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -514,3 +514,25 @@ async def test_a_misplaced_review_can_be_deleted_by_its_author_only_and_written_
     posted = await send(app, episode, "POST", f"/api/products/{asked['right_id']}/reviews",
                         {"rating": asked["rating"], "title": asked["title"], "body": asked["body"]})
     assert posted.status_code == 201, posted.text
+
+
+async def test_a_gift_card_code_from_a_message_is_redeemed_once_onto_the_balance() -> None:
+    app, episode = shop(4, question="gift_card")
+    gift = episode.bindings["gift_card"]
+    account = await page(app, episode, "/account")
+    assert gift["code"] in account.text() and only(account.find("link", "Redeem a gift card"))
+    before = await page(app, episode, "/account/gift-cards")
+    assert gift["balance_after"] not in only(before.find("group", "Gift card balance")).text()
+    for bad, status in (("", 422), ("NOPE-NOPE-NOPE", 422), ("x" * 41, 422)):
+        assert (await send(app, episode, "POST", "/api/gift-cards/redeem", {"code": bad})).status_code == status
+    typed = gift["code"].lower().replace("-", " ")  # as a person might type it
+    redeemed = await send(app, episode, "POST", "/api/gift-cards/redeem", {"code": typed})
+    assert redeemed.status_code == 200 and redeemed.json()["balance_cents"] == gift["balance_after_cents"]
+    again = await send(app, episode, "POST", "/api/gift-cards/redeem", {"code": gift["code"]})
+    assert again.status_code == 409
+    after = await page(app, episode, "/account/gift-cards?added=" + str(gift["amount_cents"]))
+    assert gift["balance_after"] in only(after.find("group", "Gift card balance")).text()
+    assert gift["added"] in after.text()
+    plain_app, plain = shop(4)
+    assert (await send(plain_app, plain, "POST", "/api/gift-cards/redeem", {"code": gift["code"]})).status_code == 404
+    await page(plain_app, plain, "/account/gift-cards", status=404)
