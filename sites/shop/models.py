@@ -162,6 +162,17 @@ class Store(BaseModel):
     stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
 
 
+class PaymentCard(BaseModel):
+    """A payment card saved on the account; the default one pays at checkout."""
+
+    id: str
+    brand: str
+    last4: str
+    expires: str  # MM/YY
+    holder: str
+    is_default: bool = False
+
+
 class GiftCard(BaseModel):
     """A Cartwheel gift card code the store knows; redeeming it adds its amount to the account's gift card
     balance (what redeemed cards hold less `ShopState.gift_spent_cents`), once."""
@@ -236,7 +247,7 @@ class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
-                        "stores", "gift_cards", "gift_spent_cents")
+                        "stores", "gift_cards", "gift_spent_cents", "payment_cards")
 
     user: User
     categories: list[Category]
@@ -257,6 +268,7 @@ class ShopState(TakesIds, _OmitsUnused):
     stores: list[Store] | None = None  # shops to pick up from (worlds whose product pages offer it)
     gift_cards: list[GiftCard] | None = None  # gift card codes (worlds whose accounts take gift cards)
     gift_spent_cents: int | None = None  # spent from redeemed gift cards (the same worlds; the balance is the rest)
+    payment_cards: list[PaymentCard] | None = None  # saved cards (worlds whose accounts show them)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def gift_balance_cents(self) -> int:

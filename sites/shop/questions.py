@@ -152,4 +152,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "store_stock": service_questions.store_stock,
     "misplaced_review": service_questions.misplaced_review,
     "gift_card": service_questions.gift_card,
+    "expired_card": service_questions.expired_card,
 }

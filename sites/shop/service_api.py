@@ -19,6 +19,7 @@ from sites.shop.models import (
     NewReturn,
     NewReview,
     NewUpload,
+    PaymentCard,
     PhotoUpload,
     RedeemGiftCard,
     ReturnLine,
@@ -33,6 +34,7 @@ from sites.shop.services import (
     DAMAGED,
     REFUND_METHODS,
     RETURN_REASONS,
+    card_expired,
     coupon_discount_cents,
     coupon_problem,
     gift_card_code,
@@ -58,6 +60,12 @@ def _wishlist(state: ShopState) -> list[WishListItem]:
     if state.wishlist is None:
         raise HTTPException(404, "wish lists are not available")
     return state.wishlist
+
+
+def _payment_cards(state: ShopState) -> list[PaymentCard]:
+    if state.payment_cards is None:
+        raise HTTPException(404, "saved cards are not available")
+    return state.payment_cards
 
 
 def service_api_router() -> APIRouter:
@@ -141,6 +149,32 @@ def service_api_router() -> APIRouter:
             state.invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.post("/payment-methods/{card_id}/default")
+    @hook_point("default_payment_card", "write", target=lambda kw: kw["card_id"])
+    async def default_payment_card(card_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        cards = _payment_cards(episode.state)
+        card = get_or_404(cards, card_id, "card")
+        if card_expired(card, episode.clock.now().date()):
+            raise HTTPException(409, f"the {card.brand} ending {card.last4} has expired: it cannot pay")
+        episode.clock.stamp()
+        for each in cards:
+            each.is_default = each.id == card.id
+        episode.emit.commit("default_payment_card", card.id)
+        return {"default": card.id}
+
+    @router.delete("/payment-methods/{card_id}")
+    @hook_point("remove_payment_card", "write", target=lambda kw: kw["card_id"])
+    async def remove_payment_card(card_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        card = get_or_404(_payment_cards(state), card_id, "card")
+        if card.is_default:
+            raise HTTPException(409, f"the {card.brand} ending {card.last4} is your default card: make another "
+                                     "card the default first")
+        episode.clock.stamp()
+        state.payment_cards = [c for c in _payment_cards(state) if c.id != card.id]
+        episode.emit.commit("remove_payment_card", card.id)
+        return {"removed": card.id, "count": len(state.payment_cards)}
 
     @router.post("/gift-cards/redeem")
     @hook_point("redeem_gift_card", "write", target=lambda kw: kw["body"].code)

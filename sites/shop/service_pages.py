@@ -14,6 +14,7 @@ from sites.shop.services import (
     REFUND_METHODS,
     RETURN_REASONS,
     RETURN_WINDOW_DAYS,
+    card_expired,
     coupon_terms,
     received,
     return_window_closes,
@@ -33,6 +34,7 @@ def service_context(state: ShopState | None) -> dict[str, object]:
         "coupons_on": state is not None and state.coupons is not None,
         "wishlist_on": state is not None and state.wishlist is not None,
         "gift_cards_on": state is not None and state.gift_cards is not None,
+        "cards_on": state is not None and state.payment_cards is not None,
         "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
         "invoices": None if state is None or state.invoices is None else {i.order_id: i for i in state.invoices},
@@ -94,6 +96,18 @@ def service_page_router(ui: Pages) -> APIRouter:
         episode.emit.navigate("view_review_form", product.id)
         return ui.render(episode, "review.html", product=product, mine=mine,
                          category=state.category(product.category))
+
+    @router.get("/account/payment-methods", response_class=HTMLResponse)
+    @hook_point("payment_methods", "page")
+    async def payment_methods(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.payment_cards, "Saved cards")
+        today = episode.clock.now().date()
+        rows = [{"card": c, "expired": card_expired(c, today)} for c in state.payment_cards or []]
+        episode.emit.navigate("view_payment_methods")
+        notice = {"default": "Default card updated", "removed": "Card removed"}.get(
+            request.query_params.get("notice", ""))
+        return ui.render(episode, "payment_methods.html", rows=rows, notice=notice)
 
     @router.get("/account/gift-cards", response_class=HTMLResponse)
     @hook_point("gift_cards", "page")

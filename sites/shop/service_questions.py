@@ -1,9 +1,10 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
-on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend. Each
-runs after the rest of the world, with the same `rng`, and turns on only the features it uses; its binding holds
-what the task's plan and answer need, computed with the rules the pages use (sites/shop/services.py)."""
+on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
+cards with an expired default. Each runs after the rest of the world, with the same `rng`, and turns on only the
+features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages use
+(sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -19,6 +20,7 @@ from sites.shop.models import (
     Message,
     Order,
     OrderLine,
+    PaymentCard,
     Product,
     Review,
     Shipment,
@@ -362,3 +364,27 @@ def gift_card(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeC
     bindings["gift_card"] = {"id": fresh.id, "code": shown, "amount_cents": fresh.amount_cents, "sender": sender,
                              "balance_before_cents": state.gift_balance_cents(), "balance_after_cents": after,
                              "balance_after": format_cents(after), "added": format_cents(fresh.amount_cents)}
+
+
+CARD_BRANDS = ("Visa", "Mastercard", "American Express", "Discover")
+
+
+def expired_card(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Three saved cards; the default one expired last month or earlier, and the user wants another to pay."""
+    today = clock.now().date()
+    months_ago = rng.randint(1, 5)
+    year, month = divmod(today.year * 12 + today.month - 1 - months_ago, 12)
+    brands = rng.sample(CARD_BRANDS, 3)
+    digits = rng.sample(range(1000, 10000), 3)
+    cards = []
+    for index, (brand, last4) in enumerate(zip(brands, digits, strict=True)):
+        later = f"{rng.randint(1, 12):02d}/{(today.year + rng.randint(1, 4)) % 100:02d}"
+        expires = f"{month + 1:02d}/{year % 100:02d}" if index == 0 else later
+        cards.append(PaymentCard(id=f"pc{index + 1}", brand=brand, last4=str(last4), expires=expires,
+                                 holder=state.user.name, is_default=index == 0))
+    expired, keep = cards[0], rng.choice(cards[1:])
+    rng.shuffle(cards)
+    state.payment_cards = cards
+    bindings["cards"] = {"expired": {"id": expired.id, "brand": expired.brand, "last4": expired.last4},
+                         "keep": {"id": keep.id, "brand": keep.brand, "last4": keep.last4},
+                         "other_id": next(c.id for c in cards if c.id not in (expired.id, keep.id))}

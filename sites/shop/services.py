@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from fastapi import HTTPException
 
-from sites.shop.models import Coupon, Order, ShopState, estimated_delivery
+from sites.shop.models import Coupon, Order, PaymentCard, ShopState, estimated_delivery
 
 RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (of delivery)
 RETURN_REASONS = (
@@ -89,3 +89,9 @@ def invoice_number(order: Order) -> str:
 def gift_card_code(typed: str) -> str:
     """A gift card code as the store compares it: spaces and dashes people type or copy ignored, any case."""
     return "".join(ch for ch in typed.upper() if ch.isalnum())
+
+
+def card_expired(card: PaymentCard, today: date) -> bool:
+    """A card works through the last day of the month on it (MM/YY)."""
+    month, year = (int(part) for part in card.expires.split("/"))
+    return (2000 + year, month) < (today.year, today.month)

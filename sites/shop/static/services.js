@@ -252,6 +252,32 @@
     });
   });
 
+  /* Saved cards: make one the default, or remove one that is not. */
+  document.querySelectorAll("[data-payment-cards]").forEach(function (list) {
+    var alertBox = list.querySelector("[data-alert]");
+    function act(button, method, url, notice) {
+      button.addEventListener("click", function () {
+        if (button.disabled) return;
+        button.disabled = true;
+        clear(alertBox, true);
+        api(method, url)
+          .then(function () { window.location.assign("/account/payment-methods?notice=" + notice); })
+          .catch(function (error) {
+            button.disabled = false;
+            var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+            show(alertBox, "Could not do that: " + why);
+          });
+      });
+    }
+    list.querySelectorAll("button[data-card-default]").forEach(function (button) {
+      act(button, "POST", "/api/payment-methods/" + encodeURIComponent(button.dataset.cardDefault) + "/default",
+          "default");
+    });
+    list.querySelectorAll("button[data-card-remove]").forEach(function (button) {
+      act(button, "DELETE", "/api/payment-methods/" + encodeURIComponent(button.dataset.cardRemove), "removed");
+    });
+  });
+
   /* Gift cards: a code is redeemed onto the balance; the page then shows what it added. */
   document.querySelectorAll("form[data-gift-card-form]").forEach(function (form) {
     var button = form.querySelector("button[type=submit]");

@@ -178,6 +178,11 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("button", name="Redeem").click()
             await page.get_by_text(f"Added {gift['added']} to your balance").wait_for()
             await _shot(page, "shop-gift-cards.png", r'- group "Gift card balance"')
+
+            # saved cards: the expired default cannot be removed before another card is the default
+            info, page = await browse("expired_card")
+            await page.goto(f"{info['base_url']}/account/payment-methods", wait_until="load")
+            await _shot(page, "shop-payment-methods.png", r'- button "Remove the ')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

@@ -17,7 +17,8 @@ from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
-                 "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card"]
+                 "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
+                 "expired_card"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -536,3 +537,22 @@ async def test_a_gift_card_code_from_a_message_is_redeemed_once_onto_the_balance
     plain_app, plain = shop(4)
     assert (await send(plain_app, plain, "POST", "/api/gift-cards/redeem", {"code": gift["code"]})).status_code == 404
     await page(plain_app, plain, "/account/gift-cards", status=404)
+
+
+async def test_the_default_card_is_removed_only_after_another_becomes_the_default() -> None:
+    app, episode = shop(5, question="expired_card")
+    cards = episode.bindings["cards"]
+    expired, keep = cards["expired"], cards["keep"]
+    doc = await page(app, episode, "/account/payment-methods")
+    assert only(doc.find("article", f"{expired['brand']} ending {expired['last4']}"))
+    assert not doc.find("button", f"Make the {expired['brand']} ending {expired['last4']} the default")
+    refused = await send(app, episode, "DELETE", f"/api/payment-methods/{expired['id']}")
+    assert refused.status_code == 409 and "default" in refused.json()["detail"]
+    assert (await send(app, episode, "POST", f"/api/payment-methods/{expired['id']}/default")).status_code == 409
+    assert (await send(app, episode, "POST", "/api/payment-methods/pc9/default")).status_code == 404
+    assert (await send(app, episode, "POST", f"/api/payment-methods/{keep['id']}/default")).status_code == 200
+    assert (await send(app, episode, "DELETE", f"/api/payment-methods/{expired['id']}")).status_code == 200
+    left = {c.id: c.is_default for c in episode.state.payment_cards}
+    assert left == {keep["id"]: True, cards["other_id"]: False}
+    plain_app, plain = shop(5)
+    assert (await send(plain_app, plain, "DELETE", "/api/payment-methods/pc1")).status_code == 404
