@@ -278,10 +278,10 @@ class Stack:
         (a built-in name, a YAML path or a loaded `ChaosProfile`) laid over the episode."""
         task_obj = task if isinstance(task, Task) else self.catalog.tasks.get(task)
         if task_obj is None:
-            raise WebchaosError(f"unknown task {task!r}; known: {', '.join(sorted(self.catalog.tasks))}")
+            raise WebchaosError(self.catalog.unknown("task", str(task)))
         variant_obj = variant if isinstance(variant, Variant) or variant is None else self.catalog.variants.get(variant)
         if variant is not None and variant_obj is None:
-            raise WebchaosError(f"unknown variant {variant!r}; known: {', '.join(sorted(self.catalog.variants))}")
+            raise WebchaosError(self.catalog.unknown("variant", str(variant)))
         if variant_obj is not None and task_obj.id not in variant_obj.tasks:
             raise WebchaosError(f"variant {variant_obj.id!r} does not apply to task {task_obj.id!r} "
                                 f"(it applies to {', '.join(variant_obj.tasks)})")

@@ -1,5 +1,6 @@
 """Load the catalog from YAML; every error names the file and the field."""
 
+import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -43,6 +44,14 @@ class Catalog:
     # `<recipe>@<task>` pairs a recipe did not expand onto because the task's site declares that its
     # fault family cannot take the task's target (`webchaos catalog check` reports them)
     skipped: list[Skipped] = field(default_factory=list)
+
+    def unknown(self, kind: str, given: str) -> str:
+        """Why `given` is not a task or variant id (`kind`: "task" or "variant"): the count and the closest ids,
+        never all thousands of them."""
+        known = self.tasks if kind == "task" else self.variants
+        close = difflib.get_close_matches(given, list(known), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        return f"unknown {kind} {given!r} ({len(known)} known: `webchaos list` names them){hint}"
 
     def variants_for(self, task_id: str, include_marked: bool = True) -> list[Variant]:
         """The task's variants; without those marked unfair or ineffective unless `include_marked`."""

@@ -220,13 +220,14 @@ class StepRequest(Strict):
 class PlanStep(Strict):
     """One step of the oracle trajectory, in role + accessible-name terms."""
 
-    do: Literal["goto", "click", "fill", "check", "select", "press", "open_each", "answer"]
+    do: Literal["goto", "click", "fill", "check", "select", "press", "open_each", "answer", "upload", "download"]
     role: str | None = None
     name: str | None = Field(default=None, description="accessible name; /…/ for a regular expression")
     exact: bool = True
     within: str | None = Field(default=None, description="scope: the nearest region/article/row with this text")
     url: str | None = Field(default=None, description="goto: a path on the start site or a full URL")
-    value: str | None = Field(default=None, description="fill: the text to type; select: the option's label")
+    value: str | None = Field(default=None, description="fill: the text to type; select: the option's label; "
+                                                        "upload: the name of one of the user's files (Setup.files)")
     key: str | None = Field(default=None, description="press: a key such as Enter")
     until: Expect | None = Field(default=None, description="open_each: the page to stop on")
     expect: Expect | None = None
@@ -250,6 +251,7 @@ class PlanStep(Strict):
             "goto": ["url"], "click": ["role", "name"], "fill": ["role", "name", "value"],
             "check": ["role", "name"], "select": ["role", "name", "value"], "press": ["role", "name", "key"],
             "open_each": ["role", "name", "until"], "answer": [] if self.infeasible else ["role", "name"],
+            "upload": ["role", "name", "value"], "download": ["role", "name"],
         }
         for name in needs[self.do]:
             if getattr(self, name) is None:
@@ -282,9 +284,31 @@ class PlanStep(Strict):
 
 Effect.model_rebuild()
 
+USER_FILES_DIR = "files"  # the folder of an episode's directory that holds the user's files (Setup.files)
+
+
+class UserFile(Strict):
+    """A file the user has on their computer for the task (what an `upload` step sends)."""
+
+    name: str = Field(min_length=1, description="the file's name; {placeholders} come from the world's bindings")
+    kind: Literal["image", "text"] = Field(
+        description="image: a small PNG picture drawn from the seed (name it .png); text: `text` as UTF-8")
+    text: str = Field(default="", description="text: the file's content; {placeholders} as in `name`")
+
+    @model_validator(mode="after")
+    def _kind(self) -> "UserFile":
+        if self.kind == "image" and "{" not in self.name and not self.name.lower().endswith(".png"):
+            raise ValueError(f"an image file is a PNG: name it *.png, not {self.name!r}")
+        if self.kind == "image" and self.text:
+            raise ValueError("text belongs to kind 'text' files")
+        return self
+
+
 class Setup(Strict):
     params: dict[str, Any] = Field(default_factory=dict, description="passed to the site's world generator")
     start_path: str = "/"
+    files: list[UserFile] = Field(default_factory=list, description="the user's files, written to the episode's "
+                                                                    f"`{USER_FILES_DIR}/` folder before it starts")
 
 
 class Task(Strict):

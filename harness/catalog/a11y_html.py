@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _INPUT_ROLES = {"search": "searchbox", "checkbox": "checkbox", "radio": "radio", "submit": "button",
                 "button": "button", "reset": "button", "image": "button", "number": "spinbutton",
-                "range": "slider"}
+                "range": "slider", "file": "button"}  # a file input: a button, as Playwright finds it
 _TEXT_INPUTS = {"", "text", "email", "tel", "url", "password", "date", "time", "datetime-local", "month", "week"}
 _NAME_FROM_CONTENT = {"link", "button", "heading", "row", "cell", "columnheader", "tab", "menuitem", "option",
                       "checkbox", "radio", "treeitem", "gridcell", "rowheader", "switch"}

@@ -277,7 +277,7 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
         if step.do == "fill":
             typed[element.attrs.get("name", "")] = step.value or ""
             continue
-        if step.do in ("check", "select"):
+        if step.do in ("check", "select", "upload"):
             continue
         if step.do == "answer":
             problem = _answer_problem(step, found, answer)
@@ -297,7 +297,9 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
                 return index, f"none of the {len(hrefs)} pages its links open shows {until}"
             continue
         navigated = False
-        if step.do == "click" and step.role == "link" and element.attrs.get("href", "").strip() not in ("", "#"):
+        # a download's link opens its file here as the agent opens what it downloaded
+        if step.do in ("click", "download") and step.role == "link" \
+                and element.attrs.get("href", "").strip() not in ("", "#"):
             problem = await browser.open(urljoin(browser.url, element.attrs["href"]))
             navigated = True
         elif step.do == "press" and step.key == "Enter" and (form := element.ancestor("form")) is not None \

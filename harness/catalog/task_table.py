@@ -15,6 +15,13 @@ TASKS_DOC = PROJECT_ROOT / "docs" / "tasks.md"
 LONG_PLAN = 12  # steps: a long task
 
 
+FILE_STEPS = ("upload", "download")  # a task "with a file" sends or saves one
+
+
+def with_a_file(task: Task) -> bool:
+    return any(step.do in FILE_STEPS for step in task.plan)
+
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
@@ -29,17 +36,18 @@ def render(catalog: Catalog) -> str:
              "keeps it current). *Kind*: `action` changes the site's state, `answer` ends in an answer the",
              "grader checks against the world, `action+answer` both, `infeasible` cannot be done and the right",
              "outcome is to say so. *Primitive*: the one the task is built around. *Steps*: the reference",
-             f"plan's length (long: {LONG_PLAN} or more). *Variants*: how many variants run on it.", ""]
-    lines.append("| site | tasks | " + " | ".join(TASK_KINDS) + " | long | "
+             f"plan's length (long: {LONG_PLAN} or more). *File*: the plan uploads or downloads one.",
+             "*Variants*: how many variants run on it.", ""]
+    lines.append("| site | tasks | " + " | ".join(TASK_KINDS) + " | long | file | "
                  + " | ".join(p.value.replace("_", " ") for p in Primitive) + " |")
-    lines.append("|---|" + "---:|" * (6 + len(Primitive)))
+    lines.append("|---|" + "---:|" * (7 + len(Primitive)))
     for site in sorted(by_site):
         tasks = by_site[site]
         kinds = Counter(t.kind for t in tasks)
         own = Counter(p for t in tasks for p in t.primitives)
         lines.append(f"| {site} | {len(tasks)} | " + " | ".join(
             str(kinds[k]) for k in TASK_KINDS)
-            + f" | {sum(len(t.plan) >= LONG_PLAN for t in tasks)} | "
+            + f" | {sum(len(t.plan) >= LONG_PLAN for t in tasks)} | {sum(map(with_a_file, tasks))} | "
             + " | ".join(str(own[p]) for p in Primitive) + " |")
     for site in sorted(by_site):
         lines += ["", f"## {site}", "", "| task | what the user wants | kind | primitive | steps | variants |",

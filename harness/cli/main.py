@@ -496,9 +496,9 @@ def up(
     cat = load_catalog(None)
     task = task or sorted(cat.tasks)[0]
     if task not in cat.tasks:
-        raise CliError(f"unknown task {task!r}; known: {', '.join(sorted(cat.tasks))}")
+        raise CliError(cat.unknown("task", task))
     if variant and variant not in cat.variants:
-        raise CliError(f"unknown variant {variant!r}; known: {', '.join(sorted(cat.variants))}")
+        raise CliError(cat.unknown("variant", variant))
     try:
         check_runs_dir(runs_dir)
     except RunsDirError as exc:

@@ -19,6 +19,7 @@ from harness.agents.external import killed_from_outside
 from harness.agents.usage import Usage, add_usage
 from harness.browser.cdp import CdpBrowser
 from harness.browser.pool import BrowserPool
+from harness.episodes.files import write_user_files
 from harness.run.results import EpisodeResult, EpisodeTimings, InfraError, write_json_atomic
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
@@ -28,7 +29,7 @@ from scenarios.chaos_profiles import ChaosProfile
 from scenarios.faults import SITE_LAYERS
 from scenarios.ledger import count_firings
 from scenarios.profile import GENERIC_VOCABULARY
-from scenarios.schema import PlanStep, Task, Variant
+from scenarios.schema import USER_FILES_DIR, PlanStep, Task, Variant
 from sites.registry import profiles
 
 
@@ -119,6 +120,7 @@ class EpisodeManager:
         (out_dir / "state_initial.json").write_bytes(initial)
         bindings = info["bindings"]
         try:
+            write_user_files(out_dir / USER_FILES_DIR, spec.task.setup.files, bindings, spec.seed)
             proxy = await self.control.open_episode(episode_id, spec.seed, matched_in_world(faults, bindings),
                                                     out_dir, record_replay=self.record_replay)
         except BaseException:

@@ -38,10 +38,10 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     tasks = list(task_ids) if task_ids else sorted(catalog.tasks)
     for task_id in tasks:
         if task_id not in catalog.tasks:
-            raise ValueError(f"unknown task {task_id!r}; known: {', '.join(sorted(catalog.tasks))}")
+            raise ValueError(catalog.unknown("task", task_id))
     for variant_id in variant_ids or []:
         if variant_id not in catalog.variants:
-            raise ValueError(f"unknown variant {variant_id!r}; known: {', '.join(sorted(catalog.variants))}")
+            raise ValueError(catalog.unknown("variant", variant_id))
     specs = []
     for task_id in tasks:
         task = catalog.tasks[task_id]

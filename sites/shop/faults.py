@@ -99,7 +99,10 @@ def hard_negatives(world: SeedWorld[ShopState], fault: Firing, count: int, befor
 def _asked_products(bindings: dict[str, Any]) -> set[str]:
     """Products a task names an order by: noise orders leave them out, or the question would change (another
     order with the item to return, review or trace would make "my order with ..." ambiguous)."""
-    asked = {bindings[key]["product"] for key in ("asked_order", "arrival", "late_return", "review") if key in bindings}
+    asked = {bindings[key]["product"] for key in ("asked_order", "arrival", "late_return", "review", "damaged",
+                                                  "invoice") if key in bindings}
+    if "misplaced" in bindings:
+        asked |= {bindings["misplaced"]["wrong"], bindings["misplaced"]["right"]}
     if "returning" in bindings:
         asked |= {item["name"] for item in bindings["returning"]["items"]} | {bindings["returning"]["kept"]}
     if "parcel" in bindings:
@@ -525,11 +528,15 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "returns": "delivered order", "return_closed": "order past its return window",
           "parcel": "parcel on its way", "coupons": "product bought with a coupon",
           "wishlist": "wish list", "review": "product to review", "gift": "product sent as a gift",
-          "bought_from": "ordered product"}
+          "bought_from": "ordered product", "damaged": "delivered order with an item that arrived damaged",
+          "invoice": "past order's invoice", "store_stock": "product listing to pick up in store",
+          "misplaced_review": "review posted on the wrong product", "gift_card": "gift card code",
+          "expired_card": "saved payment card"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
 _NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review",
-                     "bought_from")
+                     "bought_from", "damaged", "invoice", "misplaced_review",
+                     "gift_card", "expired_card")
 TARGET = TargetScope(
     param="question", default="", kinds=_KINDS,
     accepts={

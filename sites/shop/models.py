@@ -132,11 +132,64 @@ class Review(BaseModel):
     posted_at: str
 
 
-class ReturnLine(BaseModel):
+class ReturnLine(_OmitsUnused):
+    _omit_when_unset = ("photo",)
+
     product_id: str
     product_name: str
     quantity: int
     reason: str
+    photo: str | None = None  # the upload id of the photo that shows the damage (required when it arrived damaged)
+
+
+class PhotoUpload(BaseModel):
+    """A photo the user uploaded (to prove damage on a return): what the store keeps of it, not its pixels."""
+
+    id: str
+    name: str
+    content_type: str
+    size_bytes: int
+    sha256: str
+    uploaded_at: str
+
+
+class Store(BaseModel):
+    """A shop the store runs in a city, for picking an order up; what it holds is asked of its own stock system."""
+
+    id: str
+    name: str
+    address: str
+    stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
+
+
+class PaymentCard(BaseModel):
+    """A payment card saved on the account; the default one pays at checkout."""
+
+    id: str
+    brand: str
+    last4: str
+    expires: str  # MM/YY
+    holder: str
+    is_default: bool = False
+
+
+class GiftCard(BaseModel):
+    """A Cartwheel gift card code the store knows; redeeming it adds its amount to the account's gift card
+    balance (what redeemed cards hold less `ShopState.gift_spent_cents`), once."""
+
+    id: str
+    code: str
+    amount_cents: int
+    redeemed_at: str | None = None
+
+
+class Invoice(BaseModel):
+    """An order's invoice, issued when the user asks for it (its number appears nowhere else)."""
+
+    id: str
+    order_id: str
+    number: str
+    issued_at: str
 
 
 class ReturnRequest(BaseModel):
@@ -193,7 +246,8 @@ class WishListItem(BaseModel):
 class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
-    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents")
+    _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
+                        "stores", "gift_cards", "gift_spent_cents", "payment_cards")
 
     user: User
     categories: list[Category]
@@ -209,8 +263,18 @@ class ShopState(TakesIds, _OmitsUnused):
     coupons: list[Coupon] | None = None
     wishlist: list[WishListItem] | None = None
     gift_wrap_cents: int | None = None  # what gift wrap costs; None: the store offers no gift options
+    uploads: list[PhotoUpload] | None = None  # photos sent with returns (worlds with returns that take them)
+    invoices: list[Invoice] | None = None  # invoices issued on request (worlds whose orders offer them)
+    stores: list[Store] | None = None  # shops to pick up from (worlds whose product pages offer it)
+    gift_cards: list[GiftCard] | None = None  # gift card codes (worlds whose accounts take gift cards)
+    gift_spent_cents: int | None = None  # spent from redeemed gift cards (the same worlds; the balance is the rest)
+    payment_cards: list[PaymentCard] | None = None  # saved cards (worlds whose accounts show them)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
+    def gift_balance_cents(self) -> int:
+        """What the account's redeemed gift cards have left to spend."""
+        return sum(c.amount_cents for c in self.gift_cards or [] if c.redeemed_at) - (self.gift_spent_cents or 0)
+
     def product(self, product_id: str) -> Product | None:
         return find(self.products, product_id)
 
@@ -267,6 +331,8 @@ SEARCH_PAGE_SIZE = 12   # results per page of a search
 # ---- request bodies ------------------------------------------------------------------------
 
 Text = Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=200)]
+UPLOAD_MAX_BYTES = 512 * 1024  # a photo the store takes: larger ones are refused (413), as stores cap uploads
+UPLOAD_MAX_BASE64 = (UPLOAD_MAX_BYTES + 2) // 3 * 4
 Quantity = Annotated[StrictInt, Field(ge=1, le=MAX_QUANTITY)]
 
 
@@ -304,6 +370,17 @@ class SaveForLater(_Body):
 class ReturnItem(_Body):
     product_id: Text
     reason: Text
+    photo: Text | None = None  # an upload's id (POST /api/uploads)
+
+
+class RedeemGiftCard(_Body):
+    code: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class NewUpload(_Body):
+    name: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=120)]
+    content_type: Literal["image/png", "image/jpeg"]
+    data: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=UPLOAD_MAX_BASE64)]  # base64
 
 
 class NewReturn(_Body):

@@ -161,7 +161,7 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(
             episode, "product.html", product=item, category=state.category(item.category),
             active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart, reviews=reviews,
-            offer_count=len(state.offers(item.name)),
+            offer_count=len(state.offers(item.name)), stores=state.stores,
         )
 
     @router.get("/product/{product_id}/offers", response_class=HTMLResponse)

@@ -147,4 +147,10 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "review": service_questions.review,
     "gift": service_questions.gift,
     "bought_from": service_questions.bought_from,
+    "damaged": service_questions.damaged,
+    "invoice": service_questions.invoice,
+    "store_stock": service_questions.store_stock,
+    "misplaced_review": service_questions.misplaced_review,
+    "gift_card": service_questions.gift_card,
+    "expired_card": service_questions.expired_card,
 }

@@ -3,6 +3,9 @@ its newer scans, and pricing a coupon at checkout (placing an order with a coupo
 `place_order`). A world without the feature answers 404, as a store without it would."""
 
 import asyncio
+import base64
+import binascii
+import hashlib
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -11,8 +14,14 @@ from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.shop.api import add_to_cart_item
 from sites.shop.models import (
+    UPLOAD_MAX_BYTES,
+    Invoice,
     NewReturn,
     NewReview,
+    NewUpload,
+    PaymentCard,
+    PhotoUpload,
+    RedeemGiftCard,
     ReturnLine,
     ReturnRequest,
     Review,
@@ -22,10 +31,14 @@ from sites.shop.models import (
     WishListItem,
 )
 from sites.shop.services import (
+    DAMAGED,
     REFUND_METHODS,
     RETURN_REASONS,
+    card_expired,
     coupon_discount_cents,
     coupon_problem,
+    gift_card_code,
+    invoice_number,
     received,
     return_window_closes,
     returned_ids,
@@ -35,12 +48,24 @@ from sites.shop.services import (
 # The carrier's tracking service is another company's: the tracking page asks it for scans newer than the shop's
 # last sync as it loads, and it takes a moment to answer (as such lookups do; a fault can make it longer).
 CARRIER_ANSWERS_IN_S = 0.8
+# The store checks an uploaded photo before it is attached, and prepares an invoice when asked: both take a moment.
+PHOTO_CHECKED_IN_S = 0.6
+STORE_ANSWERS_IN_S = 1.2  # a store's own stock system, asked live
+INVOICE_PREPARED_IN_S = 1.5
+PICKUP_READY = "ready for pickup in 2 hours"
+SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
 def _wishlist(state: ShopState) -> list[WishListItem]:
     if state.wishlist is None:
         raise HTTPException(404, "wish lists are not available")
     return state.wishlist
+
+
+def _payment_cards(state: ShopState) -> list[PaymentCard]:
+    if state.payment_cards is None:
+        raise HTTPException(404, "saved cards are not available")
+    return state.payment_cards
 
 
 def service_api_router() -> APIRouter:
@@ -59,6 +84,7 @@ def service_api_router() -> APIRouter:
                                      f"{return_window_closes(order).isoformat()}")
         by_id = {line.product_id: line for line in order.lines}
         done = returned_ids(state, order.id)
+        photos = {u.id for u in state.uploads or []}
         seen: set[str] = set()
         for item in body.items:
             if item.product_id not in by_id:
@@ -67,9 +93,14 @@ def service_api_router() -> APIRouter:
                 raise HTTPException(409, f"{by_id[item.product_id].product_name} is already being returned")
             if item.reason not in RETURN_REASONS:
                 raise HTTPException(422, f"reason must be one of {', '.join(RETURN_REASONS)}")
+            if item.photo is not None and item.photo not in photos:
+                raise HTTPException(422, f"photo {item.photo!r} was not uploaded")
+            if item.reason == DAMAGED and state.uploads is not None and item.photo is None:
+                raise HTTPException(422, f"add a photo of the damage to {by_id[item.product_id].product_name}")
             seen.add(item.product_id)
         lines = [ReturnLine(product_id=i.product_id, product_name=by_id[i.product_id].product_name,
-                            quantity=by_id[i.product_id].quantity, reason=i.reason) for i in body.items]
+                            quantity=by_id[i.product_id].quantity, reason=i.reason, photo=i.photo)
+                 for i in body.items]
         refund = sum(by_id[i.product_id].quantity * by_id[i.product_id].unit_price_cents for i in body.items)
         made = ReturnRequest(
             id=state.take_id("return", "ret"), order_id=order.id, lines=lines, refund_method=body.refund_method,
@@ -80,6 +111,113 @@ def service_api_router() -> APIRouter:
                             product_ids=[line.product_id for line in lines], refund_cents=refund,
                             refund_method=REFUND_METHODS[body.refund_method])
         return {"return": made.model_dump()}
+
+    @router.post("/uploads", status_code=201)
+    @hook_point("upload_photo", "write", target=lambda kw: kw["body"].name)
+    async def upload_photo(body: NewUpload, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.uploads is None:
+            raise HTTPException(404, "photo uploads are not available")
+        try:
+            data = base64.b64decode(body.data, validate=True)
+        except (binascii.Error, ValueError):
+            raise HTTPException(422, "data must be the photo's bytes in base64") from None
+        if len(data) > UPLOAD_MAX_BYTES:
+            raise HTTPException(413, f"a photo may be at most {UPLOAD_MAX_BYTES // 1024} kB")
+        if not data.startswith(SIGNATURES[body.content_type]):
+            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} image")
+        await asyncio.sleep(PHOTO_CHECKED_IN_S)
+        made = PhotoUpload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
+                           size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
+                           uploaded_at=episode.clock.stamp())
+        state.uploads.append(made)
+        episode.emit.commit("upload_photo", made.id, file_name=made.name, size_bytes=made.size_bytes)
+        return {"upload": made.model_dump()}
+
+    @router.post("/orders/{order_id}/invoice", status_code=201)
+    @hook_point("issue_invoice", "write", target=lambda kw: kw["order_id"])
+    async def issue_invoice(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.invoices is None:
+            raise HTTPException(404, "invoices are not available")
+        order = get_or_404(state.orders, order_id, "order")
+        issued = next((i for i in state.invoices if i.order_id == order.id), None)
+        if issued is None:
+            await asyncio.sleep(INVOICE_PREPARED_IN_S)
+            issued = Invoice(id=state.take_id("invoice", "inv"), order_id=order.id, number=invoice_number(order),
+                             issued_at=episode.clock.stamp())
+            state.invoices.append(issued)
+            episode.emit.commit("issue_invoice", order.id, number=issued.number)
+        return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.post("/payment-methods/{card_id}/default")
+    @hook_point("default_payment_card", "write", target=lambda kw: kw["card_id"])
+    async def default_payment_card(card_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        cards = _payment_cards(episode.state)
+        card = get_or_404(cards, card_id, "card")
+        if card_expired(card, episode.clock.now().date()):
+            raise HTTPException(409, f"the {card.brand} ending {card.last4} has expired: it cannot pay")
+        episode.clock.stamp()
+        for each in cards:
+            each.is_default = each.id == card.id
+        episode.emit.commit("default_payment_card", card.id)
+        return {"default": card.id}
+
+    @router.delete("/payment-methods/{card_id}")
+    @hook_point("remove_payment_card", "write", target=lambda kw: kw["card_id"])
+    async def remove_payment_card(card_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        card = get_or_404(_payment_cards(state), card_id, "card")
+        if card.is_default:
+            raise HTTPException(409, f"the {card.brand} ending {card.last4} is your default card: make another "
+                                     "card the default first")
+        episode.clock.stamp()
+        state.payment_cards = [c for c in _payment_cards(state) if c.id != card.id]
+        episode.emit.commit("remove_payment_card", card.id)
+        return {"removed": card.id, "count": len(state.payment_cards)}
+
+    @router.post("/gift-cards/redeem")
+    @hook_point("redeem_gift_card", "write", target=lambda kw: kw["body"].code)
+    async def redeem_gift_card(body: RedeemGiftCard, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.gift_cards is None:
+            raise HTTPException(404, "gift cards are not available")
+        wanted = gift_card_code(body.code)
+        card = next((c for c in state.gift_cards if gift_card_code(c.code) == wanted), None)
+        if card is None:
+            raise HTTPException(422, "that is not a Cartwheel gift card code: check it and try again")
+        if card.redeemed_at is not None:
+            raise HTTPException(409, f"this gift card was already redeemed on {card.redeemed_at[:10]}")
+        card.redeemed_at = episode.clock.stamp()
+        episode.emit.commit("redeem_gift_card", card.id, amount_cents=card.amount_cents,
+                            balance_cents=state.gift_balance_cents())
+        return {"added_cents": card.amount_cents, "balance_cents": state.gift_balance_cents()}
+
+    @router.get("/products/{product_id}/stores/{store_id}")
+    @hook_point("store_stock", "read", target=lambda kw: kw["product_id"])
+    async def store_stock(product_id: str, store_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.stores is None:
+            raise HTTPException(404, "pickup in store is not available")
+        product = get_or_404(state.products, product_id, "product")
+        store = get_or_404(state.stores, store_id, "store")
+        await asyncio.sleep(STORE_ANSWERS_IN_S)
+        units = store.stock.get(product.id, 0)
+        episode.emit.inspect("store_stock", product.id, revealed=["store_stock"], store_id=store.id)
+        return {"store": store.name, "address": store.address, "units": units,
+                "pickup": PICKUP_READY if units else None}
+
+    @router.delete("/reviews/{review_id}")
+    @hook_point("delete_review", "write", target=lambda kw: kw["review_id"])
+    async def delete_review(review_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        review = get_or_404(state.reviews, review_id, "review")
+        if review.author != state.user.name:
+            raise HTTPException(403, "you can delete only your own reviews")
+        episode.clock.stamp()
+        state.reviews = [r for r in state.reviews if r.id != review.id]
+        episode.emit.commit("delete_review", review.id, product_id=review.product_id)
+        return {"deleted": review.id, "product_id": review.product_id}
 
     @router.post("/products/{product_id}/reviews", status_code=201)
     @hook_point("write_review", "write", target=lambda kw: kw["product_id"])

@@ -7,12 +7,14 @@ from fastapi.responses import HTMLResponse
 
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
-from sites.kit.templating import Pages
+from sites.kit.templating import Pages, format_cents
 from sites.shop.models import ShopEpisode, ShopState
 from sites.shop.services import (
+    DAMAGED,
     REFUND_METHODS,
     RETURN_REASONS,
     RETURN_WINDOW_DAYS,
+    card_expired,
     coupon_terms,
     received,
     return_window_closes,
@@ -31,8 +33,11 @@ def service_context(state: ShopState | None) -> dict[str, object]:
         "returns_on": state is not None and state.returns is not None,
         "coupons_on": state is not None and state.coupons is not None,
         "wishlist_on": state is not None and state.wishlist is not None,
+        "gift_cards_on": state is not None and state.gift_cards is not None,
+        "cards_on": state is not None and state.payment_cards is not None,
         "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
+        "invoices": None if state is None or state.invoices is None else {i.order_id: i for i in state.invoices},
     }
 
 
@@ -51,7 +56,8 @@ def service_page_router(ui: Pages) -> APIRouter:
             episode, "return.html", order=order, closes=closes, window_days=RETURN_WINDOW_DAYS,
             is_open=closes >= episode.clock.now().date(), returned=returned_ids(state, order.id),
             requested=[r for r in state.returns or [] if r.order_id == order.id],
-            reasons=RETURN_REASONS, refund_methods=REFUND_METHODS,
+            reasons=RETURN_REASONS, refund_methods=REFUND_METHODS, damaged=DAMAGED,
+            takes_photos=state.uploads is not None,
         )
 
     @router.get("/returns/{return_id}", response_class=HTMLResponse)
@@ -62,7 +68,8 @@ def service_page_router(ui: Pages) -> APIRouter:
         found = get_or_404(state.returns or [], return_id, detail=not_found("return"))
         episode.emit.navigate("view_return", found.id)
         return ui.render(episode, "return_detail.html", made=found, order=state.order(found.order_id),
-                         refund_label=REFUND_METHODS.get(found.refund_method, found.refund_method))
+                         refund_label=REFUND_METHODS.get(found.refund_method, found.refund_method),
+                         photos={u.id: u for u in state.uploads or []})
 
     @router.get("/orders/{order_id}/tracking", response_class=HTMLResponse)
     @hook_point("tracking", "page", target=lambda kw: kw["order_id"])
@@ -89,6 +96,47 @@ def service_page_router(ui: Pages) -> APIRouter:
         episode.emit.navigate("view_review_form", product.id)
         return ui.render(episode, "review.html", product=product, mine=mine,
                          category=state.category(product.category))
+
+    @router.get("/account/payment-methods", response_class=HTMLResponse)
+    @hook_point("payment_methods", "page")
+    async def payment_methods(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.payment_cards, "Saved cards")
+        today = episode.clock.now().date()
+        rows = [{"card": c, "expired": card_expired(c, today)} for c in state.payment_cards or []]
+        episode.emit.navigate("view_payment_methods")
+        notice = {"default": "Default card updated", "removed": "Card removed"}.get(
+            request.query_params.get("notice", ""))
+        return ui.render(episode, "payment_methods.html", rows=rows, notice=notice)
+
+    @router.get("/account/gift-cards", response_class=HTMLResponse)
+    @hook_point("gift_cards", "page")
+    async def gift_cards(request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.gift_cards, "Gift cards")
+        redeemed = [c for c in state.gift_cards or [] if c.redeemed_at is not None]
+        episode.emit.navigate("view_gift_cards")
+        added = request.query_params.get("added", "")
+        notice = f"Added {format_cents(int(added))} to your balance" if added.isdigit() else None
+        return ui.render(episode, "gift_cards.html", balance_cents=state.gift_balance_cents(),
+                         redeemed=sorted(redeemed, key=lambda c: c.redeemed_at or "", reverse=True), notice=notice)
+
+    @router.get("/orders/{order_id}/invoice", response_class=HTMLResponse)
+    @hook_point("invoice", "page", target=lambda kw: kw["order_id"])
+    async def invoice(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.invoices, "Invoices")
+        order = get_or_404(state.orders, order_id, detail=not_found("order"))
+        issued = next((i for i in state.invoices or [] if i.order_id == order.id), None)
+        if issued is None:
+            raise HTTPException(404, f"No invoice has been issued for order {order.id} yet: ask for one on the "
+                                     "order's page.")
+        episode.emit.inspect("download_invoice", order.id, revealed=["invoice_number"])
+        page = ui.render(episode, "invoice.html", order=order, invoice=issued, user=state.user,
+                         address=state.address(order.address_id))
+        # a document to keep: the browser saves it rather than showing it
+        page.headers["Content-Disposition"] = f'attachment; filename="cartwheel-invoice-{issued.number}.html"'
+        return page
 
     @router.get("/account/wishlist", response_class=HTMLResponse)
     @hook_point("wishlist", "page")

@@ -1,27 +1,35 @@
 """The world each of the later shop tasks needs (setup param `question`, see sites/shop/questions.py): a compare
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
-their way, a coupon wallet, a wish list, an order to review and gift options. Each runs after the rest of the
-world, with the same `rng`, and turns on only the features it uses; its binding holds what the task's plan and
-answer need, computed with the rules the pages use (sites/shop/services.py)."""
+their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
+on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
+cards with an expired default. Each runs after the rest of the world, with the same `rng`, and turns on only the
+features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages use
+(sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
 from typing import Any
 
 from scenarios.clock import EpisodeClock, iso, parse_iso
+from sites.kit.templating import format_cents
 from sites.shop.models import (
     SHIPPING_CENTS,
     SHIPPING_DAYS,
     Coupon,
+    GiftCard,
+    Message,
     Order,
     OrderLine,
+    PaymentCard,
     Product,
+    Review,
     Shipment,
     ShopState,
+    Store,
     TrackingEvent,
     WishListItem,
 )
-from sites.shop.services import CARRIERS, RETURN_REASONS, RETURN_WINDOW_DAYS, return_window_closes
+from sites.shop.services import CARRIERS, RETURN_REASONS, RETURN_WINDOW_DAYS, invoice_number, return_window_closes
 
 Bindings = dict[str, Any]
 
@@ -260,3 +268,123 @@ def bought_from(state: ShopState, bindings: Bindings, rng: Random, clock: Episod
         raise ValueError("question 'bought_from': an ordered product is not listed")
     bindings["bought"] = {"order_id": latest.id, "product": product.name, "product_id": product.id,
                           "seller": product.seller}
+
+
+def damaged(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of three products from the last days; one arrived damaged and goes back with the
+    photo the user took of it (the store takes photos with returns)."""
+    state.returns = []
+    state.uploads = []
+    picked = rng.sample(_unordered(state, bindings), 3)
+    order = _order(state, picked, rng, clock.ago(days=rng.randint(8, 12), hours=rng.randint(0, 10)), "delivered")
+    product = rng.choice(picked)
+    bindings["damaged"] = {"order_id": order.id, "product_id": product.id, "product": product.name,
+                           "photo": f"IMG_{rng.randint(1000, 9999)}.png", "refund_cents": product.price_cents}
+
+
+def invoice(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Invoices are issued on request; the user needs the one of an earlier order, named by a product in it."""
+    state.invoices = []
+    order = rng.choice(state.orders[:-1] or state.orders)
+    line = rng.choice(order.lines)
+    if sum(line.product_id in o.product_ids for o in state.orders) > 1:
+        order = [o for o in state.orders if line.product_id in o.product_ids][-1]  # "my order with X": the latest
+    bindings["invoice"] = {"order_id": order.id, "product": line.product_name, "number": invoice_number(order),
+                           "placed_on": order.placed_at[:10]}
+
+
+STORES = (("Oakland – Broadway", "2215 Broadway, Oakland CA 94612"),
+          ("San Jose – Santana Row", "377 Santana Row, San Jose CA 95128"),
+          ("Sacramento – Midtown", "1814 J Street, Sacramento CA 95811"),
+          ("Berkeley – Fourth Street", "1750 Fourth Street, Berkeley CA 94710"),
+          ("Walnut Creek – Locust", "1401 Locust Street, Walnut Creek CA 94596"))
+
+
+def store_stock(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Product pages offer pickup in four stores, which each carry some of the target's department; the asked
+    store has the target (a few units), another has none of it."""
+    target = bindings["target"]
+    department = [p.id for p in state.products if p.category == target["category"]]
+    stores = []
+    for index, (name, address) in enumerate(rng.sample(STORES, 4)):
+        carried = rng.sample(department, max(1, len(department) // 2))
+        stock = {pid: rng.randint(0, 9) for pid in sorted(set(carried) | {target["id"]})}
+        stores.append(Store(id=f"st{index + 1}", name=name, address=address, stock=stock))
+    asked, empty = rng.sample(stores, 2)
+    asked.stock[target["id"]] = rng.randint(2, 9)
+    empty.stock[target["id"]] = 0
+    state.stores = stores
+    bindings["store"] = {"id": asked.id, "name": asked.name, "units": asked.stock[target["id"]],
+                         "empty": empty.name}
+
+
+def misplaced_review(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A delivered order of two products; the user's review of one was posted on the other by mistake."""
+    picked = rng.sample(_unordered(state, bindings), 2)
+    placed = clock.ago(days=rng.randint(12, 25), hours=rng.randint(0, 10))
+    order = _order(state, picked, rng, placed, "delivered")
+    wrong, right = picked
+    title, body = rng.choice(REVIEW_LINES)
+    posted = Review(id=state.take_id("review", "r"), product_id=wrong.id, author=state.user.name,
+                    rating=rng.randint(2, 5), title=title, body=body, helpful_votes=0,
+                    posted_at=clock.ago(days=rng.randint(1, 5), hours=rng.randint(0, 10)))
+    state.reviews.append(posted)
+    bindings["misplaced"] = {"order_id": order.id, "review_id": posted.id, "wrong_id": wrong.id,
+                             "wrong": wrong.name, "right_id": right.id, "right": right.name,
+                             "rating": posted.rating, "title": title, "body": body}
+
+
+GIFT_SENDERS = (("Priya Nair", "priya.nair@example.net"), ("Tomás Reyes", "tomas.reyes@example.org"),
+                ("Aunt Margaret", "margaret.hale@example.com"), ("The Okafor family", "okafor.home@example.net"))
+_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes people type
+
+
+def _gift_code(rng: Random) -> str:
+    return "-".join("".join(rng.choice(_CODE_LETTERS) for _ in range(4)) for _ in range(3))
+
+
+def gift_card(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The account takes gift cards and has some balance from one redeemed earlier; a friend's message in the
+    account's inbox carries a new card's code."""
+    earlier = GiftCard(id="g1", code=_gift_code(rng).replace("-", ""), amount_cents=rng.choice((1500, 2000, 2500)),
+                       redeemed_at=clock.ago(days=rng.randint(60, 200)))
+    spent = rng.randint(0, earlier.amount_cents // 100 - 1) * 100 + rng.choice((0, 50, 99))
+    fresh = GiftCard(id="g2", code=_gift_code(rng).replace("-", ""), amount_cents=rng.choice((2500, 4000, 5000, 7500)))
+    state.gift_cards = [earlier, fresh]
+    state.gift_spent_cents = spent
+    sender, address = rng.choice(GIFT_SENDERS)
+    shown = "-".join(fresh.code[i:i + 4] for i in (0, 4, 8))
+    state.messages.append(Message(
+        id=state.take_id("message", "m"), sender=sender, sender_address=address,
+        subject="A little something for you",
+        body=(f"Happy birthday! I got you a Cartwheel gift card worth {fresh.amount_cents // 100} dollars. "
+              f"Your code is {shown}. Enjoy!"),
+        received_at=clock.ago(days=rng.randint(1, 4), hours=rng.randint(0, 10))))
+    after = state.gift_balance_cents() + fresh.amount_cents
+    bindings["gift_card"] = {"id": fresh.id, "code": shown, "amount_cents": fresh.amount_cents, "sender": sender,
+                             "balance_before_cents": state.gift_balance_cents(), "balance_after_cents": after,
+                             "balance_after": format_cents(after), "added": format_cents(fresh.amount_cents)}
+
+
+CARD_BRANDS = ("Visa", "Mastercard", "American Express", "Discover")
+
+
+def expired_card(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Three saved cards; the default one expired last month or earlier, and the user wants another to pay."""
+    today = clock.now().date()
+    months_ago = rng.randint(1, 5)
+    year, month = divmod(today.year * 12 + today.month - 1 - months_ago, 12)
+    brands = rng.sample(CARD_BRANDS, 3)
+    digits = rng.sample(range(1000, 10000), 3)
+    cards = []
+    for index, (brand, last4) in enumerate(zip(brands, digits, strict=True)):
+        later = f"{rng.randint(1, 12):02d}/{(today.year + rng.randint(1, 4)) % 100:02d}"
+        expires = f"{month + 1:02d}/{year % 100:02d}" if index == 0 else later
+        cards.append(PaymentCard(id=f"pc{index + 1}", brand=brand, last4=str(last4), expires=expires,
+                                 holder=state.user.name, is_default=index == 0))
+    expired, keep = cards[0], rng.choice(cards[1:])
+    rng.shuffle(cards)
+    state.payment_cards = cards
+    bindings["cards"] = {"expired": {"id": expired.id, "brand": expired.brand, "last4": expired.last4},
+                         "keep": {"id": keep.id, "brand": keep.brand, "last4": keep.last4},
+                         "other_id": next(c.id for c in cards if c.id not in (expired.id, keep.id))}

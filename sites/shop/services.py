@@ -4,16 +4,18 @@ them, the API that enforces them and the questions that compute the answers from
 These features exist in a world only when its setup turns them on (the state's collection is a list, not None),
 so worlds and pages without them stay as they were."""
 
+import hashlib
 from datetime import date, timedelta
 
 from fastapi import HTTPException
 
-from sites.shop.models import Coupon, Order, ShopState, estimated_delivery
+from sites.shop.models import Coupon, Order, PaymentCard, ShopState, estimated_delivery
 
 RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (of delivery)
 RETURN_REASONS = (
     "Arrived damaged", "Wrong item sent", "No longer needed", "Not as described", "Better price elsewhere",
 )
+DAMAGED = RETURN_REASONS[0]  # the one reason a return must prove with a photo of the damage
 REFUND_METHODS = {"original": "Refund to original payment method", "store_credit": "Cartwheel store credit"}
 CARRIERS = ("Parcelline", "SwiftPost", "Northway Freight")
 
@@ -76,3 +78,20 @@ def wallet_coupon(state: ShopState, code: str) -> Coupon:
     if found is None:
         raise HTTPException(404, f"no coupon {code!r} in your wallet")
     return found
+
+
+def invoice_number(order: Order) -> str:
+    """The number of the order's invoice: the year it was placed and six digits from its id (stable per order)."""
+    digits = int(hashlib.sha256(f"invoice:{order.id}:{order.placed_at}".encode()).hexdigest(), 16) % 10**6
+    return f"CW-{order.placed_at[:4]}-{digits:06d}"
+
+
+def gift_card_code(typed: str) -> str:
+    """A gift card code as the store compares it: spaces and dashes people type or copy ignored, any case."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
+
+
+def card_expired(card: PaymentCard, today: date) -> bool:
+    """A card works through the last day of the month on it (MM/YY)."""
+    month, year = (int(part) for part in card.expires.split("/"))
+    return (2000 + year, month) < (today.year, today.month)

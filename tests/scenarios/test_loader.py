@@ -112,3 +112,13 @@ def test_subgoal_refs_must_exist(tmp_path: Path) -> None:
     text = GOOD_TASK + '    subgoals:\n      - {name: g, checks: ["update[0]"]}\n'
     with pytest.raises(ScenarioError, match="update\\[0\\] does not exist"):
         load_catalog(write(tmp_path, text))
+
+
+def test_an_unknown_id_names_the_closest_ids_not_the_whole_catalog() -> None:
+    from tests.catalog import builtin_catalog
+
+    catalog = builtin_catalog()
+    message = catalog.unknown("variant", "commit_latency@shop_add_to_car")
+    assert "'commit_latency@shop_add_to_cart'" in message and f"{len(catalog.variants)} known" in message
+    assert len(message) < 400
+    assert "did you mean" not in catalog.unknown("task", "zzzz")

@@ -142,16 +142,72 @@
     });
   });
 
-  /* Return form: every ticked item needs a reason; one request for the lot. */
+  /* Deleting one's own review; then the form to write one is back. */
+  document.querySelectorAll("[data-review-delete]").forEach(function (box) {
+    var button = box.querySelector("button[data-delete]");
+    var alertBox = box.querySelector("[data-alert]");
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      api("DELETE", "/api/reviews/" + encodeURIComponent(box.dataset.reviewDelete))
+        .then(function () { window.location.reload(); })
+        .catch(function () {
+          button.disabled = false;
+          show(alertBox, "Could not delete your review \u2014 try again");
+        });
+    });
+  });
+
+  /* Return form: every ticked item needs a reason; one request for the lot. Where the store takes photos, an
+     item that arrived damaged needs one: it is uploaded (and checked) as soon as it is chosen, and the form
+     waits for every upload before it can be sent. */
   document.querySelectorAll("form[data-return-form]").forEach(function (form) {
     var button = form.querySelector("button[type=submit]");
     var alertBox = form.querySelector("[data-alert]");
     var label = button.textContent;
+    var pending = 0;
+    function settle() {
+      button.disabled = pending > 0;
+      button.textContent = pending > 0 ? "Uploading photos…" : label;
+      form.setAttribute("aria-busy", pending > 0 ? "true" : "false");
+    }
+    form.querySelectorAll("input[type=file][data-photo-input]").forEach(function (input) {
+      var status = form.querySelector("#photo-status-" + CSS.escape(input.dataset.productId));
+      input.addEventListener("change", function () {
+        delete input.dataset.uploadId;
+        var file = input.files && input.files[0];
+        if (!file) { status.textContent = ""; return; }
+        pending += 1;
+        settle();
+        status.textContent = "Uploading " + file.name + "…";
+        var reader = new FileReader();
+        reader.onload = function () {
+          var data = String(reader.result).split(",")[1] || "";
+          api("POST", "/api/uploads", { name: file.name, content_type: file.type || "image/png", data: data })
+            .then(function (made) {
+              input.dataset.uploadId = made.upload.id;
+              status.textContent = file.name + " attached";
+            })
+            .catch(function (error) {
+              var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+              status.textContent = "Could not upload " + file.name + ": " + why;
+            })
+            .then(function () { pending -= 1; settle(); });
+        };
+        reader.onerror = function () {
+          status.textContent = "Could not read " + file.name;
+          pending -= 1;
+          settle();
+        };
+        reader.readAsDataURL(file);
+      });
+    });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       if (button.disabled) return;
       var items = [];
       var missing = null;
+      var needsPhoto = null;
       form.querySelectorAll("input[name=product_id]:checked").forEach(function (box) {
         var select = form.querySelector("#reason-" + CSS.escape(box.value));
         select.removeAttribute("aria-invalid");
@@ -159,7 +215,11 @@
           select.setAttribute("aria-invalid", "true");
           if (!missing) missing = select;
         }
-        items.push({ product_id: box.value, reason: select.value });
+        var item = { product_id: box.value, reason: select.value };
+        var photo = form.querySelector("#photo-" + CSS.escape(box.value));
+        if (photo && photo.dataset.uploadId) item.photo = photo.dataset.uploadId;
+        if (photo && select.value === form.dataset.damaged && !item.photo && !needsPhoto) needsPhoto = photo;
+        items.push(item);
       });
       if (!items.length) {
         show(alertBox, "Tick the items you are sending back");
@@ -168,6 +228,11 @@
       if (missing) {
         show(alertBox, "Choose a reason for each item you are sending back");
         missing.focus();
+        return;
+      }
+      if (needsPhoto) {
+        show(alertBox, "Add a photo of the damage to each item that arrived damaged");
+        needsPhoto.focus();
         return;
       }
       var refund = form.querySelector("input[name=refund_method]:checked");
@@ -184,6 +249,123 @@
           button.textContent = label;
           show(alertBox, "Could not request the return — try again");
         });
+    });
+  });
+
+  /* Saved cards: make one the default, or remove one that is not. */
+  document.querySelectorAll("[data-payment-cards]").forEach(function (list) {
+    var alertBox = list.querySelector("[data-alert]");
+    function act(button, method, url, notice) {
+      button.addEventListener("click", function () {
+        if (button.disabled) return;
+        button.disabled = true;
+        clear(alertBox, true);
+        api(method, url)
+          .then(function () { window.location.assign("/account/payment-methods?notice=" + notice); })
+          .catch(function (error) {
+            button.disabled = false;
+            var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+            show(alertBox, "Could not do that: " + why);
+          });
+      });
+    }
+    list.querySelectorAll("button[data-card-default]").forEach(function (button) {
+      act(button, "POST", "/api/payment-methods/" + encodeURIComponent(button.dataset.cardDefault) + "/default",
+          "default");
+    });
+    list.querySelectorAll("button[data-card-remove]").forEach(function (button) {
+      act(button, "DELETE", "/api/payment-methods/" + encodeURIComponent(button.dataset.cardRemove), "removed");
+    });
+  });
+
+  /* Gift cards: a code is redeemed onto the balance; the page then shows what it added. */
+  document.querySelectorAll("form[data-gift-card-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var code = form.elements.namedItem("code").value.trim();
+      if (!code) {
+        show(alertBox, "Enter the code printed on the gift card");
+        return;
+      }
+      clear(alertBox, true);
+      button.disabled = true;
+      api("POST", "/api/gift-cards/redeem", { code: code })
+        .then(function (data) { window.location.assign("/account/gift-cards?added=" + data.added_cents); })
+        .catch(function (error) {
+          button.disabled = false;
+          var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+          show(alertBox, "Could not redeem that code: " + why);
+        });
+    });
+  });
+
+  /* Pickup in store: each store's stock system is asked live, which takes a moment. */
+  document.querySelectorAll("[data-pickup]").forEach(function (panel) {
+    var select = panel.querySelector("select");
+    var button = panel.querySelector("button[data-pickup-check]");
+    var status = panel.querySelector("[data-pickup-status]");
+    var result = panel.querySelector("[data-pickup-result]");
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      var name = select.options[select.selectedIndex].text;
+      button.disabled = true;
+      panel.setAttribute("aria-busy", "true");
+      result.hidden = true;
+      result.textContent = "";
+      status.textContent = "Checking " + name + "\u2026";
+      api("GET", "/api/products/" + encodeURIComponent(panel.dataset.pickup) + "/stores/" + encodeURIComponent(select.value))
+        .then(function (data) {
+          var group = document.createElement("div");
+          group.setAttribute("role", "group");
+          group.setAttribute("aria-labelledby", "pickup-at-label");
+          var term = document.createElement("dt");
+          term.id = "pickup-at-label";
+          term.textContent = "Stock at " + data.store;
+          var detail = document.createElement("dd");
+          detail.textContent = data.units ? data.units + " in stock \u00b7 " + data.pickup : "Not in stock";
+          group.appendChild(term);
+          group.appendChild(detail);
+          result.appendChild(group);
+          result.hidden = false;
+          status.textContent = data.address;
+        })
+        .catch(function () { status.textContent = "Could not reach " + name + " \u2014 try again"; })
+        .then(function () {
+          button.disabled = false;
+          panel.setAttribute("aria-busy", "false");
+        });
+    });
+  });
+
+  /* Invoices are prepared when asked for; then the order page offers the download. */
+  document.querySelectorAll("[data-invoice]").forEach(function (panel) {
+    var button = panel.querySelector("button[data-invoice-request]");
+    var status = panel.querySelector("[data-invoice-status]");
+    if (!button) return;
+    var label = button.textContent;
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      panel.setAttribute("aria-busy", "true");
+      status.textContent = "Preparing your invoice…";
+      api("POST", "/api/orders/" + encodeURIComponent(panel.dataset.invoice) + "/invoice")
+        .then(function (data) {
+          var link = document.createElement("a");
+          link.href = data.download;
+          link.setAttribute("download", "");
+          link.textContent = "Download invoice";
+          status.textContent = "Your invoice is ready.";
+          button.replaceWith(link);
+        })
+        .catch(function () {
+          button.disabled = false;
+          button.textContent = label;
+          status.textContent = "Could not prepare the invoice — try again";
+        })
+        .then(function () { panel.setAttribute("aria-busy", "false"); });
     });
   });
 

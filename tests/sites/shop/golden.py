@@ -7,12 +7,14 @@ episode: the HTTP statuses of the script, the sha256 of the final state bytes, t
 sequence and the sha256 of the full events and of the seed/server ledger (wall times removed).
 
     python -m tests.sites.shop.golden          # rewrite golden_shop.json (only before a move)
+    python -m tests.sites.shop.golden --new    # add the cases of new tasks and variants, keep the rest
 """
 
 import asyncio
 import functools
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +135,22 @@ async def record_all() -> dict[str, Any]:
     return {key(t, v, s): await record_one(t, v, s, apps) for t, v in cases() for s in SEEDS}
 
 
+async def record_new(recorded: dict[str, Any]) -> dict[str, Any]:
+    """`recorded` with the cases it lacks (tasks or variants added since) recorded; the others kept as they are,
+    so the test still holds today's site to what was recorded before."""
+    apps = build()
+    out = dict(recorded)
+    for task_id, variant_id in cases():
+        for seed in SEEDS:
+            if key(task_id, variant_id, seed) not in out:
+                out[key(task_id, variant_id, seed)] = await record_one(task_id, variant_id, seed, apps)
+    return out
+
+
 if __name__ == "__main__":
-    GOLDEN.write_text(json.dumps(asyncio.run(record_all()), indent=1, sort_keys=True) + "\n")
+    if sys.argv[1:] == ["--new"]:
+        made = asyncio.run(record_new(json.loads(GOLDEN.read_text())))
+    else:
+        made = asyncio.run(record_all())
+    GOLDEN.write_text(json.dumps(made, indent=1, sort_keys=True) + "\n")
     print(f"wrote {GOLDEN}")

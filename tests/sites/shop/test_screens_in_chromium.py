@@ -1,6 +1,7 @@
 """The shop's later pages in Chromium through the real proxy, used as a shopper uses them (a return sent from its
 form, a coupon applied and gift options opened at checkout, stars picked on the review form), with their named
-controls, and screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/shop-*.png)."""
+controls (a damage photo uploaded, an invoice downloaded and opened), and screenshots
+(`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/shop-*.png)."""
 
 import re
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from playwright.async_api import Page
 
 from harness.browser.pool import BrowserPool
+from harness.episodes.files import png_picture
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
@@ -118,6 +120,69 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("textbox", name="Gift message").fill(gift["message"])
             await page.get_by_role("checkbox", name=re.compile("^Add gift wrap")).check()
             await _shot(page, "shop-checkout-gift.png", r'- checkbox "Add gift wrap')
+
+            # a damaged item: the photo is uploaded as it is chosen, and the return's page names it
+            info, page = await browse("damaged")
+            damaged = info["bindings"]["damaged"]
+            photo = tmp_path / damaged["photo"]
+            photo.write_bytes(png_picture(f"2:{damaged['photo']}"))
+            await page.goto(f"{info['base_url']}/orders/{damaged['order_id']}/return", wait_until="load")
+            await page.get_by_role("checkbox", name=f"Return {damaged['product']}").check()
+            await page.get_by_role("combobox", name=f"Reason for returning {damaged['product']}").select_option(
+                label="Arrived damaged")
+            await page.get_by_role("button", name=f"Photo of the damage to {damaged['product']}").set_input_files(photo)
+            await page.get_by_text(f"{damaged['photo']} attached").wait_for()
+            await _shot(page, "shop-return-photo.png", r'- button "Request return"')
+            await page.get_by_role("button", name="Request return").click()
+            await page.get_by_role("heading", name="Return requested").wait_for()
+            await _shot(page, "shop-return-photo-requested.png", r'- cell "' + re.escape(damaged["photo"]))
+
+            # an invoice: asked for on the order's page, ready a moment later, saved as a file and opened
+            info, page = await browse("invoice")
+            asked = info["bindings"]["invoice"]
+            await page.goto(f"{info['base_url']}/orders/{asked['order_id']}", wait_until="load")
+            await page.get_by_role("button", name="Get invoice").click()
+            link = page.get_by_role("link", name="Download invoice")
+            await link.wait_for()
+            await _shot(page, "shop-order-invoice.png", r'- link "Download invoice"')
+            async with page.expect_download() as started:
+                await link.click()
+            saved = tmp_path / (await started.value).suggested_filename
+            await (await started.value).save_as(saved)
+            assert asked["number"] in saved.name
+            await page.goto(saved.as_uri())
+            await _shot(page, "shop-invoice.png", r'- group "Invoice number"')
+
+            # pickup in store: a store's stock, asked of its own system
+            info, page = await browse("store_stock")
+            store = info["bindings"]["store"]
+            await page.goto(f"{info['base_url']}/product/{info['bindings']['target']['id']}", wait_until="load")
+            await page.get_by_role("combobox", name="Store").select_option(label=store["name"])
+            await page.get_by_role("button", name="Check stock").click()
+            stock = page.get_by_role("group", name=f"Stock at {store['name']}")
+            await stock.wait_for()
+            assert (await stock.get_by_role("definition").inner_text()).startswith(f"{store['units']} in stock")
+            await _shot(page, "shop-pickup.png", r'- group "Stock at ')
+
+            # a review posted on the wrong item: its page offers to delete it
+            info, page = await browse("misplaced_review")
+            misplaced = info["bindings"]["misplaced"]
+            await page.goto(f"{info['base_url']}/product/{misplaced['wrong_id']}/review", wait_until="load")
+            await _shot(page, "shop-review-posted.png", r'- button "Delete review"')
+
+            # a gift card: its code typed as it reads in the friend's message, the balance then grows
+            info, page = await browse("gift_card")
+            gift = info["bindings"]["gift_card"]
+            await page.goto(f"{info['base_url']}/account/gift-cards", wait_until="load")
+            await page.get_by_role("textbox", name="Gift card code").fill(gift["code"])
+            await page.get_by_role("button", name="Redeem").click()
+            await page.get_by_text(f"Added {gift['added']} to your balance").wait_for()
+            await _shot(page, "shop-gift-cards.png", r'- group "Gift card balance"')
+
+            # saved cards: the expired default cannot be removed before another card is the default
+            info, page = await browse("expired_card")
+            await page.goto(f"{info['base_url']}/account/payment-methods", wait_until="load")
+            await _shot(page, "shop-payment-methods.png", r'- button "Remove the ')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

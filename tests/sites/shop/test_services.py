@@ -17,7 +17,8 @@ from tests.sites.worlds import client, new_world
 
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
-                 "gift", "bought_from"]
+                 "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
+                 "expired_card"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -494,3 +495,64 @@ def test_the_planted_review_for_a_seller_question_names_another_seller() -> None
     bought = episode.bindings["bought"]
     review = only([r for r in episode.state.reviews if r.product_id == bought["product_id"]])
     assert bought["seller"] not in review.body and "Bought this from" in review.body
+
+
+async def test_a_misplaced_review_can_be_deleted_by_its_author_only_and_written_on_the_right_item() -> None:
+    app, episode = shop(3, question="misplaced_review")
+    asked = episode.bindings["misplaced"]
+    wrong = await page(app, episode, f"/product/{asked['wrong_id']}/review")
+    assert only(wrong.find("heading", asked["title"])) and only(wrong.find("button", "Delete review"))
+    right = await page(app, episode, f"/product/{asked['right_id']}/review")
+    assert only(right.find("heading", "Write a review"))
+    someone_elses = episode.state.reviews[0].model_copy(update={"id": "r900", "author": "Rhea T."})
+    episode.state.reviews.append(someone_elses)
+    assert (await send(app, episode, "DELETE", "/api/reviews/r900")).status_code == 403
+    assert (await send(app, episode, "DELETE", "/api/reviews/r999")).status_code == 404
+    deleted = await send(app, episode, "DELETE", f"/api/reviews/{asked['review_id']}")
+    assert deleted.status_code == 200 and deleted.json()["product_id"] == asked["wrong_id"]
+    assert (await send(app, episode, "DELETE", f"/api/reviews/{asked['review_id']}")).status_code == 404
+    assert only((await page(app, episode, f"/product/{asked['wrong_id']}/review")).find("heading", "Write a review"))
+    posted = await send(app, episode, "POST", f"/api/products/{asked['right_id']}/reviews",
+                        {"rating": asked["rating"], "title": asked["title"], "body": asked["body"]})
+    assert posted.status_code == 201, posted.text
+
+
+async def test_a_gift_card_code_from_a_message_is_redeemed_once_onto_the_balance() -> None:
+    app, episode = shop(4, question="gift_card")
+    gift = episode.bindings["gift_card"]
+    account = await page(app, episode, "/account")
+    assert gift["code"] in account.text() and only(account.find("link", "Redeem a gift card"))
+    before = await page(app, episode, "/account/gift-cards")
+    assert gift["balance_after"] not in only(before.find("group", "Gift card balance")).text()
+    for bad, status in (("", 422), ("NOPE-NOPE-NOPE", 422), ("x" * 41, 422)):
+        assert (await send(app, episode, "POST", "/api/gift-cards/redeem", {"code": bad})).status_code == status
+    typed = gift["code"].lower().replace("-", " ")  # as a person might type it
+    redeemed = await send(app, episode, "POST", "/api/gift-cards/redeem", {"code": typed})
+    assert redeemed.status_code == 200 and redeemed.json()["balance_cents"] == gift["balance_after_cents"]
+    again = await send(app, episode, "POST", "/api/gift-cards/redeem", {"code": gift["code"]})
+    assert again.status_code == 409
+    after = await page(app, episode, "/account/gift-cards?added=" + str(gift["amount_cents"]))
+    assert gift["balance_after"] in only(after.find("group", "Gift card balance")).text()
+    assert gift["added"] in after.text()
+    plain_app, plain = shop(4)
+    assert (await send(plain_app, plain, "POST", "/api/gift-cards/redeem", {"code": gift["code"]})).status_code == 404
+    await page(plain_app, plain, "/account/gift-cards", status=404)
+
+
+async def test_the_default_card_is_removed_only_after_another_becomes_the_default() -> None:
+    app, episode = shop(5, question="expired_card")
+    cards = episode.bindings["cards"]
+    expired, keep = cards["expired"], cards["keep"]
+    doc = await page(app, episode, "/account/payment-methods")
+    assert only(doc.find("article", f"{expired['brand']} ending {expired['last4']}"))
+    assert not doc.find("button", f"Make the {expired['brand']} ending {expired['last4']} the default")
+    refused = await send(app, episode, "DELETE", f"/api/payment-methods/{expired['id']}")
+    assert refused.status_code == 409 and "default" in refused.json()["detail"]
+    assert (await send(app, episode, "POST", f"/api/payment-methods/{expired['id']}/default")).status_code == 409
+    assert (await send(app, episode, "POST", "/api/payment-methods/pc9/default")).status_code == 404
+    assert (await send(app, episode, "POST", f"/api/payment-methods/{keep['id']}/default")).status_code == 200
+    assert (await send(app, episode, "DELETE", f"/api/payment-methods/{expired['id']}")).status_code == 200
+    left = {c.id: c.is_default for c in episode.state.payment_cards}
+    assert left == {keep["id"]: True, cards["other_id"]: False}
+    plain_app, plain = shop(5)
+    assert (await send(plain_app, plain, "DELETE", "/api/payment-methods/pc1")).status_code == 404
