@@ -153,4 +153,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "misplaced_review": service_questions.misplaced_review,
     "gift_card": service_questions.gift_card,
     "expired_card": service_questions.expired_card,
+    "cart_tidy": service_questions.cart_tidy,
 }

@@ -2,9 +2,9 @@
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
 on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
-cards with an expired default. Each runs after the rest of the world, with the same `rng`, and turns on only the
-features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages use
-(sites/shop/services.py)."""
+cards with an expired default, a cart to tidy. Each runs after the rest of the world, with the same `rng`, and
+turns on only the features it uses; its binding holds what the task's plan and answer need, computed with the
+rules the pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -15,6 +15,7 @@ from sites.kit.templating import format_cents
 from sites.shop.models import (
     SHIPPING_CENTS,
     SHIPPING_DAYS,
+    CartItem,
     Coupon,
     GiftCard,
     Message,
@@ -388,3 +389,20 @@ def expired_card(state: ShopState, bindings: Bindings, rng: Random, clock: Episo
     bindings["cards"] = {"expired": {"id": expired.id, "brand": expired.brand, "last4": expired.last4},
                          "keep": {"id": keep.id, "brand": keep.brand, "last4": keep.last4},
                          "other_id": next(c.id for c in cards if c.id not in (expired.id, keep.id))}
+
+
+def cart_tidy(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A cart of four items put in over the last days: one is to come out, one to become two of it."""
+    picked = rng.sample(_unordered(state, bindings), 4)
+    for product in picked:
+        state.cart_items.append(CartItem(
+            id=state.take_id("cart_item", "c"), product_id=product.id, product_name=product.name,
+            quantity=rng.choice((1, 1, 2)), unit_price_cents=product.price_cents,
+            added_at=clock.ago(days=rng.randint(1, 6), hours=rng.randint(0, 20))))
+    out, double = rng.sample(state.cart_items, 2)
+    double.quantity = 1  # "make it two": one now
+    after = sum(i.unit_price_cents * (2 if i is double else i.quantity) for i in state.cart_items if i is not out)
+    bindings["tidy"] = {"remove": {"id": out.id, "name": out.product_name},
+                        "double": {"id": double.id, "name": double.product_name},
+                        "kept_ids": sorted(i.id for i in state.cart_items if i is not out),
+                        "subtotal_after_cents": after}

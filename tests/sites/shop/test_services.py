@@ -18,7 +18,7 @@ from tests.sites.worlds import client, new_world
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
                  "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
-                 "expired_card"]
+                 "expired_card", "cart_tidy"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -556,3 +556,15 @@ async def test_the_default_card_is_removed_only_after_another_becomes_the_defaul
     assert left == {keep["id"]: True, cards["other_id"]: False}
     plain_app, plain = shop(5)
     assert (await send(plain_app, plain, "DELETE", "/api/payment-methods/pc1")).status_code == 404
+
+
+async def test_a_cart_to_tidy_gives_the_subtotal_the_cart_shows_after_the_changes() -> None:
+    app, episode = shop(3, question="cart_tidy")
+    tidy = episode.bindings["tidy"]
+    assert len(episode.state.cart_items) == 4
+    assert next(i for i in episode.state.cart_items if i.id == tidy["double"]["id"]).quantity == 1
+    assert (await send(app, episode, "DELETE", f"/api/cart/{tidy['remove']['id']}")).status_code == 200
+    assert (await send(app, episode, "PATCH", f"/api/cart/{tidy['double']['id']}", {"quantity": 2})).status_code == 200
+    doc = await page(app, episode, "/cart")
+    assert format_cents(tidy["subtotal_after_cents"]) in only(doc.find("group", "Subtotal")).text()
+    assert sorted(i.id for i in episode.state.cart_items) == tidy["kept_ids"]
