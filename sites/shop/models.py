@@ -86,7 +86,7 @@ class _OmitsUnused(BaseModel):
 
 
 class Order(_OmitsUnused):
-    _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents")
+    _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents", "cancelled_at")
 
     id: str
     lines: list[OrderLine]
@@ -104,6 +104,7 @@ class Order(_OmitsUnused):
     # Set when the order is a gift (a world whose store offers gift options): the note and the wrap's price.
     gift_message: str | None = None
     gift_wrap_cents: int | None = None
+    cancelled_at: str | None = None  # when the user cancelled it before it shipped (status "cancelled")
 
 
 class Message(BaseModel):
@@ -247,7 +248,7 @@ class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
-                        "stores", "gift_cards", "gift_spent_cents", "payment_cards")
+                        "stores", "gift_cards", "gift_spent_cents", "payment_cards", "cancellations")
 
     user: User
     categories: list[Category]
@@ -269,6 +270,7 @@ class ShopState(TakesIds, _OmitsUnused):
     gift_cards: list[GiftCard] | None = None  # gift card codes (worlds whose accounts take gift cards)
     gift_spent_cents: int | None = None  # spent from redeemed gift cards (the same worlds; the balance is the rest)
     payment_cards: list[PaymentCard] | None = None  # saved cards (worlds whose accounts show them)
+    cancellations: bool | None = None  # True: an order not shipped yet can be cancelled from its page
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def gift_balance_cents(self) -> int:

@@ -154,4 +154,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "gift_card": service_questions.gift_card,
     "expired_card": service_questions.expired_card,
     "cart_tidy": service_questions.cart_tidy,
+    "cancel": service_questions.cancel,
 }

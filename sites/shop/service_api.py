@@ -150,6 +150,27 @@ def service_api_router() -> APIRouter:
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
 
+    @router.post("/orders/{order_id}/cancel")
+    @hook_point("cancel_order", "write", target=lambda kw: kw["order_id"])
+    async def cancel_order(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if not state.cancellations:
+            raise HTTPException(404, "orders cannot be cancelled here: contact us")
+        order = get_or_404(state.orders, order_id, "order")
+        if order.status == "cancelled":
+            raise HTTPException(409, f"order {order.id} is already cancelled")
+        if order.status != "placed":
+            raise HTTPException(409, f"order {order.id} has {order.status}: it can no longer be cancelled (return "
+                                     "it once it arrives)")
+        order.status = "cancelled"
+        order.cancelled_at = episode.clock.stamp()
+        for line in order.lines:
+            product = state.product(line.product_id)
+            if product is not None:
+                product.stock += line.quantity
+        episode.emit.commit("cancel_order", order.id, refund_cents=order.total_cents)
+        return {"order": order.id, "status": order.status, "refund_cents": order.total_cents}
+
     @router.post("/payment-methods/{card_id}/default")
     @hook_point("default_payment_card", "write", target=lambda kw: kw["card_id"])
     async def default_payment_card(card_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:

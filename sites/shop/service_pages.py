@@ -35,6 +35,7 @@ def service_context(state: ShopState | None) -> dict[str, object]:
         "wishlist_on": state is not None and state.wishlist is not None,
         "gift_cards_on": state is not None and state.gift_cards is not None,
         "cards_on": state is not None and state.payment_cards is not None,
+        "cancellations_on": bool(state is not None and state.cancellations),
         "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
         "invoices": None if state is None or state.invoices is None else {i.order_id: i for i in state.invoices},

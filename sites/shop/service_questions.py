@@ -2,9 +2,9 @@
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
 on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
-cards with an expired default, a cart to tidy. Each runs after the rest of the world, with the same `rng`, and
-turns on only the features it uses; its binding holds what the task's plan and answer need, computed with the
-rules the pages use (sites/shop/services.py)."""
+cards with an expired default, a cart to tidy, an order to cancel before it ships. Each runs after the rest of
+the world, with the same `rng`, and turns on only the features it uses; its binding holds what the task's plan
+and answer need, computed with the rules the pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -406,3 +406,20 @@ def cart_tidy(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeC
                         "double": {"id": double.id, "name": double.product_name},
                         "kept_ids": sorted(i.id for i in state.cart_items if i is not out),
                         "subtotal_after_cents": after}
+
+
+def cancel(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Orders not shipped yet can be cancelled: one placed this morning; another, placed a day earlier, has
+    shipped. The history before them was delivered."""
+    state.cancellations = True
+    for order in state.orders:
+        if order.status == "placed":
+            order.status = "delivered"
+    pool = _unordered(state, bindings)
+    rng.shuffle(pool)
+    shipped = _order(state, pool[:1], rng, clock.ago(days=1, hours=rng.randint(2, 10)), "shipped")
+    waiting = _order(state, pool[1:1 + rng.randint(1, 2)], rng, clock.ago(hours=rng.randint(1, 5)), "placed")
+    bindings["cancel"] = {"order_id": waiting.id, "product": waiting.lines[0].product_name,
+                          "refund_cents": waiting.total_cents, "product_ids": waiting.product_ids,
+                          "shipped_id": shipped.id,
+                          "shipped_product": shipped.lines[0].product_name}

@@ -252,6 +252,23 @@
     });
   });
 
+  /* Cancelling an order that has not shipped. */
+  document.querySelectorAll("[data-cancel-order]").forEach(function (panel) {
+    var button = panel.querySelector("button[data-cancel]");
+    var alertBox = panel.querySelector("[data-alert]");
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      api("POST", "/api/orders/" + encodeURIComponent(panel.dataset.cancelOrder) + "/cancel")
+        .then(function () { window.location.reload(); })
+        .catch(function (error) {
+          button.disabled = false;
+          var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+          show(alertBox, "Could not cancel: " + why);
+        });
+    });
+  });
+
   /* Saved cards: make one the default, or remove one that is not. */
   document.querySelectorAll("[data-payment-cards]").forEach(function (list) {
     var alertBox = list.querySelector("[data-alert]");

@@ -183,6 +183,13 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             info, page = await browse("expired_card")
             await page.goto(f"{info['base_url']}/account/payment-methods", wait_until="load")
             await _shot(page, "shop-payment-methods.png", r'- button "Remove the ')
+
+            # an order not shipped yet, cancelled from its page
+            info, page = await browse("cancel")
+            await page.goto(f"{info['base_url']}/orders/{info['bindings']['cancel']['order_id']}", wait_until="load")
+            await page.get_by_role("button", name="Cancel order").click()
+            await page.get_by_role("heading", name="Order cancelled").wait_for()
+            await _shot(page, "shop-order-cancelled.png", r'- group "Refund to your card"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

@@ -18,7 +18,7 @@ from tests.sites.worlds import client, new_world
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
                  "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
-                 "expired_card", "cart_tidy"]
+                 "expired_card", "cart_tidy", "cancel"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -568,3 +568,23 @@ async def test_a_cart_to_tidy_gives_the_subtotal_the_cart_shows_after_the_change
     doc = await page(app, episode, "/cart")
     assert format_cents(tidy["subtotal_after_cents"]) in only(doc.find("group", "Subtotal")).text()
     assert sorted(i.id for i in episode.state.cart_items) == tidy["kept_ids"]
+
+
+async def test_only_an_order_not_shipped_yet_can_be_cancelled_and_its_page_then_shows_the_refund() -> None:
+    app, episode = shop(2, question="cancel")
+    asked = episode.bindings["cancel"]
+    waiting = await page(app, episode, f"/orders/{asked['order_id']}")
+    assert only(waiting.find("button", "Cancel order"))
+    assert not (await page(app, episode, f"/orders/{asked['shipped_id']}")).find("button", "Cancel order")
+    assert (await send(app, episode, "POST", f"/api/orders/{asked['shipped_id']}/cancel")).status_code == 409
+    stock_before = {pid: episode.state.product(pid).stock for pid in asked["product_ids"]}
+    done = await send(app, episode, "POST", f"/api/orders/{asked['order_id']}/cancel")
+    assert done.status_code == 200 and done.json()["refund_cents"] == asked["refund_cents"]
+    assert {pid: episode.state.product(pid).stock for pid in asked["product_ids"]} == {
+        pid: n + 1 for pid, n in stock_before.items()}
+    assert (await send(app, episode, "POST", f"/api/orders/{asked['order_id']}/cancel")).status_code == 409
+    after = await page(app, episode, f"/orders/{asked['order_id']}")
+    assert only(after.find("heading", "Order cancelled"))
+    assert format_cents(asked["refund_cents"]) in only(after.find("group", "Refund to your card")).text()
+    plain_app, plain = shop(2)
+    assert (await send(plain_app, plain, "POST", f"/api/orders/{plain.state.orders[-1].id}/cancel")).status_code == 404
