@@ -163,6 +163,21 @@ class Store(BaseModel):
     stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
 
 
+class ProductQuestion(_OmitsUnused):
+    """A question a shopper asked on a product's page, with the answer when one came (the seller's or a buyer's)."""
+
+    _omit_when_unset = ("answer", "answered_by", "answered_at")
+
+    id: str
+    product_id: str
+    asker: str
+    text: str
+    asked_at: str
+    answer: str | None = None
+    answered_by: str | None = None
+    answered_at: str | None = None
+
+
 class PaymentCard(BaseModel):
     """A payment card saved on the account; the default one pays at checkout."""
 
@@ -248,7 +263,8 @@ class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
-                        "stores", "gift_cards", "gift_spent_cents", "payment_cards", "cancellations")
+                        "stores", "gift_cards", "gift_spent_cents", "payment_cards", "cancellations",
+                        "questions")
 
     user: User
     categories: list[Category]
@@ -271,6 +287,7 @@ class ShopState(TakesIds, _OmitsUnused):
     gift_spent_cents: int | None = None  # spent from redeemed gift cards (the same worlds; the balance is the rest)
     payment_cards: list[PaymentCard] | None = None  # saved cards (worlds whose accounts show them)
     cancellations: bool | None = None  # True: an order not shipped yet can be cancelled from its page
+    questions: list[ProductQuestion] | None = None  # product Q&A (worlds whose product pages have it)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def gift_balance_cents(self) -> int:
@@ -373,6 +390,10 @@ class ReturnItem(_Body):
     product_id: Text
     reason: Text
     photo: Text | None = None  # an upload's id (POST /api/uploads)
+
+
+class NewQuestion(_Body):
+    text: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=5, max_length=500)]
 
 
 class RedeemGiftCard(_Body):

@@ -155,4 +155,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "expired_card": service_questions.expired_card,
     "cart_tidy": service_questions.cart_tidy,
     "cancel": service_questions.cancel,
+    "product_qa": service_questions.product_qa,
 }

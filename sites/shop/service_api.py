@@ -16,11 +16,13 @@ from sites.shop.api import add_to_cart_item
 from sites.shop.models import (
     UPLOAD_MAX_BYTES,
     Invoice,
+    NewQuestion,
     NewReturn,
     NewReview,
     NewUpload,
     PaymentCard,
     PhotoUpload,
+    ProductQuestion,
     RedeemGiftCard,
     ReturnLine,
     ReturnRequest,
@@ -149,6 +151,20 @@ def service_api_router() -> APIRouter:
             state.invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.post("/products/{product_id}/questions", status_code=201)
+    @hook_point("ask_question", "write", target=lambda kw: kw["product_id"])
+    async def ask_question(product_id: str, body: NewQuestion, request: Request,
+                           episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.questions is None:
+            raise HTTPException(404, "questions are not available")
+        product = get_or_404(state.products, product_id, "product")
+        asked = ProductQuestion(id=state.take_id("question", "q"), product_id=product.id, asker=state.user.name,
+                                text=body.text, asked_at=episode.clock.stamp())
+        state.questions.append(asked)
+        episode.emit.commit("ask_question", asked.id, product_id=product.id)
+        return {"question": asked.model_dump(exclude_none=True)}
 
     @router.post("/orders/{order_id}/cancel")
     @hook_point("cancel_order", "write", target=lambda kw: kw["order_id"])

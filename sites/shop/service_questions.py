@@ -2,9 +2,9 @@
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
 on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
-cards with an expired default, a cart to tidy, an order to cancel before it ships. Each runs after the rest of
-the world, with the same `rng`, and turns on only the features it uses; its binding holds what the task's plan
-and answer need, computed with the rules the pages use (sites/shop/services.py)."""
+cards with an expired default, a cart to tidy, an order to cancel before it ships, questions on a product. Each
+runs after the rest of the world, with the same `rng`, and turns on only the features it uses; its binding holds
+what the task's plan and answer need, computed with the rules the pages use (sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -23,6 +23,7 @@ from sites.shop.models import (
     OrderLine,
     PaymentCard,
     Product,
+    ProductQuestion,
     Review,
     Shipment,
     ShopState,
@@ -423,3 +424,38 @@ def cancel(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeCloc
                           "refund_cents": waiting.total_cents, "product_ids": waiting.product_ids,
                           "shipped_id": shipped.id,
                           "shipped_product": shipped.lines[0].product_name}
+
+
+QA_BANK = (
+    ("Does it come in its original box? It's a gift.", "Yes, it ships in the retail box, sealed."),
+    ("Is the price the same in the store?", "Store prices can differ; this is the online price."),
+    ("How heavy is it?", "About what you'd expect from the photos; the shipping weight is on the box."),
+    ("Can I return it if it's not what I expected?", "Yes, within 30 days of delivery, free of charge."),
+    ("Does the warranty need to be registered?", "No, your order confirmation is your proof of purchase."),
+    ("Is this the newest version?", "It's the current model; nothing newer has been announced."),
+    ("Does it include everything shown in the photos?", "Everything in the main photo is included."),
+)
+QA_ASKERS = ("Dana K.", "Luis M.", "Hannah P.", "Omar S.", "Grace L.", "Ben T.", "Ivy C.", "Marco D.")
+ASK_TEXTS = ("Does it come with a gift receipt I can include in the box?",
+             "Is it available in a larger size, or is this the only one?",
+             "How long does delivery to Alaska usually take?")
+
+
+def product_qa(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The target's page has questions and answers, newest first; the one about shipping to Canada (with the
+    seller's days) is older than the few the page shows. Also a question the user wants to ask."""
+    target = bindings["target"]
+    state.questions = []
+    days = rng.randint(4, 12)
+    canada = ("Do you ship this to Canada?", f"Yes, we ship to Canada; it takes {days} business days to arrive.")
+    pairs = rng.sample(QA_BANK, 6)
+    pairs.insert(rng.randint(3, 5), canada)  # never among the newest three the product page shows
+    ages = sorted(rng.sample(range(3, 300), len(pairs)))  # newest first
+    for (text, answer), age in zip(pairs, ages, strict=True):
+        by = target["seller"] if (text, answer) == canada or rng.random() < 0.6 else rng.choice(QA_ASKERS)
+        state.questions.append(ProductQuestion(
+            id=state.take_id("question", "q"), product_id=target["id"], asker=rng.choice(QA_ASKERS), text=text,
+            asked_at=clock.ago(days=age, hours=rng.randint(1, 20)), answer=answer, answered_by=by,
+            answered_at=clock.ago(days=age - 1, hours=rng.randint(0, 10))))
+    bindings["qa"] = {"question": canada[0], "days": days, "count": len(pairs),
+                      "ask": rng.choice(ASK_TEXTS)}

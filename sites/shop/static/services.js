@@ -252,6 +252,29 @@
     });
   });
 
+  /* A question about a product, posted for its seller and buyers to answer. */
+  document.querySelectorAll("form[data-ask-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var text = form.elements.namedItem("text").value.trim();
+      if (text.length < 5) {
+        show(alertBox, "Write your question (at least a few words)");
+        return;
+      }
+      clear(alertBox, true);
+      button.disabled = true;
+      api("POST", "/api/products/" + encodeURIComponent(form.dataset.productId) + "/questions", { text: text })
+        .then(function () { window.location.reload(); })
+        .catch(function () {
+          button.disabled = false;
+          show(alertBox, "Could not post your question \u2014 try again");
+        });
+    });
+  });
+
   /* Cancelling an order that has not shipped. */
   document.querySelectorAll("[data-cancel-order]").forEach(function (panel) {
     var button = panel.querySelector("button[data-cancel]");

@@ -190,6 +190,13 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("button", name="Cancel order").click()
             await page.get_by_role("heading", name="Order cancelled").wait_for()
             await _shot(page, "shop-order-cancelled.png", r'- group "Refund to your card"')
+
+            # a product's questions: the newest on its page, all of them (and the form to ask) on their own
+            info, page = await browse("product_qa")
+            qa_target = info["bindings"]["target"]["id"]
+            await page.goto(f"{info['base_url']}/product/{qa_target}/questions", wait_until="load")
+            await page.get_by_role("textbox", name="Your question").fill(info["bindings"]["qa"]["ask"])
+            await _shot(page, "shop-questions.png", r'- button "Post question"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

@@ -18,7 +18,7 @@ from tests.sites.worlds import client, new_world
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
                  "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
-                 "expired_card", "cart_tidy", "cancel"]
+                 "expired_card", "cart_tidy", "cancel", "product_qa"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -588,3 +588,20 @@ async def test_only_an_order_not_shipped_yet_can_be_cancelled_and_its_page_then_
     assert format_cents(asked["refund_cents"]) in only(after.find("group", "Refund to your card")).text()
     plain_app, plain = shop(2)
     assert (await send(plain_app, plain, "POST", f"/api/orders/{plain.state.orders[-1].id}/cancel")).status_code == 404
+
+
+async def test_a_products_questions_show_the_newest_on_its_page_and_all_on_their_own() -> None:
+    app, episode = shop(6, question="product_qa")
+    target, qa = episode.bindings["target"], episode.bindings["qa"]
+    product = await page(app, episode, f"/product/{target['id']}")
+    assert len(product.find("article", "/./")) >= 3 and not product.find("article", qa["question"])
+    assert only(product.find("link", f"See all {qa['count']} questions"))
+    every = await page(app, episode, f"/product/{target['id']}/questions")
+    assert f"takes {qa['days']} business days" in only(every.find("article", qa["question"])).text()
+    for bad in ({"text": ""}, {"text": "hi"}, {"text": "x" * 501}, {}):
+        assert (await send(app, episode, "POST", f"/api/products/{target['id']}/questions", bad)).status_code == 422
+    posted = await send(app, episode, "POST", f"/api/products/{target['id']}/questions", {"text": qa["ask"]})
+    assert posted.status_code == 201
+    assert only((await page(app, episode, f"/product/{target['id']}/questions")).find("article", qa["ask"]))
+    plain_app, plain = shop(6)
+    await page(plain_app, plain, f"/product/{target['id']}/questions", status=404)
