@@ -534,7 +534,8 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "invoice": "past order's invoice", "store_stock": "product listing to pick up in store",
           "misplaced_review": "review posted on the wrong product", "gift_card": "gift card code",
           "expired_card": "saved payment card", "cart_tidy": "cart to tidy",
-          "cancel": "order not shipped yet", "product_qa": "product listing with questions"}
+          "cancel": "order not shipped yet", "product_qa": "product listing with questions",
+          "restock": "sold-out product listing"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
 _NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review",

@@ -178,6 +178,15 @@ class ProductQuestion(_OmitsUnused):
     answered_at: str | None = None
 
 
+class StockAlert(BaseModel):
+    """The user asked to be emailed when a sold-out product is back in stock."""
+
+    id: str
+    product_id: str
+    email: str
+    created_at: str
+
+
 class PaymentCard(BaseModel):
     """A payment card saved on the account; the default one pays at checkout."""
 
@@ -264,7 +273,7 @@ class ShopState(TakesIds, _OmitsUnused):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
                         "stores", "gift_cards", "gift_spent_cents", "payment_cards", "cancellations",
-                        "questions")
+                        "questions", "stock_alerts")
 
     user: User
     categories: list[Category]
@@ -288,6 +297,7 @@ class ShopState(TakesIds, _OmitsUnused):
     payment_cards: list[PaymentCard] | None = None  # saved cards (worlds whose accounts show them)
     cancellations: bool | None = None  # True: an order not shipped yet can be cancelled from its page
     questions: list[ProductQuestion] | None = None  # product Q&A (worlds whose product pages have it)
+    stock_alerts: list[StockAlert] | None = None  # back-in-stock emails asked for (worlds that offer them)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def gift_balance_cents(self) -> int:

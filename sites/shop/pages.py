@@ -165,6 +165,8 @@ def page_router(ui: Pages) -> APIRouter:
             offer_count=len(state.offers(item.name)), stores=state.stores,
             questions=None if state.questions is None else product_questions(state, item.id),
             questions_shown=QUESTIONS_ON_PRODUCT_PAGE,
+            alerts_on=state.stock_alerts is not None,
+            alerted=any(a.product_id == item.id for a in state.stock_alerts or []),
         )
 
     @router.get("/product/{product_id}/offers", response_class=HTMLResponse)

@@ -156,4 +156,5 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "cart_tidy": service_questions.cart_tidy,
     "cancel": service_questions.cancel,
     "product_qa": service_questions.product_qa,
+    "restock": service_questions.restock,
 }

@@ -30,6 +30,7 @@ from sites.shop.models import (
     SaveForLater,
     ShopEpisode,
     ShopState,
+    StockAlert,
     WishListItem,
 )
 from sites.shop.services import (
@@ -151,6 +152,23 @@ def service_api_router() -> APIRouter:
             state.invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.post("/products/{product_id}/stock-alert", status_code=201)
+    @hook_point("stock_alert", "write", target=lambda kw: kw["product_id"])
+    async def stock_alert(product_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.stock_alerts is None:
+            raise HTTPException(404, "back-in-stock emails are not available")
+        product = get_or_404(state.products, product_id, "product")
+        if product.stock > 0:
+            raise HTTPException(409, f"{product.name} is in stock: it can be ordered now")
+        alert = next((a for a in state.stock_alerts if a.product_id == product.id), None)
+        if alert is None:
+            alert = StockAlert(id=state.take_id("alert", "al"), product_id=product.id, email=state.user.email,
+                               created_at=episode.clock.stamp())
+            state.stock_alerts.append(alert)
+            episode.emit.commit("stock_alert", alert.id, product_id=product.id)
+        return {"alert": alert.model_dump()}
 
     @router.post("/products/{product_id}/questions", status_code=201)
     @hook_point("ask_question", "write", target=lambda kw: kw["product_id"])

@@ -2,9 +2,10 @@
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
 on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
-cards with an expired default, a cart to tidy, an order to cancel before it ships, questions on a product. Each
-runs after the rest of the world, with the same `rng`, and turns on only the features it uses; its binding holds
-what the task's plan and answer need, computed with the rules the pages use (sites/shop/services.py)."""
+cards with an expired default, a cart to tidy, an order to cancel before it ships, questions on a product, a sold-out
+listing to be told about. Each runs after the rest of the world, with the same `rng`, and turns on only the
+features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages use
+(sites/shop/services.py)."""
 
 from datetime import timedelta
 from random import Random
@@ -459,3 +460,14 @@ def product_qa(state: ShopState, bindings: Bindings, rng: Random, clock: Episode
             answered_at=clock.ago(days=age - 1, hours=rng.randint(0, 10))))
     bindings["qa"] = {"question": canada[0], "days": days, "count": len(pairs),
                       "ask": rng.choice(ASK_TEXTS)}
+
+
+def restock(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The target's listing is sold out (its look-alikes from other sellers are not); the store emails when a
+    product is back and keeps a wish list."""
+    target = state.product(bindings["target"]["id"])
+    if target is None:
+        raise ValueError("question 'restock': the target is not listed")
+    target.stock = 0
+    state.wishlist = []
+    state.stock_alerts = []

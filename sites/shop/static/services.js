@@ -252,6 +252,26 @@
     });
   });
 
+  /* Back-in-stock email for a sold-out product. */
+  document.querySelectorAll("[data-stock-alert]").forEach(function (box) {
+    var button = box.querySelector("button[data-alert-me]");
+    var status = box.querySelector("[data-alert-status]");
+    if (!button) return;
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      api("POST", "/api/products/" + encodeURIComponent(box.dataset.stockAlert) + "/stock-alert")
+        .then(function (data) {
+          status.textContent = "We'll email " + data.alert.email + " when it's back in stock.";
+          button.remove();
+        })
+        .catch(function () {
+          button.disabled = false;
+          status.textContent = "Could not set up the email \u2014 try again";
+        });
+    });
+  });
+
   /* A question about a product, posted for its seller and buyers to answer. */
   document.querySelectorAll("form[data-ask-form]").forEach(function (form) {
     var button = form.querySelector("button[type=submit]");

@@ -197,6 +197,13 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.goto(f"{info['base_url']}/product/{qa_target}/questions", wait_until="load")
             await page.get_by_role("textbox", name="Your question").fill(info["bindings"]["qa"]["ask"])
             await _shot(page, "shop-questions.png", r'- button "Post question"')
+
+            # a sold-out listing: an email when it is back
+            info, page = await browse("restock")
+            await page.goto(f"{info['base_url']}/product/{info['bindings']['target']['id']}", wait_until="load")
+            await page.get_by_role("button", name="Email me when it's back").click()
+            await page.get_by_text("when it's back in stock").wait_for()
+            await _shot(page, "shop-stock-alert.png", r'- button "Add to wish list"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

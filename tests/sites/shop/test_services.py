@@ -18,7 +18,7 @@ from tests.sites.worlds import client, new_world
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
                  "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
-                 "expired_card", "cart_tidy", "cancel", "product_qa"]
+                 "expired_card", "cart_tidy", "cancel", "product_qa", "restock"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -605,3 +605,20 @@ async def test_a_products_questions_show_the_newest_on_its_page_and_all_on_their
     assert only((await page(app, episode, f"/product/{target['id']}/questions")).find("article", qa["ask"]))
     plain_app, plain = shop(6)
     await page(plain_app, plain, f"/product/{target['id']}/questions", status=404)
+
+
+async def test_a_sold_out_listing_offers_a_back_in_stock_email_once() -> None:
+    app, episode = shop(7, question="restock")
+    target = episode.bindings["target"]
+    before = await page(app, episode, f"/product/{target['id']}")
+    assert only(before.find("button", "Email me when it's back")) and only(before.find("button", "Add to wish list"))
+    first = await send(app, episode, "POST", f"/api/products/{target['id']}/stock-alert")
+    again = await send(app, episode, "POST", f"/api/products/{target['id']}/stock-alert")
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    assert len(episode.state.stock_alerts) == 1
+    after = await page(app, episode, f"/product/{target['id']}")
+    assert not after.find("button", "Email me when it's back") and "We'll email you" in after.text()
+    in_stock = next(p for p in episode.state.products if p.stock > 0)
+    assert (await send(app, episode, "POST", f"/api/products/{in_stock.id}/stock-alert")).status_code == 409
+    plain_app, plain = shop(7)
+    assert (await send(plain_app, plain, "POST", f"/api/products/{target['id']}/stock-alert")).status_code == 404
