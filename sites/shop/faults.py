@@ -101,6 +101,8 @@ def _asked_products(bindings: dict[str, Any]) -> set[str]:
     order with the item to return, review or trace would make "my order with ..." ambiguous)."""
     asked = {bindings[key]["product"] for key in ("asked_order", "arrival", "late_return", "review", "damaged",
                                                   "invoice") if key in bindings}
+    if "cancel" in bindings:
+        asked |= {bindings["cancel"]["product"], bindings["cancel"]["shipped_product"]}
     if "misplaced" in bindings:
         asked |= {bindings["misplaced"]["wrong"], bindings["misplaced"]["right"]}
     if "returning" in bindings:
@@ -531,12 +533,14 @@ _KINDS = {"": "product listing", "offers": "product sold by several sellers", "o
           "bought_from": "ordered product", "damaged": "delivered order with an item that arrived damaged",
           "invoice": "past order's invoice", "store_stock": "product listing to pick up in store",
           "misplaced_review": "review posted on the wrong product", "gift_card": "gift card code",
-          "expired_card": "saved payment card"}
+          "expired_card": "saved payment card", "cart_tidy": "cart to tidy",
+          "cancel": "order not shipped yet", "product_qa": "product listing with questions",
+          "restock": "sold-out product listing"}
 # Questions whose task never looks for the world's target product (they are about other products or orders),
 # and the budget (new products in the target's category would change which of them a price range holds).
 _NOT_ABOUT_TARGET = ("budget", "compare", "returns", "return_closed", "parcel", "wishlist", "review",
                      "bought_from", "damaged", "invoice", "misplaced_review",
-                     "gift_card", "expired_card")
+                     "gift_card", "expired_card", "cart_tidy", "cancel")
 TARGET = TargetScope(
     param="question", default="", kinds=_KINDS,
     accepts={

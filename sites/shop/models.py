@@ -86,7 +86,7 @@ class _OmitsUnused(BaseModel):
 
 
 class Order(_OmitsUnused):
-    _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents")
+    _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents", "cancelled_at")
 
     id: str
     lines: list[OrderLine]
@@ -104,6 +104,7 @@ class Order(_OmitsUnused):
     # Set when the order is a gift (a world whose store offers gift options): the note and the wrap's price.
     gift_message: str | None = None
     gift_wrap_cents: int | None = None
+    cancelled_at: str | None = None  # when the user cancelled it before it shipped (status "cancelled")
 
 
 class Message(BaseModel):
@@ -160,6 +161,30 @@ class Store(BaseModel):
     name: str
     address: str
     stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
+
+
+class ProductQuestion(_OmitsUnused):
+    """A question a shopper asked on a product's page, with the answer when one came (the seller's or a buyer's)."""
+
+    _omit_when_unset = ("answer", "answered_by", "answered_at")
+
+    id: str
+    product_id: str
+    asker: str
+    text: str
+    asked_at: str
+    answer: str | None = None
+    answered_by: str | None = None
+    answered_at: str | None = None
+
+
+class StockAlert(BaseModel):
+    """The user asked to be emailed when a sold-out product is back in stock."""
+
+    id: str
+    product_id: str
+    email: str
+    created_at: str
 
 
 class PaymentCard(BaseModel):
@@ -247,7 +272,8 @@ class ShopState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",
-                        "stores", "gift_cards", "gift_spent_cents", "payment_cards")
+                        "stores", "gift_cards", "gift_spent_cents", "payment_cards", "cancellations",
+                        "questions", "stock_alerts")
 
     user: User
     categories: list[Category]
@@ -269,6 +295,9 @@ class ShopState(TakesIds, _OmitsUnused):
     gift_cards: list[GiftCard] | None = None  # gift card codes (worlds whose accounts take gift cards)
     gift_spent_cents: int | None = None  # spent from redeemed gift cards (the same worlds; the balance is the rest)
     payment_cards: list[PaymentCard] | None = None  # saved cards (worlds whose accounts show them)
+    cancellations: bool | None = None  # True: an order not shipped yet can be cancelled from its page
+    questions: list[ProductQuestion] | None = None  # product Q&A (worlds whose product pages have it)
+    stock_alerts: list[StockAlert] | None = None  # back-in-stock emails asked for (worlds that offer them)
 
     # Lookups used by the routes; linear scans are fine at this size and keep no cached copies.
     def gift_balance_cents(self) -> int:
@@ -371,6 +400,10 @@ class ReturnItem(_Body):
     product_id: Text
     reason: Text
     photo: Text | None = None  # an upload's id (POST /api/uploads)
+
+
+class NewQuestion(_Body):
+    text: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=5, max_length=500)]
 
 
 class RedeemGiftCard(_Body):

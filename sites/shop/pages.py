@@ -24,6 +24,7 @@ from sites.shop.models import (
     estimated_delivery,
 )
 from sites.shop.service_pages import service_context
+from sites.shop.services import QUESTIONS_ON_PRODUCT_PAGE, product_questions
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
 NOTICES = {
@@ -162,6 +163,10 @@ def page_router(ui: Pages) -> APIRouter:
             episode, "product.html", product=item, category=state.category(item.category),
             active_category=item.category, max_quantity=MAX_QUANTITY, in_cart=in_cart, reviews=reviews,
             offer_count=len(state.offers(item.name)), stores=state.stores,
+            questions=None if state.questions is None else product_questions(state, item.id),
+            questions_shown=QUESTIONS_ON_PRODUCT_PAGE,
+            alerts_on=state.stock_alerts is not None,
+            alerted=any(a.product_id == item.id for a in state.stock_alerts or []),
         )
 
     @router.get("/product/{product_id}/offers", response_class=HTMLResponse)

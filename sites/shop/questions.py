@@ -153,4 +153,8 @@ QUESTIONS: dict[str, Callable[[ShopState, Bindings, Random, EpisodeClock], None]
     "misplaced_review": service_questions.misplaced_review,
     "gift_card": service_questions.gift_card,
     "expired_card": service_questions.expired_card,
+    "cart_tidy": service_questions.cart_tidy,
+    "cancel": service_questions.cancel,
+    "product_qa": service_questions.product_qa,
+    "restock": service_questions.restock,
 }

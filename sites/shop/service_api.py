@@ -16,11 +16,13 @@ from sites.shop.api import add_to_cart_item
 from sites.shop.models import (
     UPLOAD_MAX_BYTES,
     Invoice,
+    NewQuestion,
     NewReturn,
     NewReview,
     NewUpload,
     PaymentCard,
     PhotoUpload,
+    ProductQuestion,
     RedeemGiftCard,
     ReturnLine,
     ReturnRequest,
@@ -28,6 +30,7 @@ from sites.shop.models import (
     SaveForLater,
     ShopEpisode,
     ShopState,
+    StockAlert,
     WishListItem,
 )
 from sites.shop.services import (
@@ -149,6 +152,58 @@ def service_api_router() -> APIRouter:
             state.invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
+
+    @router.post("/products/{product_id}/stock-alert", status_code=201)
+    @hook_point("stock_alert", "write", target=lambda kw: kw["product_id"])
+    async def stock_alert(product_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.stock_alerts is None:
+            raise HTTPException(404, "back-in-stock emails are not available")
+        product = get_or_404(state.products, product_id, "product")
+        if product.stock > 0:
+            raise HTTPException(409, f"{product.name} is in stock: it can be ordered now")
+        alert = next((a for a in state.stock_alerts if a.product_id == product.id), None)
+        if alert is None:
+            alert = StockAlert(id=state.take_id("alert", "al"), product_id=product.id, email=state.user.email,
+                               created_at=episode.clock.stamp())
+            state.stock_alerts.append(alert)
+            episode.emit.commit("stock_alert", alert.id, product_id=product.id)
+        return {"alert": alert.model_dump()}
+
+    @router.post("/products/{product_id}/questions", status_code=201)
+    @hook_point("ask_question", "write", target=lambda kw: kw["product_id"])
+    async def ask_question(product_id: str, body: NewQuestion, request: Request,
+                           episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.questions is None:
+            raise HTTPException(404, "questions are not available")
+        product = get_or_404(state.products, product_id, "product")
+        asked = ProductQuestion(id=state.take_id("question", "q"), product_id=product.id, asker=state.user.name,
+                                text=body.text, asked_at=episode.clock.stamp())
+        state.questions.append(asked)
+        episode.emit.commit("ask_question", asked.id, product_id=product.id)
+        return {"question": asked.model_dump(exclude_none=True)}
+
+    @router.post("/orders/{order_id}/cancel")
+    @hook_point("cancel_order", "write", target=lambda kw: kw["order_id"])
+    async def cancel_order(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
+        state = episode.state
+        if not state.cancellations:
+            raise HTTPException(404, "orders cannot be cancelled here: contact us")
+        order = get_or_404(state.orders, order_id, "order")
+        if order.status == "cancelled":
+            raise HTTPException(409, f"order {order.id} is already cancelled")
+        if order.status != "placed":
+            raise HTTPException(409, f"order {order.id} has {order.status}: it can no longer be cancelled (return "
+                                     "it once it arrives)")
+        order.status = "cancelled"
+        order.cancelled_at = episode.clock.stamp()
+        for line in order.lines:
+            product = state.product(line.product_id)
+            if product is not None:
+                product.stock += line.quantity
+        episode.emit.commit("cancel_order", order.id, refund_cents=order.total_cents)
+        return {"order": order.id, "status": order.status, "refund_cents": order.total_cents}
 
     @router.post("/payment-methods/{card_id}/default")
     @hook_point("default_payment_card", "write", target=lambda kw: kw["card_id"])

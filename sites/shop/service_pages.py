@@ -16,6 +16,7 @@ from sites.shop.services import (
     RETURN_WINDOW_DAYS,
     card_expired,
     coupon_terms,
+    product_questions,
     received,
     return_window_closes,
     returned_ids,
@@ -35,6 +36,7 @@ def service_context(state: ShopState | None) -> dict[str, object]:
         "wishlist_on": state is not None and state.wishlist is not None,
         "gift_cards_on": state is not None and state.gift_cards is not None,
         "cards_on": state is not None and state.payment_cards is not None,
+        "cancellations_on": bool(state is not None and state.cancellations),
         "gift_wrap_cents": state.gift_wrap_cents if state is not None else None,
         "tracked_ids": {s.order_id for s in (state.shipments or [] if state else [])},
         "invoices": None if state is None or state.invoices is None else {i.order_id: i for i in state.invoices},
@@ -95,6 +97,18 @@ def service_page_router(ui: Pages) -> APIRouter:
         mine = next((r for r in state.reviews if r.product_id == product.id and r.author == state.user.name), None)
         episode.emit.navigate("view_review_form", product.id)
         return ui.render(episode, "review.html", product=product, mine=mine,
+                         category=state.category(product.category))
+
+    @router.get("/product/{product_id}/questions", response_class=HTMLResponse)
+    @hook_point("questions", "page", target=lambda kw: kw["product_id"])
+    async def questions(product_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
+        state = episode.state
+        _needs(state.questions, "Questions")
+        product = get_or_404(state.products, product_id,
+                             detail="We couldn't find that product. It may have been removed.")
+        asked = product_questions(state, product.id)
+        episode.emit.inspect("view_questions", product.id, revealed=["questions"])
+        return ui.render(episode, "questions.html", product=product, questions=asked,
                          category=state.category(product.category))
 
     @router.get("/account/payment-methods", response_class=HTMLResponse)

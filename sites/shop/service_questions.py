@@ -2,7 +2,8 @@
 between three products, a recent order to send items back from, one whose return window has closed, parcels on
 their way, a coupon wallet, a wish list, an order to review, gift options, an item that arrived damaged, invoices
 on request, stores to pick up from, a review posted on the wrong item, a gift card code sent by a friend, saved
-cards with an expired default. Each runs after the rest of the world, with the same `rng`, and turns on only the
+cards with an expired default, a cart to tidy, an order to cancel before it ships, questions on a product, a sold-out
+listing to be told about. Each runs after the rest of the world, with the same `rng`, and turns on only the
 features it uses; its binding holds what the task's plan and answer need, computed with the rules the pages use
 (sites/shop/services.py)."""
 
@@ -15,6 +16,7 @@ from sites.kit.templating import format_cents
 from sites.shop.models import (
     SHIPPING_CENTS,
     SHIPPING_DAYS,
+    CartItem,
     Coupon,
     GiftCard,
     Message,
@@ -22,6 +24,7 @@ from sites.shop.models import (
     OrderLine,
     PaymentCard,
     Product,
+    ProductQuestion,
     Review,
     Shipment,
     ShopState,
@@ -388,3 +391,83 @@ def expired_card(state: ShopState, bindings: Bindings, rng: Random, clock: Episo
     bindings["cards"] = {"expired": {"id": expired.id, "brand": expired.brand, "last4": expired.last4},
                          "keep": {"id": keep.id, "brand": keep.brand, "last4": keep.last4},
                          "other_id": next(c.id for c in cards if c.id not in (expired.id, keep.id))}
+
+
+def cart_tidy(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """A cart of four items put in over the last days: one is to come out, one to become two of it."""
+    picked = rng.sample(_unordered(state, bindings), 4)
+    for product in picked:
+        state.cart_items.append(CartItem(
+            id=state.take_id("cart_item", "c"), product_id=product.id, product_name=product.name,
+            quantity=rng.choice((1, 1, 2)), unit_price_cents=product.price_cents,
+            added_at=clock.ago(days=rng.randint(1, 6), hours=rng.randint(0, 20))))
+    out, double = rng.sample(state.cart_items, 2)
+    double.quantity = 1  # "make it two": one now
+    after = sum(i.unit_price_cents * (2 if i is double else i.quantity) for i in state.cart_items if i is not out)
+    bindings["tidy"] = {"remove": {"id": out.id, "name": out.product_name},
+                        "double": {"id": double.id, "name": double.product_name},
+                        "kept_ids": sorted(i.id for i in state.cart_items if i is not out),
+                        "subtotal_after_cents": after}
+
+
+def cancel(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """Orders not shipped yet can be cancelled: one placed this morning; another, placed a day earlier, has
+    shipped. The history before them was delivered."""
+    state.cancellations = True
+    for order in state.orders:
+        if order.status == "placed":
+            order.status = "delivered"
+    pool = _unordered(state, bindings)
+    rng.shuffle(pool)
+    shipped = _order(state, pool[:1], rng, clock.ago(days=1, hours=rng.randint(2, 10)), "shipped")
+    waiting = _order(state, pool[1:1 + rng.randint(1, 2)], rng, clock.ago(hours=rng.randint(1, 5)), "placed")
+    bindings["cancel"] = {"order_id": waiting.id, "product": waiting.lines[0].product_name,
+                          "refund_cents": waiting.total_cents, "product_ids": waiting.product_ids,
+                          "shipped_id": shipped.id,
+                          "shipped_product": shipped.lines[0].product_name}
+
+
+QA_BANK = (
+    ("Does it come in its original box? It's a gift.", "Yes, it ships in the retail box, sealed."),
+    ("Is the price the same in the store?", "Store prices can differ; this is the online price."),
+    ("How heavy is it?", "About what you'd expect from the photos; the shipping weight is on the box."),
+    ("Can I return it if it's not what I expected?", "Yes, within 30 days of delivery, free of charge."),
+    ("Does the warranty need to be registered?", "No, your order confirmation is your proof of purchase."),
+    ("Is this the newest version?", "It's the current model; nothing newer has been announced."),
+    ("Does it include everything shown in the photos?", "Everything in the main photo is included."),
+)
+QA_ASKERS = ("Dana K.", "Luis M.", "Hannah P.", "Omar S.", "Grace L.", "Ben T.", "Ivy C.", "Marco D.")
+ASK_TEXTS = ("Does it come with a gift receipt I can include in the box?",
+             "Is it available in a larger size, or is this the only one?",
+             "How long does delivery to Alaska usually take?")
+
+
+def product_qa(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The target's page has questions and answers, newest first; the one about shipping to Canada (with the
+    seller's days) is older than the few the page shows. Also a question the user wants to ask."""
+    target = bindings["target"]
+    state.questions = []
+    days = rng.randint(4, 12)
+    canada = ("Do you ship this to Canada?", f"Yes, we ship to Canada; it takes {days} business days to arrive.")
+    pairs = rng.sample(QA_BANK, 6)
+    pairs.insert(rng.randint(3, 5), canada)  # never among the newest three the product page shows
+    ages = sorted(rng.sample(range(3, 300), len(pairs)))  # newest first
+    for (text, answer), age in zip(pairs, ages, strict=True):
+        by = target["seller"] if (text, answer) == canada or rng.random() < 0.6 else rng.choice(QA_ASKERS)
+        state.questions.append(ProductQuestion(
+            id=state.take_id("question", "q"), product_id=target["id"], asker=rng.choice(QA_ASKERS), text=text,
+            asked_at=clock.ago(days=age, hours=rng.randint(1, 20)), answer=answer, answered_by=by,
+            answered_at=clock.ago(days=age - 1, hours=rng.randint(0, 10))))
+    bindings["qa"] = {"question": canada[0], "days": days, "count": len(pairs),
+                      "ask": rng.choice(ASK_TEXTS)}
+
+
+def restock(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeClock) -> None:
+    """The target's listing is sold out (its look-alikes from other sellers are not); the store emails when a
+    product is back and keeps a wish list."""
+    target = state.product(bindings["target"]["id"])
+    if target is None:
+        raise ValueError("question 'restock': the target is not listed")
+    target.stock = 0
+    state.wishlist = []
+    state.stock_alerts = []

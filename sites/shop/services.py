@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from fastapi import HTTPException
 
-from sites.shop.models import Coupon, Order, PaymentCard, ShopState, estimated_delivery
+from sites.shop.models import Coupon, Order, PaymentCard, ProductQuestion, ShopState, estimated_delivery
 
 RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (of delivery)
 RETURN_REASONS = (
@@ -95,3 +95,12 @@ def card_expired(card: PaymentCard, today: date) -> bool:
     """A card works through the last day of the month on it (MM/YY)."""
     month, year = (int(part) for part in card.expires.split("/"))
     return (2000 + year, month) < (today.year, today.month)
+
+
+QUESTIONS_ON_PRODUCT_PAGE = 3  # the newest; the rest are on the product's questions page
+
+
+def product_questions(state: ShopState, product_id: str) -> list[ProductQuestion]:
+    """A product's questions, newest first."""
+    return sorted((q for q in state.questions or [] if q.product_id == product_id), key=lambda q: q.asked_at,
+                  reverse=True)

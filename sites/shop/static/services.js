@@ -252,6 +252,66 @@
     });
   });
 
+  /* Back-in-stock email for a sold-out product. */
+  document.querySelectorAll("[data-stock-alert]").forEach(function (box) {
+    var button = box.querySelector("button[data-alert-me]");
+    var status = box.querySelector("[data-alert-status]");
+    if (!button) return;
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      api("POST", "/api/products/" + encodeURIComponent(box.dataset.stockAlert) + "/stock-alert")
+        .then(function (data) {
+          status.textContent = "We'll email " + data.alert.email + " when it's back in stock.";
+          button.remove();
+        })
+        .catch(function () {
+          button.disabled = false;
+          status.textContent = "Could not set up the email \u2014 try again";
+        });
+    });
+  });
+
+  /* A question about a product, posted for its seller and buyers to answer. */
+  document.querySelectorAll("form[data-ask-form]").forEach(function (form) {
+    var button = form.querySelector("button[type=submit]");
+    var alertBox = form.querySelector("[data-alert]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      var text = form.elements.namedItem("text").value.trim();
+      if (text.length < 5) {
+        show(alertBox, "Write your question (at least a few words)");
+        return;
+      }
+      clear(alertBox, true);
+      button.disabled = true;
+      api("POST", "/api/products/" + encodeURIComponent(form.dataset.productId) + "/questions", { text: text })
+        .then(function () { window.location.reload(); })
+        .catch(function () {
+          button.disabled = false;
+          show(alertBox, "Could not post your question \u2014 try again");
+        });
+    });
+  });
+
+  /* Cancelling an order that has not shipped. */
+  document.querySelectorAll("[data-cancel-order]").forEach(function (panel) {
+    var button = panel.querySelector("button[data-cancel]");
+    var alertBox = panel.querySelector("[data-alert]");
+    button.addEventListener("click", function () {
+      if (button.disabled) return;
+      button.disabled = true;
+      api("POST", "/api/orders/" + encodeURIComponent(panel.dataset.cancelOrder) + "/cancel")
+        .then(function () { window.location.reload(); })
+        .catch(function (error) {
+          button.disabled = false;
+          var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+          show(alertBox, "Could not cancel: " + why);
+        });
+    });
+  });
+
   /* Saved cards: make one the default, or remove one that is not. */
   document.querySelectorAll("[data-payment-cards]").forEach(function (list) {
     var alertBox = list.querySelector("[data-alert]");

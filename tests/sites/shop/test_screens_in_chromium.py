@@ -183,6 +183,27 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             info, page = await browse("expired_card")
             await page.goto(f"{info['base_url']}/account/payment-methods", wait_until="load")
             await _shot(page, "shop-payment-methods.png", r'- button "Remove the ')
+
+            # an order not shipped yet, cancelled from its page
+            info, page = await browse("cancel")
+            await page.goto(f"{info['base_url']}/orders/{info['bindings']['cancel']['order_id']}", wait_until="load")
+            await page.get_by_role("button", name="Cancel order").click()
+            await page.get_by_role("heading", name="Order cancelled").wait_for()
+            await _shot(page, "shop-order-cancelled.png", r'- group "Refund to your card"')
+
+            # a product's questions: the newest on its page, all of them (and the form to ask) on their own
+            info, page = await browse("product_qa")
+            qa_target = info["bindings"]["target"]["id"]
+            await page.goto(f"{info['base_url']}/product/{qa_target}/questions", wait_until="load")
+            await page.get_by_role("textbox", name="Your question").fill(info["bindings"]["qa"]["ask"])
+            await _shot(page, "shop-questions.png", r'- button "Post question"')
+
+            # a sold-out listing: an email when it is back
+            info, page = await browse("restock")
+            await page.goto(f"{info['base_url']}/product/{info['bindings']['target']['id']}", wait_until="load")
+            await page.get_by_role("button", name="Email me when it's back").click()
+            await page.get_by_text("when it's back in stock").wait_for()
+            await _shot(page, "shop-stock-alert.png", r'- button "Add to wish list"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

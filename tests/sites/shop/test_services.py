@@ -18,7 +18,7 @@ from tests.sites.worlds import client, new_world
 SEEDS = range(1, 8)
 NEW_QUESTIONS = ["compare", "returns", "return_closed", "parcel", "live_parcel", "coupons", "wishlist", "review",
                  "gift", "bought_from", "damaged", "invoice", "store_stock", "misplaced_review", "gift_card",
-                 "expired_card"]
+                 "expired_card", "cart_tidy", "cancel", "product_qa", "restock"]
 
 
 def shop(seed: int = 1, **params: Any) -> tuple[Any, Any]:
@@ -556,3 +556,69 @@ async def test_the_default_card_is_removed_only_after_another_becomes_the_defaul
     assert left == {keep["id"]: True, cards["other_id"]: False}
     plain_app, plain = shop(5)
     assert (await send(plain_app, plain, "DELETE", "/api/payment-methods/pc1")).status_code == 404
+
+
+async def test_a_cart_to_tidy_gives_the_subtotal_the_cart_shows_after_the_changes() -> None:
+    app, episode = shop(3, question="cart_tidy")
+    tidy = episode.bindings["tidy"]
+    assert len(episode.state.cart_items) == 4
+    assert next(i for i in episode.state.cart_items if i.id == tidy["double"]["id"]).quantity == 1
+    assert (await send(app, episode, "DELETE", f"/api/cart/{tidy['remove']['id']}")).status_code == 200
+    assert (await send(app, episode, "PATCH", f"/api/cart/{tidy['double']['id']}", {"quantity": 2})).status_code == 200
+    doc = await page(app, episode, "/cart")
+    assert format_cents(tidy["subtotal_after_cents"]) in only(doc.find("group", "Subtotal")).text()
+    assert sorted(i.id for i in episode.state.cart_items) == tidy["kept_ids"]
+
+
+async def test_only_an_order_not_shipped_yet_can_be_cancelled_and_its_page_then_shows_the_refund() -> None:
+    app, episode = shop(2, question="cancel")
+    asked = episode.bindings["cancel"]
+    waiting = await page(app, episode, f"/orders/{asked['order_id']}")
+    assert only(waiting.find("button", "Cancel order"))
+    assert not (await page(app, episode, f"/orders/{asked['shipped_id']}")).find("button", "Cancel order")
+    assert (await send(app, episode, "POST", f"/api/orders/{asked['shipped_id']}/cancel")).status_code == 409
+    stock_before = {pid: episode.state.product(pid).stock for pid in asked["product_ids"]}
+    done = await send(app, episode, "POST", f"/api/orders/{asked['order_id']}/cancel")
+    assert done.status_code == 200 and done.json()["refund_cents"] == asked["refund_cents"]
+    assert {pid: episode.state.product(pid).stock for pid in asked["product_ids"]} == {
+        pid: n + 1 for pid, n in stock_before.items()}
+    assert (await send(app, episode, "POST", f"/api/orders/{asked['order_id']}/cancel")).status_code == 409
+    after = await page(app, episode, f"/orders/{asked['order_id']}")
+    assert only(after.find("heading", "Order cancelled"))
+    assert format_cents(asked["refund_cents"]) in only(after.find("group", "Refund to your card")).text()
+    plain_app, plain = shop(2)
+    assert (await send(plain_app, plain, "POST", f"/api/orders/{plain.state.orders[-1].id}/cancel")).status_code == 404
+
+
+async def test_a_products_questions_show_the_newest_on_its_page_and_all_on_their_own() -> None:
+    app, episode = shop(6, question="product_qa")
+    target, qa = episode.bindings["target"], episode.bindings["qa"]
+    product = await page(app, episode, f"/product/{target['id']}")
+    assert len(product.find("article", "/./")) >= 3 and not product.find("article", qa["question"])
+    assert only(product.find("link", f"See all {qa['count']} questions"))
+    every = await page(app, episode, f"/product/{target['id']}/questions")
+    assert f"takes {qa['days']} business days" in only(every.find("article", qa["question"])).text()
+    for bad in ({"text": ""}, {"text": "hi"}, {"text": "x" * 501}, {}):
+        assert (await send(app, episode, "POST", f"/api/products/{target['id']}/questions", bad)).status_code == 422
+    posted = await send(app, episode, "POST", f"/api/products/{target['id']}/questions", {"text": qa["ask"]})
+    assert posted.status_code == 201
+    assert only((await page(app, episode, f"/product/{target['id']}/questions")).find("article", qa["ask"]))
+    plain_app, plain = shop(6)
+    await page(plain_app, plain, f"/product/{target['id']}/questions", status=404)
+
+
+async def test_a_sold_out_listing_offers_a_back_in_stock_email_once() -> None:
+    app, episode = shop(7, question="restock")
+    target = episode.bindings["target"]
+    before = await page(app, episode, f"/product/{target['id']}")
+    assert only(before.find("button", "Email me when it's back")) and only(before.find("button", "Add to wish list"))
+    first = await send(app, episode, "POST", f"/api/products/{target['id']}/stock-alert")
+    again = await send(app, episode, "POST", f"/api/products/{target['id']}/stock-alert")
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    assert len(episode.state.stock_alerts) == 1
+    after = await page(app, episode, f"/product/{target['id']}")
+    assert not after.find("button", "Email me when it's back") and "We'll email you" in after.text()
+    in_stock = next(p for p in episode.state.products if p.stock > 0)
+    assert (await send(app, episode, "POST", f"/api/products/{in_stock.id}/stock-alert")).status_code == 409
+    plain_app, plain = shop(7)
+    assert (await send(plain_app, plain, "POST", f"/api/products/{target['id']}/stock-alert")).status_code == 404
