@@ -6,7 +6,7 @@ import asyncio
 import base64
 import binascii
 import hashlib
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 
@@ -59,16 +59,23 @@ PICKUP_READY = "ready for pickup in 2 hours"
 SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
-def _wishlist(state: ShopState) -> list[WishListItem]:
-    if state.wishlist is None:
-        raise HTTPException(404, "wish lists are not available")
-    return state.wishlist
+
+Feature = TypeVar("Feature")
+
+
+def _on(feature: Feature | None, what: str) -> Feature:
+    """A later feature's part of the state; 404 in a world without it, as a store without it would answer."""
+    if feature is None:
+        raise HTTPException(404, f"{what} are not available")
+    return feature
 
 
 def _payment_cards(state: ShopState) -> list[PaymentCard]:
-    if state.payment_cards is None:
-        raise HTTPException(404, "saved cards are not available")
-    return state.payment_cards
+    return _on(state.payment_cards, "saved cards")
+
+
+def _wishlist(state: ShopState) -> list[WishListItem]:
+    return _on(state.wishlist, "wish lists")
 
 
 def service_api_router() -> APIRouter:
@@ -79,8 +86,7 @@ def service_api_router() -> APIRouter:
     async def request_return(order_id: str, body: NewReturn, request: Request,
                              episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.returns is None:
-            raise HTTPException(404, "returns are not available")
+        returns = _on(state.returns, "returns")
         order = get_or_404(state.orders, order_id, "order")
         if return_window_closes(order) < episode.clock.now().date():
             raise HTTPException(409, f"the return window for order {order.id} closed on "
@@ -109,7 +115,7 @@ def service_api_router() -> APIRouter:
             id=state.take_id("return", "ret"), order_id=order.id, lines=lines, refund_method=body.refund_method,
             refund_cents=refund, status="requested", requested_at=episode.clock.stamp(),
         )
-        state.returns.append(made)
+        returns.append(made)
         episode.emit.commit("request_return", made.id, order_id=order.id,
                             product_ids=[line.product_id for line in lines], refund_cents=refund,
                             refund_method=REFUND_METHODS[body.refund_method])
@@ -119,8 +125,7 @@ def service_api_router() -> APIRouter:
     @hook_point("upload_photo", "write", target=lambda kw: kw["body"].name)
     async def upload_photo(body: NewUpload, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.uploads is None:
-            raise HTTPException(404, "photo uploads are not available")
+        uploads = _on(state.uploads, "photo uploads")
         try:
             data = base64.b64decode(body.data, validate=True)
         except (binascii.Error, ValueError):
@@ -133,7 +138,7 @@ def service_api_router() -> APIRouter:
         made = PhotoUpload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
                            size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
                            uploaded_at=episode.clock.stamp())
-        state.uploads.append(made)
+        uploads.append(made)
         episode.emit.commit("upload_photo", made.id, file_name=made.name, size_bytes=made.size_bytes)
         return {"upload": made.model_dump()}
 
@@ -141,15 +146,14 @@ def service_api_router() -> APIRouter:
     @hook_point("issue_invoice", "write", target=lambda kw: kw["order_id"])
     async def issue_invoice(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.invoices is None:
-            raise HTTPException(404, "invoices are not available")
+        invoices = _on(state.invoices, "invoices")
         order = get_or_404(state.orders, order_id, "order")
-        issued = next((i for i in state.invoices if i.order_id == order.id), None)
+        issued = next((i for i in invoices if i.order_id == order.id), None)
         if issued is None:
             await asyncio.sleep(INVOICE_PREPARED_IN_S)
             issued = Invoice(id=state.take_id("invoice", "inv"), order_id=order.id, number=invoice_number(order),
                              issued_at=episode.clock.stamp())
-            state.invoices.append(issued)
+            invoices.append(issued)
             episode.emit.commit("issue_invoice", order.id, number=issued.number)
         return {"invoice": issued.model_dump(), "download": f"/orders/{order.id}/invoice"}
 
@@ -157,16 +161,15 @@ def service_api_router() -> APIRouter:
     @hook_point("stock_alert", "write", target=lambda kw: kw["product_id"])
     async def stock_alert(product_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.stock_alerts is None:
-            raise HTTPException(404, "back-in-stock emails are not available")
+        alerts = _on(state.stock_alerts, "back-in-stock emails")
         product = get_or_404(state.products, product_id, "product")
         if product.stock > 0:
             raise HTTPException(409, f"{product.name} is in stock: it can be ordered now")
-        alert = next((a for a in state.stock_alerts if a.product_id == product.id), None)
+        alert = next((a for a in alerts if a.product_id == product.id), None)
         if alert is None:
             alert = StockAlert(id=state.take_id("alert", "al"), product_id=product.id, email=state.user.email,
                                created_at=episode.clock.stamp())
-            state.stock_alerts.append(alert)
+            alerts.append(alert)
             episode.emit.commit("stock_alert", alert.id, product_id=product.id)
         return {"alert": alert.model_dump()}
 
@@ -175,12 +178,11 @@ def service_api_router() -> APIRouter:
     async def ask_question(product_id: str, body: NewQuestion, request: Request,
                            episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.questions is None:
-            raise HTTPException(404, "questions are not available")
+        questions = _on(state.questions, "questions")
         product = get_or_404(state.products, product_id, "product")
         asked = ProductQuestion(id=state.take_id("question", "q"), product_id=product.id, asker=state.user.name,
                                 text=body.text, asked_at=episode.clock.stamp())
-        state.questions.append(asked)
+        questions.append(asked)
         episode.emit.commit("ask_question", asked.id, product_id=product.id)
         return {"question": asked.model_dump(exclude_none=True)}
 
@@ -235,10 +237,9 @@ def service_api_router() -> APIRouter:
     @hook_point("redeem_gift_card", "write", target=lambda kw: kw["body"].code)
     async def redeem_gift_card(body: RedeemGiftCard, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.gift_cards is None:
-            raise HTTPException(404, "gift cards are not available")
+        cards = _on(state.gift_cards, "gift cards")
         wanted = gift_card_code(body.code)
-        card = next((c for c in state.gift_cards if gift_card_code(c.code) == wanted), None)
+        card = next((c for c in cards if gift_card_code(c.code) == wanted), None)
         if card is None:
             raise HTTPException(422, "that is not a Cartwheel gift card code: check it and try again")
         if card.redeemed_at is not None:
@@ -252,10 +253,9 @@ def service_api_router() -> APIRouter:
     @hook_point("store_stock", "read", target=lambda kw: kw["product_id"])
     async def store_stock(product_id: str, store_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        if state.stores is None:
-            raise HTTPException(404, "pickup in store is not available")
+        stores = _on(state.stores, "pickups in store")
         product = get_or_404(state.products, product_id, "product")
-        store = get_or_404(state.stores, store_id, "store")
+        store = get_or_404(stores, store_id, "store")
         await asyncio.sleep(STORE_ANSWERS_IN_S)
         units = store.stock.get(product.id, 0)
         episode.emit.inspect("store_stock", product.id, revealed=["store_stock"], store_id=store.id)
