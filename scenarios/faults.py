@@ -61,6 +61,16 @@ class Match(Strict):
         default=None, description="client faults: the target inside the nearest container (article, section, list "
                                   "item, row, form, region, group) whose text holds this, as a plan step's `within`")
 
+    @field_validator("name")
+    @classmethod
+    def _literal_name(cls, name: str | None) -> str | None:
+        # The page's script finds a client fault's target by its name as written (whole, or a part of it);
+        # a /regular expression/ would never match, and the fault would never fire.
+        if name is not None and len(name) > 1 and name.startswith("/") and name.endswith("/"):
+            raise ValueError(f"a client fault's target is named as written (or by a part of its name), not by a "
+                             f"/regular expression/: {name!r}")
+        return name
+
     @field_validator("methods")
     @classmethod
     def _upper(cls, methods: list[str] | None) -> list[str] | None:

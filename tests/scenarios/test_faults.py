@@ -1,4 +1,5 @@
 import pytest
+from pydantic import ValidationError
 
 from scenarios.faults import ArmedFault, FaultError, Match, parse_fault, registry
 
@@ -63,3 +64,11 @@ def test_match_request() -> None:
     assert not match.matches_request("mail.test", "/api/cart", "POST")
     assert not match.matches_request("shop.test", "/cart", "POST")
     assert Match(body_contains="p001").matches_request("h", "/", "POST", body=b'{"product_id":"p001"}')
+
+
+def test_a_client_target_named_by_a_regular_expression_is_refused() -> None:
+    """The page's script matches a target's name as written; a /regex/ would leave the fault never firing."""
+    with pytest.raises(ValidationError, match="regular expression"):
+        Match(role="button", name="/^Remove the /")
+    assert Match(role="button", name="Remove the Visa ending 4242").name == "Remove the Visa ending 4242"
+    assert Match(role="link", name="/").name == "/"
