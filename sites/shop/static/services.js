@@ -8,6 +8,11 @@
   var show = window.Kit.show;
   var clear = window.Kit.clear;
 
+  /* What the store said was wrong (its 4xx detail), or a plain retry hint. */
+  function why(error) {
+    return error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
+  }
+
   function money(cents) {
     var sign = cents < 0 ? "\u2212" : "";
     return sign + "$" + (Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -189,8 +194,7 @@
               status.textContent = file.name + " attached";
             })
             .catch(function (error) {
-              var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
-              status.textContent = "Could not upload " + file.name + ": " + why;
+              status.textContent = "Could not upload " + file.name + ": " + why(error);
             })
             .then(function () { pending -= 1; settle(); });
         };
@@ -306,8 +310,7 @@
         .then(function () { window.location.reload(); })
         .catch(function (error) {
           button.disabled = false;
-          var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
-          show(alertBox, "Could not cancel: " + why);
+          show(alertBox, "Could not cancel: " + why(error));
         });
     });
   });
@@ -324,8 +327,7 @@
           .then(function () { window.location.assign("/account/payment-methods?notice=" + notice); })
           .catch(function (error) {
             button.disabled = false;
-            var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
-            show(alertBox, "Could not do that: " + why);
+            show(alertBox, "Could not do that: " + why(error));
           });
       });
     }
@@ -356,8 +358,7 @@
         .then(function (data) { window.location.assign("/account/gift-cards?added=" + data.added_cents); })
         .catch(function (error) {
           button.disabled = false;
-          var why = error.data && typeof error.data.detail === "string" ? error.data.detail : "try again";
-          show(alertBox, "Could not redeem that code: " + why);
+          show(alertBox, "Could not redeem that code: " + why(error));
         });
     });
   });
