@@ -6,7 +6,7 @@ import asyncio
 import base64
 import binascii
 import hashlib
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
@@ -37,6 +37,7 @@ from sites.shop.services import (
     DAMAGED,
     REFUND_METHODS,
     RETURN_REASONS,
+    available,
     card_expired,
     coupon_discount_cents,
     coupon_problem,
@@ -60,22 +61,12 @@ SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
 
-Feature = TypeVar("Feature")
-
-
-def _on(feature: Feature | None, what: str) -> Feature:
-    """A later feature's part of the state; 404 in a world without it, as a store without it would answer."""
-    if feature is None:
-        raise HTTPException(404, f"{what} are not available")
-    return feature
-
-
 def _payment_cards(state: ShopState) -> list[PaymentCard]:
-    return _on(state.payment_cards, "saved cards")
+    return available(state.payment_cards, "saved cards")
 
 
 def _wishlist(state: ShopState) -> list[WishListItem]:
-    return _on(state.wishlist, "wish lists")
+    return available(state.wishlist, "wish lists")
 
 
 def service_api_router() -> APIRouter:
@@ -86,7 +77,7 @@ def service_api_router() -> APIRouter:
     async def request_return(order_id: str, body: NewReturn, request: Request,
                              episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        returns = _on(state.returns, "returns")
+        returns = available(state.returns, "returns")
         order = get_or_404(state.orders, order_id, "order")
         if return_window_closes(order) < episode.clock.now().date():
             raise HTTPException(409, f"the return window for order {order.id} closed on "
@@ -125,7 +116,7 @@ def service_api_router() -> APIRouter:
     @hook_point("upload_photo", "write", target=lambda kw: kw["body"].name)
     async def upload_photo(body: NewUpload, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        uploads = _on(state.uploads, "photo uploads")
+        uploads = available(state.uploads, "photo uploads")
         try:
             data = base64.b64decode(body.data, validate=True)
         except (binascii.Error, ValueError):
@@ -146,7 +137,7 @@ def service_api_router() -> APIRouter:
     @hook_point("issue_invoice", "write", target=lambda kw: kw["order_id"])
     async def issue_invoice(order_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        invoices = _on(state.invoices, "invoices")
+        invoices = available(state.invoices, "invoices")
         order = get_or_404(state.orders, order_id, "order")
         issued = next((i for i in invoices if i.order_id == order.id), None)
         if issued is None:
@@ -161,7 +152,7 @@ def service_api_router() -> APIRouter:
     @hook_point("stock_alert", "write", target=lambda kw: kw["product_id"])
     async def stock_alert(product_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        alerts = _on(state.stock_alerts, "back-in-stock emails")
+        alerts = available(state.stock_alerts, "back-in-stock emails")
         product = get_or_404(state.products, product_id, "product")
         if product.stock > 0:
             raise HTTPException(409, f"{product.name} is in stock: it can be ordered now")
@@ -178,7 +169,7 @@ def service_api_router() -> APIRouter:
     async def ask_question(product_id: str, body: NewQuestion, request: Request,
                            episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        questions = _on(state.questions, "questions")
+        questions = available(state.questions, "questions")
         product = get_or_404(state.products, product_id, "product")
         asked = ProductQuestion(id=state.take_id("question", "q"), product_id=product.id, asker=state.user.name,
                                 text=body.text, asked_at=episode.clock.stamp())
@@ -237,7 +228,7 @@ def service_api_router() -> APIRouter:
     @hook_point("redeem_gift_card", "write", target=lambda kw: kw["body"].code)
     async def redeem_gift_card(body: RedeemGiftCard, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        cards = _on(state.gift_cards, "gift cards")
+        cards = available(state.gift_cards, "gift cards")
         wanted = gift_card_code(body.code)
         card = next((c for c in cards if gift_card_code(c.code) == wanted), None)
         if card is None:
@@ -253,7 +244,7 @@ def service_api_router() -> APIRouter:
     @hook_point("store_stock", "read", target=lambda kw: kw["product_id"])
     async def store_stock(product_id: str, store_id: str, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
-        stores = _on(state.stores, "pickups in store")
+        stores = available(state.stores, "pickups in store")
         product = get_or_404(state.products, product_id, "product")
         store = get_or_404(stores, store_id, "store")
         await asyncio.sleep(STORE_ANSWERS_IN_S)

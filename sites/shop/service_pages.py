@@ -14,6 +14,7 @@ from sites.shop.services import (
     REFUND_METHODS,
     RETURN_REASONS,
     RETURN_WINDOW_DAYS,
+    available,
     card_expired,
     coupon_terms,
     product_questions,
@@ -21,11 +22,6 @@ from sites.shop.services import (
     return_window_closes,
     returned_ids,
 )
-
-
-def _needs(feature: object, what: str) -> None:
-    if feature is None:
-        raise HTTPException(404, f"{what} are not available on this account.")
 
 
 def service_context(state: ShopState | None) -> dict[str, object]:
@@ -50,7 +46,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("return_form", "page", target=lambda kw: kw["order_id"])
     async def return_form(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.returns, "Returns")
+        available(state.returns, "Returns")
         order = get_or_404(state.orders, order_id, detail=not_found("order"))
         episode.emit.navigate("view_return_form", order.id)
         closes = return_window_closes(order)
@@ -66,7 +62,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("return", "page", target=lambda kw: kw["return_id"])
     async def return_detail(return_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.returns, "Returns")
+        available(state.returns, "Returns")
         found = get_or_404(state.returns or [], return_id, detail=not_found("return"))
         episode.emit.navigate("view_return", found.id)
         return ui.render(episode, "return_detail.html", made=found, order=state.order(found.order_id),
@@ -77,7 +73,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("tracking", "page", target=lambda kw: kw["order_id"])
     async def tracking(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.shipments, "Parcel tracking")
+        available(state.shipments, "Parcel tracking")
         order = get_or_404(state.orders, order_id, detail=not_found("order"))
         shipment = state.shipment_of(order.id)
         if shipment is None:
@@ -103,7 +99,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("questions", "page", target=lambda kw: kw["product_id"])
     async def questions(product_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.questions, "Questions")
+        available(state.questions, "Questions")
         product = get_or_404(state.products, product_id,
                              detail="We couldn't find that product. It may have been removed.")
         asked = product_questions(state, product.id)
@@ -115,7 +111,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("payment_methods", "page")
     async def payment_methods(request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.payment_cards, "Saved cards")
+        available(state.payment_cards, "Saved cards")
         today = episode.clock.now().date()
         rows = [{"card": c, "expired": card_expired(c, today)} for c in state.payment_cards or []]
         episode.emit.navigate("view_payment_methods")
@@ -127,7 +123,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("gift_cards", "page")
     async def gift_cards(request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.gift_cards, "Gift cards")
+        available(state.gift_cards, "Gift cards")
         redeemed = [c for c in state.gift_cards or [] if c.redeemed_at is not None]
         episode.emit.navigate("view_gift_cards")
         added = request.query_params.get("added", "")
@@ -139,7 +135,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("invoice", "page", target=lambda kw: kw["order_id"])
     async def invoice(order_id: str, request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.invoices, "Invoices")
+        available(state.invoices, "Invoices")
         order = get_or_404(state.orders, order_id, detail=not_found("order"))
         issued = next((i for i in state.invoices or [] if i.order_id == order.id), None)
         if issued is None:
@@ -156,7 +152,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("wishlist", "page")
     async def wishlist(request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.wishlist, "Wish lists")
+        available(state.wishlist, "Wish lists")
         rows = [{"item": w, "product": state.product(w.product_id)} for w in state.wishlist or []]
         episode.emit.navigate("view_wishlist", product_ids=[w.product_id for w in state.wishlist or []])
         notice = {"moved": "Moved to your cart", "removed": "Removed from your wish list"}.get(
@@ -167,7 +163,7 @@ def service_page_router(ui: Pages) -> APIRouter:
     @hook_point("coupons", "page")
     async def coupons(request: Request, episode: ShopEpisode) -> HTMLResponse:
         state = episode.state
-        _needs(state.coupons, "Coupons")
+        available(state.coupons, "Coupons")
         today = episode.clock.now().date()
         names = state.category_names()
         rows = [{"coupon": c, "terms": coupon_terms(c, names), "expired": c.expires_on < today.isoformat()}

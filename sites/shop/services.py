@@ -6,10 +6,22 @@ so worlds and pages without them stay as they were."""
 
 import hashlib
 from datetime import date, timedelta
+from typing import TypeVar
 
 from fastapi import HTTPException
 
 from sites.shop.models import Coupon, Order, PaymentCard, ProductQuestion, ShopState, estimated_delivery
+
+Feature = TypeVar("Feature")
+
+
+def available(feature: Feature | None, what: str) -> Feature:
+    """A later feature's part of the state; 404 in a world without it, as a store without the feature answers
+    (pages and API alike)."""
+    if feature is None:
+        raise HTTPException(404, f"{what} are not available on this account.")
+    return feature
+
 
 RETURN_WINDOW_DAYS = 30  # the footer's promise: "Free returns within 30 days" (of delivery)
 RETURN_REASONS = (
