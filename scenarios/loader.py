@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from scenarios.faults import FaultError, parse_fault
 from scenarios.profile import SiteProfile
-from scenarios.recipes import Recipe, Skipped, expand
+from scenarios.recipes import Recipe, RecipeBudget, Skipped, expand, within_budget
 from scenarios.schema import Task, Variant
 from scenarios.sources import CATALOG_DIR as CATALOG_DIR  # re-exported: where callers have always found it
 from scenarios.sources import catalog_files
@@ -44,6 +44,10 @@ class Catalog:
     # `<recipe>@<task>` pairs a recipe did not expand onto because the task's site declares that its
     # fault family cannot take the task's target (`webchaos catalog check` reports them)
     skipped: list[Skipped] = field(default_factory=list)
+    # at most N recipe variants per task and target primitive (`recipe_budget` in a recipe file), and the
+    # variants it left out
+    recipe_budget: RecipeBudget | None = None
+    over_budget: list[Skipped] = field(default_factory=list)
 
     def unknown(self, kind: str, given: str) -> str:
         """Why `given` is not a task or variant id (`kind`: "task" or "variant"): the count and the closest ids,
@@ -80,19 +84,20 @@ def _read(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         kind = type(data).__name__
         raise ScenarioError(path, "(root)", f"expected a mapping with 'tasks', 'variants' and/or 'recipes', got {kind}")
-    unknown = sorted(set(data) - {"tasks", "variants", "recipes"})
+    unknown = sorted(set(data) - {"tasks", "variants", "recipes", "recipe_budget"})
     if unknown:
-        raise ScenarioError(path, unknown[0], "unknown top-level key; expected 'tasks', 'variants' or 'recipes'")
+        raise ScenarioError(path, unknown[0],
+                            "unknown top-level key; expected 'tasks', 'variants', 'recipes' or 'recipe_budget'")
     return data
 
 
-def _validate(path: Path, section: str, index: int, model: type[Task] | type[Variant] | type[Recipe],
-              raw: Any) -> Any:
+def _validate(path: Path, section: str, index: int | None,
+              model: type[Task] | type[Variant] | type[Recipe] | type[RecipeBudget], raw: Any) -> Any:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = _loc((section, index, *first["loc"]))
+        where = _loc((section, *([] if index is None else [index]), *first["loc"]))
         message = first["msg"]
         if first["type"] == "extra_forbidden":
             message = f"unknown field; allowed: {', '.join(model_fields_at(model, first['loc']))}"
@@ -153,6 +158,12 @@ def load_file(path: Path, catalog: Catalog) -> None:
         catalog.recipes[recipe.id] = recipe
         catalog.sources[f"recipe:{recipe.id}"] = path
         catalog.recipe_index[recipe.id] = index
+    if "recipe_budget" in data:
+        if catalog.recipe_budget is not None:
+            raise ScenarioError(path, "recipe_budget",
+                                f"a second recipe budget (the first is in {catalog.sources['recipe_budget']})")
+        catalog.recipe_budget = _validate(path, "recipe_budget", None, RecipeBudget, data["recipe_budget"])
+        catalog.sources["recipe_budget"] = path
 
 
 def _faults_key(faults: list[dict[str, Any]]) -> str:
@@ -163,7 +174,7 @@ def _faults_key(faults: list[dict[str, Any]]) -> str:
 def _expand_recipes(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> None:
     """Add every recipe's variants (recipes in id order, tasks in id order), each validated like a
     hand-written one (an error names the recipe's file and field); a recipe's variant whose faults a
-    hand-written variant of the same task already has is left out."""
+    hand-written variant of the same task already has is left out, and so are those over the recipe budget."""
     written = {(task_id, _faults_key(v.faults)) for v in catalog.variants.values() for task_id in v.tasks}
     for recipe_id in sorted(catalog.recipes):
         recipe = catalog.recipes[recipe_id]
@@ -182,6 +193,12 @@ def _expand_recipes(catalog: Catalog, profiles: Mapping[str, SiteProfile]) -> No
                                         f"{message} (expanded onto task {variant.tasks[0]!r})") from exc
             catalog.variants[variant.id] = variant
             catalog.sources[f"variant:{variant.id}"] = path
+    if catalog.recipe_budget is not None:
+        expanded = [v for v in catalog.variants.values() if v.recipe]
+        _, catalog.over_budget = within_budget(expanded, catalog.recipe_budget)
+        for cut in catalog.over_budget:
+            del catalog.variants[cut.variant_id]
+            del catalog.sources[f"variant:{cut.variant_id}"]
 
 
 def _cross_check(catalog: Catalog) -> None:

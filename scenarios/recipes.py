@@ -9,10 +9,17 @@ naming the step. A task whose target its site's implementation of a seed family 
 bound step's role + accessible name; network and server faults the request the step causes (its
 `request`, else, for a commit step, the first write request to the site). Expansion reads only the
 catalog and the sites' profiles, in sorted order: the same files give the same variants.
+
+A catalog may set a budget (`recipe_budget` in a recipe file): at most N recipe variants per task and target
+primitive, so a primitive many recipes aim at (patience: every latency) does not dominate a task's variants.
+Which N are kept is a seeded choice per variant id, so a recipe added later displaces at most one variant of
+each group it joins and never reshuffles the rest; hand-written variants are never cut.
 """
 
+import hashlib
 import re
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -44,6 +51,12 @@ class Recipe(Strict):
         default_factory=dict, description="task id -> why its variant is not fair (status unfair, not run by default)")
     faults: list[dict[str, Any]] = Field(
         min_length=1, description="fault envelopes; `match` is filled from the binding (keys given here are kept)")
+
+
+class RecipeBudget(Strict):
+    per_task_and_primitive: int = Field(
+        ge=1, description="recipe variants kept per task and target primitive (hand-written ones are not counted)")
+    seed: int = Field(default=0, description="seeds which of a group's variants are kept")
 
 
 @dataclass(frozen=True)
@@ -256,3 +269,23 @@ def expand(recipe: Recipe, tasks: Mapping[str, Task],
                 status="unfair" if reason else "ok", reason=reason,
             ))
     return out, skipped
+
+
+def _rank(seed: int, variant_id: str) -> str:
+    return hashlib.sha256(f"{seed}\0{variant_id}".encode()).hexdigest()
+
+
+def within_budget(variants: Iterable[Variant], budget: RecipeBudget) -> tuple[list[Variant], list[Skipped]]:
+    """The recipe variants `budget` keeps (in the order given) and those it leaves out: per task and target
+    primitive, the N whose seeded rank is lowest."""
+    variants = list(variants)
+    groups: dict[tuple[str, str], list[Variant]] = defaultdict(list)
+    for variant in variants:
+        groups[(variant.tasks[0], variant.target_primitive.value)].append(variant)
+    cut: dict[str, Skipped] = {}
+    for (task_id, primitive), group in groups.items():
+        ranked = sorted(group, key=lambda v: _rank(budget.seed, v.id))
+        for variant in ranked[budget.per_task_and_primitive:]:
+            cut[variant.id] = Skipped(variant.id, task_id, f"over the recipe budget ({budget.per_task_and_primitive} "
+                                                           f"per task and primitive; {primitive} has {len(group)})")
+    return [v for v in variants if v.id not in cut], sorted(cut.values(), key=lambda s: s.variant_id)

@@ -171,9 +171,16 @@ def check_seed_variants_open(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> 
 
 
 def skipped_info(catalog: Catalog) -> list[Finding]:
-    """The tasks each recipe skipped because the task's site declares its seed family cannot take them."""
-    return [Finding("info", _source(catalog, "recipe", s.variant_id.split("@", 1)[0]), f"variant {s.variant_id}",
-                    f"not expanded: {s.reason}") for s in catalog.skipped]
+    """The tasks each recipe skipped because the task's site declares its seed family cannot take them, and, in
+    one line, what the recipe budget left out (`webchaos list` would show none of those variants)."""
+    out = [Finding("info", _source(catalog, "recipe", s.variant_id.split("@", 1)[0]), f"variant {s.variant_id}",
+                   f"not expanded: {s.reason}") for s in catalog.skipped]
+    if catalog.over_budget and catalog.recipe_budget is not None:
+        tasks = len({s.task_id for s in catalog.over_budget})
+        out.append(Finding("info", str(catalog.sources.get("recipe_budget", "(catalog)")), "recipe_budget",
+                           f"{len(catalog.over_budget)} recipe variants on {tasks} tasks left out "
+                           f"({catalog.recipe_budget.per_task_and_primitive} per task and primitive)"))
+    return out
 
 
 # --- tasks: placeholders and the plan over the rendered pages ---------------------------------------------

@@ -118,7 +118,7 @@ def test_an_unknown_id_names_the_closest_ids_not_the_whole_catalog() -> None:
     from tests.catalog import builtin_catalog
 
     catalog = builtin_catalog()
-    message = catalog.unknown("variant", "commit_latency@shop_add_to_car")
-    assert "'commit_latency@shop_add_to_cart'" in message and f"{len(catalog.variants)} known" in message
+    message = catalog.unknown("variant", "commit_cookie_overlay@shop_add_to_car")
+    assert "'commit_cookie_overlay@shop_add_to_cart'" in message and f"{len(catalog.variants)} known" in message
     assert len(message) < 400
     assert "did you mean" not in catalog.unknown("task", "zzzz")

@@ -1,5 +1,6 @@
 """Recipes expand into one variant per eligible task, bound to the task's plan."""
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,10 @@ def test_the_builtin_catalog_expands_deterministically_past_600_variants() -> No
     recipe_made = [v for v in first.variants.values() if v.recipe]
     assert all(v.id == f"{v.recipe}@{v.tasks[0]}" for v in recipe_made)
     assert any(v.recipe is None for v in first.variants.values())  # hand-written variants are still there
+    budget = first.recipe_budget
+    assert budget is not None and first.over_budget
+    groups = Counter((v.tasks[0], v.target_primitive) for v in recipe_made)
+    assert max(groups.values()) <= budget.per_task_and_primitive
 
 
 def test_seed_recipes_skip_tasks_whose_target_the_sites_family_declares_it_cannot_take(tmp_path: Path) -> None:
@@ -288,3 +293,57 @@ def test_a_client_fault_is_scoped_like_its_step_and_a_prior_fill_must_be_on_the_
                                                          "within": "Gift options"}
     # The only fill before Buy now is the search box, on another page (a link was followed since): no variant.
     assert "renamed@buy" not in v
+
+
+_SLOW_RECIPES = "".join(f"""
+  - {{id: slow_{n}, title: Slow {n}, target_primitive: patience, bind: pages,
+     faults: [{{type: latency, layer: network, params: {{delay_ms: {100 * (n + 1)}}}}}]}}""" for n in range(6))
+_HAND_WRITTEN = """
+  - {id: slow_by_hand, title: By hand, target_primitive: patience, tasks: [settings],
+     faults: [{type: latency, layer: network, params: {delay_ms: 7}}]}
+"""
+
+
+def _budgeted(tmp_path: Path, recipes: str, budget: int, seed: int = 1) -> object:
+    (tmp_path / "tasks.yaml").write_text(TASKS)
+    (tmp_path / "recipes.yaml").write_text(f"recipe_budget: {{per_task_and_primitive: {budget}, seed: {seed}}}\n"
+                                          "recipes:" + recipes + "\n")
+    (tmp_path / "variants.yaml").write_text("variants:" + _HAND_WRITTEN)
+    return load_catalog(tmp_path, profiles=PROFILES)
+
+
+def test_the_recipe_budget_keeps_n_recipe_variants_per_task_and_primitive_and_every_hand_written_one(
+        tmp_path: Path) -> None:
+    catalog = _budgeted(tmp_path, _SLOW_RECIPES, budget=2)
+    by_task: dict[str, list[str]] = {}
+    for variant in catalog.variants.values():  # type: ignore[attr-defined]
+        by_task.setdefault(variant.tasks[0], []).append(variant.id)
+    assert {task: len([v for v in ids if "@" in v]) for task, ids in by_task.items()} == {
+        "buy": 2, "settings": 2, "beta_task": 2}
+    assert "slow_by_hand" in catalog.variants  # type: ignore[attr-defined]
+    over = catalog.over_budget  # type: ignore[attr-defined]
+    assert len(over) == 3 * 4 and all("2 per task and primitive" in s.reason for s in over)
+    # the same files choose the same variants; another seed chooses others for some task
+    assert set(_budgeted(tmp_path, _SLOW_RECIPES, budget=2).variants) == set(catalog.variants)  # type: ignore
+    others = [set(_budgeted(tmp_path, _SLOW_RECIPES, budget=2, seed=s).variants) for s in range(2, 6)]
+    assert any(o != set(catalog.variants) for o in others)  # type: ignore[attr-defined]
+
+
+def test_a_recipe_added_under_a_budget_displaces_at_most_one_variant_of_each_task(tmp_path: Path) -> None:
+    before = set(_budgeted(tmp_path, _SLOW_RECIPES, budget=3).variants)  # type: ignore[attr-defined]
+    added = _SLOW_RECIPES + """
+  - {id: slow_new, title: Slow new, target_primitive: patience, bind: pages,
+     faults: [{type: latency, layer: network, params: {delay_ms: 9}}]}"""
+    after = set(_budgeted(tmp_path, added, budget=3).variants)  # type: ignore[attr-defined]
+    for task in ("buy", "settings", "beta_task"):
+        lost = {v for v in before - after if v.endswith(f"@{task}")}
+        assert len(lost) <= 1 and len(lost) == len({v for v in after - before if v.endswith(f"@{task}")})
+
+
+def test_a_bad_recipe_budget_names_file_and_field(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as err:
+        _budgeted(tmp_path, _SLOW_RECIPES, budget=0)
+    assert err.value.file.endswith("recipes.yaml") and err.value.where == "recipe_budget.per_task_and_primitive"
+    (tmp_path / "more.yaml").write_text("recipe_budget: {per_task_and_primitive: 4}\n")
+    with pytest.raises(ScenarioError, match="a second recipe budget"):
+        _budgeted(tmp_path, _SLOW_RECIPES, budget=2)
