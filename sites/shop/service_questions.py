@@ -404,7 +404,11 @@ def cart_tidy(state: ShopState, bindings: Bindings, rng: Random, clock: EpisodeC
     out, double = rng.sample(state.cart_items, 2)
     double.quantity = 1  # "make it two": one now
     after = sum(i.unit_price_cents * (2 if i is double else i.quantity) for i in state.cart_items if i is not out)
-    bindings["tidy"] = {"remove": {"id": out.id, "name": out.product_name},
+    # what the cart's subtotal reads once the item is out (before the other becomes two): the page that shows the
+    # removal happened, for an agent that checks before removing again
+    removed = sum(i.unit_price_cents * i.quantity for i in state.cart_items if i is not out)
+    bindings["tidy"] = {"remove": {"id": out.id, "name": out.product_name,
+                                   "subtotal_after": format_cents(removed)},
                         "double": {"id": double.id, "name": double.product_name},
                         "kept_ids": sorted(i.id for i in state.cart_items if i is not out),
                         "subtotal_after_cents": after}

@@ -546,11 +546,14 @@ async def test_the_default_card_is_removed_only_after_another_becomes_the_defaul
     doc = await page(app, episode, "/account/payment-methods")
     assert only(doc.find("article", f"{expired['brand']} ending {expired['last4']}"))
     assert not doc.find("button", f"Make the {expired['brand']} ending {expired['last4']} the default")
+    named = f"Your default card, the {keep['brand']} ending {keep['last4']}, pays at checkout"
+    assert named not in doc.text()  # the page names the default: it shows when the switch happened, not before
     refused = await send(app, episode, "DELETE", f"/api/payment-methods/{expired['id']}")
     assert refused.status_code == 409 and "default" in refused.json()["detail"]
     assert (await send(app, episode, "POST", f"/api/payment-methods/{expired['id']}/default")).status_code == 409
     assert (await send(app, episode, "POST", "/api/payment-methods/pc9/default")).status_code == 404
     assert (await send(app, episode, "POST", f"/api/payment-methods/{keep['id']}/default")).status_code == 200
+    assert named in (await page(app, episode, "/account/payment-methods")).text()
     assert (await send(app, episode, "DELETE", f"/api/payment-methods/{expired['id']}")).status_code == 200
     left = {c.id: c.is_default for c in episode.state.payment_cards}
     assert left == {keep["id"]: True, cards["other_id"]: False}
@@ -563,7 +566,10 @@ async def test_a_cart_to_tidy_gives_the_subtotal_the_cart_shows_after_the_change
     tidy = episode.bindings["tidy"]
     assert len(episode.state.cart_items) == 4
     assert next(i for i in episode.state.cart_items if i.id == tidy["double"]["id"]).quantity == 1
+    removed_shows = tidy["remove"]["subtotal_after"]  # how an agent sees the removal happened
+    assert removed_shows not in only((await page(app, episode, "/cart")).find("group", "Subtotal")).text()
     assert (await send(app, episode, "DELETE", f"/api/cart/{tidy['remove']['id']}")).status_code == 200
+    assert removed_shows in only((await page(app, episode, "/cart")).find("group", "Subtotal")).text()
     assert (await send(app, episode, "PATCH", f"/api/cart/{tidy['double']['id']}", {"quantity": 2})).status_code == 200
     doc = await page(app, episode, "/cart")
     assert format_cents(tidy["subtotal_after_cents"]) in only(doc.find("group", "Subtotal")).text()
