@@ -342,6 +342,22 @@ def _answer_problem(step: PlanStep, found: list[Any], spec: AnswerSpec | None) -
                                       f"{check.expected} ({check.detail})")
 
 
+async def effects_met_before(browser: _Browser, plan: list[PlanStep], start_url: str) -> list[int]:
+    """The plan's write steps whose `effect` already holds on the world as it is before any write: a check an
+    agent makes before writing again that passes whether or not the write happened (after a failed write, the
+    agent finds it met and goes on without it). A check on a control's value is left alone (the rendered page
+    does not say what a script set)."""
+    met = []
+    for index, step in enumerate(plan):
+        effect = step.effect
+        if effect is None or effect.expect.value is not None:
+            continue
+        if await browser.open(urljoin(start_url, effect.visit)) is None \
+                and _expect_problem(browser.page, browser.url, effect.expect) is None:
+            met.append(index)
+    return met
+
+
 async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
     public, _, store = build()
     sites = all_sites()
@@ -367,6 +383,14 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Fi
                 spec = (AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings))
                         if task.answer is not None and not task.answer.infeasible else None)
                 missing = await walk_plan(_Browser(client), plan, start_url, spec)
+                met = [] if missing else await effects_met_before(_Browser(client), plan, start_url)
+            for index in met[:1]:
+                # the first write's check fails the agent for sure; a later one's may be undone by an earlier write
+                first = index == next(i for i, s in enumerate(plan) if s.effect is not None)
+                out.append(Finding("error" if first else "warning", path, f"task {task_id}.plan[{index}].effect",
+                                   f"{task.plan[index].effect.expect.model_dump(exclude_none=True, exclude={'timeout_ms'})}"
+                                   f" already holds on {task.plan[index].effect.visit} before the write (seed {seed}): "
+                                   "it cannot show the write happened; expect what only the write brings"))
             if missing:
                 index, problem = missing
                 step = task.plan[index]

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner, Result
 
-from harness.catalog.check import Finding, _Browser, check_catalog, walk_plan
+from harness.catalog.check import Finding, _Browser, check_catalog, effects_met_before, walk_plan
 from harness.cli.main import app
 from harness.config import PROJECT_ROOT
 from scenarios.loader import CATALOG_DIR
@@ -234,3 +234,22 @@ async def test_a_goto_after_a_write_is_only_checked_to_render(after_the_write: b
         assert problem is None
     else:
         assert problem is not None and problem[0] == 1 and "Returns requested" in problem[1]
+
+
+async def test_a_write_whose_check_already_holds_before_it_is_found() -> None:
+    # The cart lists the item to keep before the removal too: checking for it cannot tell the removal happened,
+    # so an agent whose removal failed (a 503) would find its check met and go on. The subtotal once the item
+    # is out shows only after it; a quantity's value is left alone (the rendered page does not show what a
+    # script set).
+    cart = ('<main><h1>Your cart</h1><a href="/p/1">Yoga mat</a><a href="/p/2">Face mask</a>'
+            '<div role="group" aria-labelledby="s"><span id="s">Subtotal</span> $40.00</div></main>')
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=cart))
+
+    def remove(expect: dict[str, str]) -> PlanStep:
+        return PlanStep(do="click", role="button", name="Remove Yoga mat", effect={"visit": "/cart", "expect": expect})
+
+    plan = [PlanStep(do="goto", url="/cart"), remove({"role": "link", "name": "Face mask"}),
+            remove({"role": "group", "name": "Subtotal", "text": "$25.00"}),
+            remove({"role": "spinbutton", "name": "Quantity for Face mask", "value": "2"})]
+    async with httpx.AsyncClient(transport=transport, base_url="http://shop.test") as client:
+        assert await effects_met_before(_Browser(client), plan, "http://shop.test/") == [1]
