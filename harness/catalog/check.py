@@ -387,10 +387,12 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Fi
             for index in met[:1]:
                 # the first write's check fails the agent for sure; a later one's may be undone by an earlier write
                 first = index == next(i for i, s in enumerate(plan) if s.effect is not None)
+                effect = task.plan[index].effect
+                assert effect is not None
+                wanted = effect.expect.model_dump(exclude_none=True, exclude={"timeout_ms"})
                 out.append(Finding("error" if first else "warning", path, f"task {task_id}.plan[{index}].effect",
-                                   f"{task.plan[index].effect.expect.model_dump(exclude_none=True, exclude={'timeout_ms'})}"
-                                   f" already holds on {task.plan[index].effect.visit} before the write (seed {seed}): "
-                                   "it cannot show the write happened; expect what only the write brings"))
+                                   f"{wanted} already holds on {effect.visit} before the write (seed {seed}): it "
+                                   "cannot show the write happened; expect what only the write brings"))
             if missing:
                 index, problem = missing
                 step = task.plan[index]
