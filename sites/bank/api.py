@@ -30,6 +30,7 @@ from sites.bank.models import (
     DisputeBody,
     Holding,
     LimitsBody,
+    Lot,
     Message,
     MessageAction,
     Order,
@@ -49,7 +50,7 @@ from sites.bank.models import (
 )
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
-from sites.kit.lookup import get_or_404
+from sites.kit.lookup import find, get_or_404
 from sites.kit.templating import format_cents
 
 MAX_DAYS_AHEAD = 365
@@ -114,13 +115,17 @@ def api_router() -> APIRouter:
         if payee is not None and amount > state.limits.single_transfer_cents:
             raise HTTPException(422, f"That is over your single payment limit of "
                                      f"{format_cents(state.limits.single_transfer_cents)}.")
+        end = date.fromisoformat(body.end_date) if body.end_date and body.frequency != "once" else None
+        if end is not None and end < when:
+            raise HTTPException(422, "The last payment can't be before the first one.")
         name = payee.name if payee else destination.name if destination else ""
         if when > today or body.frequency != "once":
             at = episode.clock.stamp()
             plan = Scheduled(id=state.take_id("scheduled", "s", 3), from_account_id=source.id,
                              to_account_id=destination.id if destination else None,
                              payee_id=payee.id if payee else None, amount_cents=amount, frequency=body.frequency,
-                             next_date=when.isoformat(), memo=body.memo, created_at=at)
+                             next_date=when.isoformat(), end_date=end.isoformat() if end else None, memo=body.memo,
+                             created_at=at)
             state.scheduled.append(plan)
             episode.emit.commit("schedule_payment", plan.id, to=name, amount_cents=amount, touched=[plan.id])
             return {"scheduled": plan.model_dump(), "url": "/payments?notice=scheduled"}
@@ -236,11 +241,16 @@ def api_router() -> APIRouter:
             raise HTTPException(409, "Only card payments can be disputed.")
         if any(d.transaction_id == found.id for d in state.disputes):
             raise HTTPException(409, "This charge is already disputed.")
+        if body.evidence_id is not None:
+            get_or_404(state.uploads, body.evidence_id, "upload")
+            if any(d.evidence_id == body.evidence_id for d in state.disputes):
+                raise HTTPException(409, "That file already went with another dispute: attach it again.")
         at = episode.clock.stamp()
         new = Dispute(id=state.take_id("dispute", "d", 3), transaction_id=found.id, reason=body.reason,
-                      note=body.note, opened_at=at)
+                      note=body.note, evidence_id=body.evidence_id, opened_at=at)
         state.disputes.append(new)
-        episode.emit.commit("dispute", found.id, reason=body.reason, touched=[new.id])
+        episode.emit.commit("dispute", found.id, reason=body.reason,
+                            touched=[new.id, *([body.evidence_id] if body.evidence_id else [])])
         return {"dispute": new.model_dump()}
 
     @router.post("/messages/{message_id}/report")
@@ -292,10 +302,18 @@ def api_router() -> APIRouter:
         holding = state.holding(security.symbol)
         if body.side == "sell" and (holding is None or holding.shares < body.shares):
             raise HTTPException(409, f"You hold {holding.shares if holding else 0} shares of {security.symbol}.")
+        lot_id = None
+        if body.lot_id is not None and body.side == "sell":
+            lot = get_or_404(state.lots, body.lot_id, "lot")
+            if lot.symbol != security.symbol:
+                raise HTTPException(422, f"That lot is not {security.symbol}.")
+            if lot.shares < body.shares:
+                raise HTTPException(409, f"That lot has {lot.shares} shares.")
+            lot_id = lot.id
         at = episode.clock.stamp()
         review = OrderReview(id=state.take_id("review", "r"), symbol=security.symbol, side=body.side,
                              order_type=body.order_type, shares=body.shares, limit_cents=limit, quote_cents=quote,
-                             estimate_cents=estimate, created_at=at)
+                             estimate_cents=estimate, created_at=at, lot_id=lot_id)
         state.order_reviews.append(review)
         episode.emit.commit("review_order", review.id, symbol=security.symbol, touched=[review.id])
         return {"review": review.model_dump(), "url": f"/invest/review/{review.id}"}
@@ -332,11 +350,14 @@ def api_router() -> APIRouter:
             raise HTTPException(409, f"Not enough cash: this order costs {format_cents(total)}.")
         if review.side == "sell" and (holding is None or holding.shares < review.shares):
             raise HTTPException(409, f"You hold {holding.shares if holding else 0} shares of {security.symbol}.")
+        lot = find(state.lots, review.lot_id) if review.lot_id else None
+        if review.lot_id and (lot is None or lot.shares < review.shares):
+            raise HTTPException(409, "Those shares were sold already. Review the order again.")
         at = episode.clock.stamp()
         review.used = True
         order = Order(id=state.take_id("order", "o"), symbol=security.symbol, side=review.side,
                       order_type=review.order_type, shares=review.shares, limit_cents=review.limit_cents,
-                      status="open", placed_at=at, review_id=review.id)
+                      status="open", placed_at=at, review_id=review.id, lot_id=review.lot_id)
         state.orders.append(order)
         touched = [order.id, review.id]
         if fills:
@@ -359,6 +380,22 @@ def api_router() -> APIRouter:
     return router
 
 
+def sell_lots(state: BankState, order: Order) -> list[str]:
+    """Take a sale's shares out of its lot, or out of the oldest lots first; a lot sold out goes."""
+    picked = [lot for lot in state.lots if lot.id == order.lot_id] if order.lot_id else sorted(
+        (lot for lot in state.lots if lot.symbol == order.symbol), key=lambda lot: (lot.bought_on, lot.id))
+    left, touched = order.shares, []
+    for lot in picked:
+        taken = min(left, lot.shares)
+        lot.shares -= taken
+        left -= taken
+        touched.append(lot.id)
+        if left == 0:
+            break
+    state.lots = [lot for lot in state.lots if lot.shares > 0]
+    return touched
+
+
 def requote(review: OrderReview, quote: int) -> None:
     review.quote_cents = quote
     review.estimate_cents = review.shares * (review.limit_cents or quote)
@@ -378,13 +415,16 @@ def fill(state: BankState, order: Order, price: int, at: str) -> list[str]:
             state.holdings.append(holding)
         holding.shares += order.shares
         holding.cost_cents += total
-        touched.append(holding.id)
+        lot = Lot(id=state.take_id("lot", "l", 2), symbol=order.symbol, bought_on=at[:10], shares=order.shares,
+                  price_cents=price)
+        state.lots.append(lot)
+        touched += [holding.id, lot.id]
     else:
         assert holding is not None
         cash.balance_cents += total
-        holding.cost_cents -= holding.cost_cents * order.shares // holding.shares
+        touched += [holding.id, *sell_lots(state, order)]
+        holding.cost_cents = sum(lot.shares * lot.price_cents for lot in state.lots if lot.symbol == order.symbol)
         holding.shares -= order.shares
-        touched.append(holding.id)
         if holding.shares == 0:
             state.holdings = [h for h in state.holdings if h.id != holding.id]
     line = _ledger_line(state, cash, at, -total if order.side == "buy" else total,

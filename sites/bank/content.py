@@ -79,3 +79,11 @@ NOTICES = (
     ("Security tip: we never ask for your PIN", "Meridian Bank will never ask for your PIN, your full card "
      "number or a confirmation code by email, text or message. Report any message that does."),
 )
+
+# A service billed monthly on one virtual card (and once, unrecognised, on the other).
+SUBSCRIPTION_MERCHANTS = ("Nimbus Cloud Storage", "Paperkite Stories", "Tunewave Music", "Orbit VPN")
+# A store whose charge a receipt disputes: (merchant, store location)
+RECEIPT_MERCHANTS = (("Fairway Garden Center", "Route 9"), ("Hollis Home Goods", "Bayview Mall"),
+                     ("Redbrick Furniture", "Mill Lane"), ("Tidewell Appliances", "Harbor Plaza"))
+# Where a travel notice may say the card is going (the form's list).
+DESTINATIONS = ("Canada", "France", "Italy", "Japan", "Mexico", "Portugal", "Spain", "United Kingdom")

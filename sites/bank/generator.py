@@ -43,6 +43,7 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.bank import content as C
+from sites.bank.extras import add_extras
 from sites.bank.insights import busiest_category, next_payment, previous_month, spending_by_category
 from sites.bank.models import (
     Account,
@@ -379,6 +380,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         bindings["target"] = {"id": d_target["id"], "name": d_merchant}
     else:
         bindings["target"] = {"id": buy.symbol, "name": buy.name}
+    # Everything added since draws from one number taken last, so the records above stay as they were.
+    add_extras(state, bindings, Random(rng.getrandbits(64)), clock, daycare)
     if answers:
         bindings["answers"] = _answers(state, today, landlord, namesake)
     return World(state=state, bindings=bindings)

@@ -4,11 +4,13 @@ Money is integer cents everywhere (`*_cents`); amounts arrive as text ("1234.50"
 by `parse_amount` (at most two decimals, positive, below a ceiling). Times are ISO-8601 strings
 from the episode clock; dates are 'YYYY-MM-DD'.
 
-Collections: `accounts`, `transactions` (signed amounts; running balances are computed back from
-each account's current balance), `payees`, `transfers` (money that moved), `scheduled` (future
-and recurring payments), `messages` (security messages), `message_actions` (buttons pressed in a
-message), `disputes`, `securities` (quotes move on the episode clock), `holdings`,
-`order_reviews`, `orders`. Top-level objects: `user`, `limits`. `next_ids` is bookkeeping.
+Collections: `cards`, `travel_notices`, `uploads` (evidence sent with disputes), `tax_documents`,
+`lots` (the shares of each holding by purchase), `accounts`, `transactions` (signed amounts;
+running balances are computed back from each account's current balance), `payees`, `transfers`
+(money that moved), `scheduled` (future and recurring payments), `messages` (security messages),
+`message_actions` (buttons pressed in a message), `disputes`, `securities` (quotes move on the
+episode clock), `holdings`, `order_reviews`, `orders`. Top-level objects: `user`, `limits`,
+`alerts`. `next_ids` is bookkeeping.
 """
 
 import re
@@ -107,6 +109,7 @@ class Scheduled(BaseModel):
     amount_cents: int
     frequency: Frequency
     next_date: str
+    end_date: str | None = Field(default=None, description="the last day a repeat may go out (None: until cancelled)")
     memo: str = ""
     status: Literal["active", "cancelled"] = "active"
     created_at: str
@@ -137,6 +140,7 @@ class Dispute(BaseModel):
     transaction_id: str
     reason: Literal["duplicate", "not_recognised", "wrong_amount", "not_received"]
     note: str = ""
+    evidence_id: str | None = Field(default=None, description="an upload sent with the dispute")
     opened_at: str
 
 
@@ -169,6 +173,7 @@ class OrderReview(BaseModel):
     estimate_cents: int
     created_at: str
     used: bool = False
+    lot_id: str | None = None
 
 
 class Order(BaseModel):
@@ -183,6 +188,73 @@ class Order(BaseModel):
     filled_at: str | None = None
     fill_cents: int | None = None
     review_id: str | None = None
+    lot_id: str | None = Field(default=None, description="the lot a sale of specific shares sold from")
+
+
+class Card(BaseModel):
+    id: str
+    name: str = Field(description="the card's kind as statements print it: Debit card, Virtual card")
+    last4: str
+    account_id: str
+    frozen: bool = False
+    frozen_at: str | None = None
+    daily_spend_cents: int
+    max_daily_spend_cents: int = Field(description="the product's ceiling: no customer may set more")
+    expires: str = Field(description="MM/YY")
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ••{self.last4}"
+
+
+class TravelNotice(BaseModel):
+    id: str
+    card_id: str
+    destination: str
+    start_date: str
+    end_date: str
+    created_at: str
+
+
+class Upload(BaseModel):
+    """A file sent as evidence with a dispute: what the bank keeps of it, not its bytes."""
+
+    id: str
+    name: str
+    content_type: str
+    size_bytes: int
+    sha256: str
+    uploaded_at: str
+
+
+class TaxDocument(BaseModel):
+    id: str
+    form: Literal["1099-INT", "1099-DIV"]
+    year: int
+    account_id: str
+    issued_on: str
+    corrected: bool = False
+    boxes: dict[str, int] = Field(description="box label -> cents, as printed on the form")
+
+
+class Lot(BaseModel):
+    """Shares of a holding bought together: what a sale of specific shares picks from."""
+
+    id: str
+    symbol: str
+    bought_on: str
+    shares: int
+    price_cents: int = Field(description="what one share cost")
+
+
+class AlertSettings(BaseModel):
+    low_balance_on: bool = False
+    low_balance_cents: int = 50_000
+    large_payment_on: bool = False
+    large_payment_cents: int = 100_000
+    card_abroad_on: bool = False
+    new_payee_on: bool = True
+    channel: Literal["email", "text", "both"] = "email"
 
 
 class Limits(BaseModel):
@@ -206,6 +278,12 @@ class BankState(TakesIds, BaseModel):
     order_reviews: list[OrderReview] = Field(default_factory=list)
     orders: list[Order] = Field(default_factory=list)
     limits: Limits
+    cards: list[Card] = Field(default_factory=list)
+    travel_notices: list[TravelNotice] = Field(default_factory=list)
+    uploads: list[Upload] = Field(default_factory=list)
+    tax_documents: list[TaxDocument] = Field(default_factory=list)
+    lots: list[Lot] = Field(default_factory=list)
+    alerts: AlertSettings = Field(default_factory=AlertSettings)
     code_seed: int = Field(description="seeds the confirmation codes of new payees")
     next_ids: dict[str, int]
 
@@ -270,6 +348,19 @@ def parse_amount(raw: str, what: str = "The amount") -> int:
 
 
 Amount = Annotated[str, StringConstraints(strict=True, max_length=20)]
+Day = Annotated[str, StringConstraints(strict=True, max_length=10)]
+
+
+def iso_day(value: str) -> str:
+    """'' or a real YYYY-MM-DD date (anything else is refused)."""
+    if value:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError("use a date like 2025-03-14")
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            raise ValueError("use a date like 2025-03-14") from None
+    return value
 
 
 class TransferBody(_Body):
@@ -280,20 +371,15 @@ class TransferBody(_Body):
     date: Annotated[str, StringConstraints(strict=True, max_length=10)] = Field(
         default="", description="YYYY-MM-DD; empty or today: now; later: a scheduled payment")
     frequency: Frequency = "once"
+    end_date: Annotated[str, StringConstraints(strict=True, max_length=10)] = Field(
+        default="", description="YYYY-MM-DD: the last day a repeat may go out; empty: until cancelled")
 
     _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v), v)[1]))
 
-    @field_validator("date")
+    @field_validator("date", "end_date")
     @classmethod
     def _date(cls, value: str) -> str:
-        if value:
-            try:
-                date.fromisoformat(value)
-            except ValueError:
-                raise ValueError("use a date like 2025-03-14") from None
-            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-                raise ValueError("use a date like 2025-03-14")
-        return value
+        return iso_day(value)
 
 
 class PayeeBody(_Body):
@@ -324,6 +410,46 @@ class LimitsBody(_Body):
 class DisputeBody(_Body):
     reason: Literal["duplicate", "not_recognised", "wrong_amount", "not_received"]
     note: Annotated[str, _text(0, 500)] = ""
+    evidence_id: Id | None = None
+
+
+UPLOAD_MAX_BYTES = 512 * 1024  # a receipt photo: larger files are refused (413)
+UPLOAD_MAX_BASE64 = (UPLOAD_MAX_BYTES + 2) // 3 * 4
+
+
+class UploadBody(_Body):
+    name: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=120)]
+    content_type: Literal["image/png", "image/jpeg"]
+    data: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=UPLOAD_MAX_BASE64)]  # base64
+
+
+class FreezeBody(_Body):
+    frozen: bool = Field(strict=True)
+
+
+class CardLimitBody(_Body):
+    daily_spend: Amount
+
+
+class TravelBody(_Body):
+    destination: Annotated[str, _text(2, 60)]
+    start_date: Day
+    end_date: Day
+
+    _days = field_validator("start_date", "end_date")(classmethod(lambda cls, v: iso_day(v)))
+
+
+class AlertsBody(_Body):
+    low_balance_on: bool = Field(strict=True)
+    low_balance: Amount
+    large_payment_on: bool = Field(strict=True)
+    large_payment: Amount
+    card_abroad_on: bool = Field(strict=True)
+    new_payee_on: bool = Field(strict=True)
+    channel: Literal["email", "text", "both"]
+
+    _amounts = field_validator("low_balance", "large_payment")(
+        classmethod(lambda cls, v: (parse_amount(v, "An alert amount"), v)[1]))
 
 
 class ReviewBody(_Body):
@@ -333,6 +459,7 @@ class ReviewBody(_Body):
     order_type: Literal["market", "limit"]
     shares: Annotated[int, Field(strict=True, ge=1, le=100_000)]
     limit_price: Amount | None = None
+    lot_id: Id | None = Field(default=None, description="sell these shares (a sale without one takes the oldest first)")
 
     @field_validator("limit_price")
     @classmethod

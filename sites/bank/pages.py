@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from scenarios.clock import iso, parse_iso
+from sites.bank.extras import lot_option
 from sites.bank.insights import next_payment, spending_by_category
 from sites.bank.models import (
     DISPUTE_REASONS,
@@ -26,7 +27,7 @@ from sites.bank.models import (
 from sites.kit.dates import MONTH_ABBREVIATIONS, month_day_year, month_year
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
-from sites.kit.lookup import get_or_404
+from sites.kit.lookup import find, get_or_404
 from sites.kit.notices import notice_of
 from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
@@ -50,6 +51,12 @@ NOTICES = {
     "placed": "Order placed",
     "repriced": "The price changed since you reviewed your order: see the new quote below before you place it",
     "order_cancelled": "Order cancelled",
+    "card_frozen": "Card frozen: payments with it will be declined",
+    "card_unfrozen": "Card unfrozen: you can use it again",
+    "card_limit_saved": "Spending limit updated",
+    "travel_added": "Travel notice added",
+    "travel_removed": "Travel notice removed",
+    "alerts_saved": "Alerts saved",
 }
 
 
@@ -113,6 +120,24 @@ def quote_view(state: BankState, episode: SiteEpisode, symbol: str) -> dict[str,
     change = now - before
     return {"s": security, "price": now, "change": change, "change_pct": f"{change * 100 / before:+.2f}%",
             "up": change >= 0}
+
+
+def statement_figures(episode: SiteEpisode, account: Account, month: str) -> dict[str, Any]:
+    """A closed month's statement of the account (404 for a month it has none for): its lines, oldest
+    first, and its balances, worked back from the current balance."""
+    state = episode.state
+    assert isinstance(state, BankState)
+    current = episode.clock.now().strftime("%Y-%m")
+    months = [m for m in months_of(state, account) if m < current]
+    if not _MONTH.fullmatch(month) or month not in months:
+        raise HTTPException(404, "There is no statement for that month.")
+    lines = [t for t in state.history(account.id) if t.posted_at.startswith(month)]
+    later = sum(t.amount_cents for t in state.transactions if t.account_id == account.id and t.posted_at[:7] > month)
+    closing = account.balance_cents - later
+    opening = closing - sum(t.amount_cents for t in lines)
+    return {"month": month, "label": month_year(month), "lines": list(reversed(lines)), "opening": opening,
+            "closing": closing, "money_in": sum(t.amount_cents for t in lines if t.amount_cents > 0),
+            "money_out": -sum(t.amount_cents for t in lines if t.amount_cents < 0)}
 
 
 def page_router(ui: Pages) -> APIRouter:
@@ -189,9 +214,10 @@ def page_router(ui: Pages) -> APIRouter:
         line = get_or_404(state.transactions, transaction_id, detail="There is no such transaction.")
         account = get_or_404(state.accounts, line.account_id, detail=NO_ACCOUNT)
         dispute = next((d for d in state.disputes if d.transaction_id == line.id), None)
+        evidence = find(state.uploads, dispute.evidence_id) if dispute and dispute.evidence_id else None
         episode.emit.inspect("view_transaction", line.id, revealed=["location", "card", "reference"])
         return ui.render(episode, "transaction.html", title=line.description, t=line, account=account,
-                         balance=running_balances(state, account).get(line.id, 0), dispute=dispute,
+                         balance=running_balances(state, account).get(line.id, 0), dispute=dispute, evidence=evidence,
                          reasons=DISPUTE_REASONS, can_dispute=line.kind == "card" and line.amount_cents < 0,
                          notice=notice_of(request, NOTICES), active="accounts")
 
@@ -211,23 +237,14 @@ def page_router(ui: Pages) -> APIRouter:
     async def statement(account_id: str, month: str, request: Request, episode: BankEpisode) -> HTMLResponse:
         state = episode.state
         account = get_or_404(state.accounts, account_id, detail=NO_ACCOUNT)
+        figures = statement_figures(episode, account, month)
         current = episode.clock.now().strftime("%Y-%m")
         months = [m for m in months_of(state, account) if m < current]
-        if not _MONTH.fullmatch(month) or month not in months:
-            raise HTTPException(404, "There is no statement for that month.")
-        lines = [t for t in state.history(account.id) if t.posted_at.startswith(month)]
-        later = sum(t.amount_cents for t in state.transactions
-                    if t.account_id == account.id and t.posted_at[:7] > month)
-        closing = account.balance_cents - later
-        opening = closing - sum(t.amount_cents for t in lines)
         episode.emit.inspect("view_statement", account.id, revealed=["statement"], month=month,
-                             transaction_ids=[t.id for t in lines])
+                             transaction_ids=[t.id for t in figures["lines"]])
         return ui.render(episode, "statements.html", title=f"{month_year(month)} statement · {account.name}",
                          account=account, months=[(m, month_year(m)) for m in months], active="statements",
-                         statement={"month": month, "label": month_year(month), "lines": list(reversed(lines)),
-                                    "opening": opening, "closing": closing,
-                                    "money_in": sum(t.amount_cents for t in lines if t.amount_cents > 0),
-                                    "money_out": -sum(t.amount_cents for t in lines if t.amount_cents < 0)})
+                         statement=figures)
 
     @router.get("/accounts/{account_id}/spending", response_class=HTMLResponse)
     @hook_point("spending", "page", target=lambda kw: kw["account_id"])
@@ -362,8 +379,11 @@ def page_router(ui: Pages) -> APIRouter:
         if side not in ("buy", "sell"):
             raise HTTPException(400, "Choose buy or sell.")
         episode.emit.inspect("view_quote", security.symbol, revealed=["price"])
+        lots = sorted((lot for lot in state.lots if lot.symbol == security.symbol),
+                      key=lambda lot: (lot.bought_on, lot.id))
         return ui.render(episode, "quote.html", title=f"{security.symbol} · {security.name}",
                          q=quote_view(state, episode, security.symbol), holding=holding, side=side,
+                         lots=lots, lot_option=lot_option,
                          cash=state.cash_account(), as_of=long_date(iso(episode.clock.now())),
                          active="invest")
 
@@ -374,7 +394,9 @@ def page_router(ui: Pages) -> APIRouter:
         found = get_or_404(state.order_reviews, review_id, detail="There is no such order to review.")
         security = state.security(found.symbol)
         episode.emit.navigate("view_order_review", found.id)
+        lot = find(state.lots, found.lot_id) if found.lot_id else None
         return ui.render(episode, "review.html", title="Review your order", r=found, security=security,
+                         lot=lot, lot_option=lot_option,
                          cash=state.cash_account(), notice=notice_of(request, NOTICES), active="invest")
 
     @router.get("/invest/orders", response_class=HTMLResponse)

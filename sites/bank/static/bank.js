@@ -69,7 +69,8 @@
     var date = value(form, "date");
     api("POST", "/api/transfers", {
       from_account_id: value(form, "from_account_id"), to_id: value(form, "to_id"), amount: value(form, "amount"),
-      memo: value(form, "memo"), date: date === today ? "" : date, frequency: value(form, "frequency")
+      memo: value(form, "memo"), date: date === today ? "" : date, frequency: value(form, "frequency"),
+      end_date: value(form, "frequency") === "once" ? "" : value(form, "end_date")
     }).then(function (data) { go(data.url || "/accounts/" + value(form, "from_account_id") + "?notice=sent"); })
       .catch(fail(form, button, "The transfer could not be made. Nothing was sent."));
   });
@@ -102,7 +103,14 @@
       fail(form, button, "")({ data: { detail: "Choose why you are disputing this charge." } });
       return;
     }
-    api("POST", "/api/transactions/" + form.dataset.dispute + "/dispute", { reason: chosen, note: value(form, "note") })
+    if (form.getAttribute("aria-busy") === "true") {
+      fail(form, button, "")({ data: { detail: "Wait for the file to finish uploading." } });
+      return;
+    }
+    var evidence = form.querySelector("input[data-evidence]");
+    var body = { reason: chosen, note: value(form, "note") };
+    if (evidence && evidence.dataset.uploadId) body.evidence_id = evidence.dataset.uploadId;
+    api("POST", "/api/transactions/" + form.dataset.dispute + "/dispute", body)
       .then(function () { go(here(), "disputed"); })
       .catch(fail(form, button, "The dispute could not be opened — try again."));
   });
@@ -116,7 +124,8 @@
     var type = checked(form, "order_type");
     api("POST", "/api/orders/review", {
       symbol: form.dataset.trade, side: checked(form, "side"), order_type: type, shares: Number(shares),
-      limit_price: type === "limit" ? value(form, "limit_price") : null
+      limit_price: type === "limit" ? value(form, "limit_price") : null,
+      lot_id: checked(form, "side") === "sell" && value(form, "lot_id") ? value(form, "lot_id") : null
     }).then(function (data) { go(data.url); })
       .catch(fail(form, button, "The order could not be reviewed — try again."));
   });
@@ -152,6 +161,75 @@
     api("POST", "/api/messages/" + button.dataset.report + "/report", { reported: true })
       .then(function () { go(here(), "reported"); })
       .catch(fail(button.closest("article"), button, "The message could not be reported — try again."));
+  });
+
+  /* Dispute evidence: the file is uploaded (and checked) as soon as it is chosen; the form waits for it. */
+  document.querySelectorAll("input[type=file][data-evidence]").forEach(function (input) {
+    var form = input.closest("form");
+    var status = document.getElementById("d-evidence-status");
+    input.addEventListener("change", function () {
+      delete input.dataset.uploadId;
+      var file = input.files && input.files[0];
+      if (!file) { status.textContent = ""; return; }
+      form.setAttribute("aria-busy", "true");
+      status.textContent = "Uploading " + file.name + "…";
+      var reader = new FileReader();
+      reader.onload = function () {
+        var data = String(reader.result).split(",")[1] || "";
+        api("POST", "/api/uploads", { name: file.name, content_type: file.type || "image/png", data: data })
+          .then(function (made) {
+            input.dataset.uploadId = made.upload.id;
+            status.textContent = file.name + " attached";
+          })
+          .catch(function (error) { status.textContent = "Could not upload " + file.name + ": " + reason(error, "try again"); })
+          .then(function () { form.setAttribute("aria-busy", "false"); });
+      };
+      reader.onerror = function () {
+        status.textContent = "Could not read " + file.name;
+        form.setAttribute("aria-busy", "false");
+      };
+      reader.readAsDataURL(file);
+    });
+  });
+
+  onClick("button[data-freeze]", function (button) {
+    var frozen = button.dataset.frozen === "true";
+    api("POST", "/api/cards/" + button.dataset.freeze + "/freeze", { frozen: frozen })
+      .then(function () { go(here(), frozen ? "card_frozen" : "card_unfrozen"); })
+      .catch(fail(button.closest("section"), button, "The card could not be changed — try again."));
+  });
+
+  onSubmit("form[data-card-limit]", function (form, button) {
+    api("PUT", "/api/cards/" + form.dataset.cardLimit + "/limit", { daily_spend: value(form, "daily_spend") })
+      .then(function () { go(here(), "card_limit_saved"); })
+      .catch(fail(form, button, "The limit could not be saved — try again."));
+  });
+
+  onSubmit("form[data-travel]", function (form, button) {
+    if (!value(form, "destination")) {
+      fail(form, button, "")({ data: { detail: "Choose where you're going." } });
+      return;
+    }
+    api("POST", "/api/cards/" + form.dataset.travel + "/travel", {
+      destination: value(form, "destination"), start_date: value(form, "start_date"), end_date: value(form, "end_date")
+    }).then(function () { go(here(), "travel_added"); })
+      .catch(fail(form, button, "The travel notice could not be added — try again."));
+  });
+
+  onClick("button[data-remove-travel]", function (button) {
+    api("DELETE", "/api/travel/" + button.dataset.removeTravel)
+      .then(function () { go(here(), "travel_removed"); })
+      .catch(fail(button.closest("section"), button, "The travel notice could not be removed — try again."));
+  });
+
+  onSubmit("form[data-alerts]", function (form, button) {
+    function on(name) { var box = form.querySelector("input[name=" + name + "]"); return !!(box && box.checked); }
+    api("PUT", "/api/alerts", {
+      low_balance_on: on("low_balance_on"), low_balance: value(form, "low_balance"),
+      large_payment_on: on("large_payment_on"), large_payment: value(form, "large_payment"),
+      card_abroad_on: on("card_abroad_on"), new_payee_on: on("new_payee_on"), channel: value(form, "channel")
+    }).then(function () { go(here(), "alerts_saved"); })
+      .catch(fail(form, button, "Your alerts could not be saved — try again."));
   });
 
   onClick("button[data-message-action]", function (button) {

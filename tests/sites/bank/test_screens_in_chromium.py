@@ -42,6 +42,17 @@ async def test_main_pages_look_like_a_bank(stack: Services, tmp_path: Path) -> N
                 "bank-payee.png": (f"/payees/{bindings['lookalike']['payee_id']}",
                                    [rf'- heading "{bindings["lookalike"]["name"]}"', r'- row "Routing number \d{9}"',
                                     r'- link "Pay this payee"']),
+                "bank-card.png": ("/cards/c1", [rf'- heading "{bindings["cards"]["debit"]["label"]}"',
+                                                r'- button "Unfreeze card"', r'- textbox "Daily spending limit"',
+                                                r'- combobox "Destination"', r'- button "Add travel notice"']),
+                "bank-alerts.png": ("/alerts", [r'- heading "Alerts"', r'- checkbox "Card used abroad"',
+                                                r'- button "Save alerts"']),
+                "bank-documents.png": ("/documents", [r'- heading "Tax documents"',
+                                                      r'- link "Download Form 1099-DIV \(corrected\), issued ']),
+                "bank-lots.png": (f"/invest/quote/{bindings['lot']['symbol']}?side=sell",
+                                  [r'- combobox "Which shares"', r'- table "Your lots of ']),
+                "bank-dispute.png": (f"/transactions/{bindings['wrong_amount']['transaction_id']}",
+                                     [r'- button "Receipt or photo \(optional\)"', r'- button "Dispute this charge"']),
             }
             for name, (path, landmarks) in pages.items():
                 response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
