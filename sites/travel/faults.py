@@ -38,7 +38,8 @@ from injectors.hookspec import Firing, SeedWorld, ServerCall
 from scenarios.profile import TargetScope
 from sites.kit.templating import format_cents
 from sites.travel import content as C
-from sites.travel.generator import DEFAULT_FOCUS, FOCUSES
+from sites.travel.generator import ACTION_FOCUSES, DEFAULT_FOCUS, QUESTION_FOCUSES
+from sites.travel.later import LATER_KINDS
 from sites.travel.models import PAGE_SIZE, Booking, Hotel, Review, Room, TravelState
 
 # Focuses whose subject is one of the traveller's stays (bindings[focus]["booking_id"]).
@@ -173,7 +174,7 @@ def target_missing(world: SeedWorld[TravelState], fault: Firing) -> dict[str, An
     focus = str(world.params.get("focus", DEFAULT_FOCUS))
     if focus in _TRIP_FOCUSES:
         return _trip_missing(world, str(world.bindings[focus]["booking_id"]))
-    if focus == "flight":
+    if focus == "flight" or LATER_KINDS.get(focus) == "flight":  # the flight task's flight, named by number
         return _nonstops_missing(world)
     return _hotel_missing(world, fault.rng)
 
@@ -334,7 +335,8 @@ class _PaginationDrift:
 # kinds each family above works on; recipe expansion reads this instead of generating worlds.
 TARGET = TargetScope(
     param="focus", default=DEFAULT_FOCUS,
-    kinds={**{focus: "flight" if focus == "flight" else "hotel" for focus in FOCUSES},
+    kinds={**{focus: "flight" if focus == "flight" else "hotel" for focus in ACTION_FOCUSES + QUESTION_FOCUSES},
+           **LATER_KINDS,
            **{focus: "trip" for focus in _TRIP_FOCUSES if focus not in ("cancel", "change")},
            "nonstop_airlines": "route", "unserved_route": "route"},
     accepts={**{family: ["hotel"] for family in ("decoy_items", "hard_negatives", "push_past_first_page",

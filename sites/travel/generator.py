@@ -44,6 +44,10 @@ Bindings (task templates refer to them as `{group.key}`); every stay has check_i
                       origin_city, destination_city, date, date_text, airlines, one_stop_only}
     unserved_route:   a route nobody flies, whose way back is flown. {origin, destination, origin_city,
                       destination_city, date, date_text, way_back_served}
+  Later features' focuses (sites/travel/later.py), each present only under its own focus, each turning on only
+  its own feature: three_days, stream, seat_bag, basic_upgrade, standard_upgrade, flight_check_in, hold,
+  connections_only, stay_points, receipt, two_rooms, multi_city, full_night, share, reshare, shared_with
+  (their keys are in each function's return).
 """
 
 from datetime import date, timedelta
@@ -56,6 +60,7 @@ from sites.kit.dates import day_month_year
 from sites.kit.site import World, WorldSetup
 from sites.travel import content as C
 from sites.travel import questions as Q
+from sites.travel.later import LATER
 from sites.travel.models import (
     AMENITIES,
     Account,
@@ -75,7 +80,9 @@ from sites.travel.models import (
 ACTION_FOCUSES = ("book", "namesake", "refundable", "resort", "fallback", "cancel", "change", "flight")
 # The question tasks' focuses: each adds its own binding group (sites/travel/questions.py), nothing else.
 QUESTION_FOCUSES = ("stay_total", "check_in", "past_reference", "nonstop_airlines", "unserved_route")
-FOCUSES = ACTION_FOCUSES + QUESTION_FOCUSES
+# Later features' focuses (sites/travel/later.py): each turns on its own feature and adds its binding group.
+LATER_FOCUSES = tuple(LATER)
+FOCUSES = ACTION_FOCUSES + QUESTION_FOCUSES + LATER_FOCUSES
 DEFAULT_FOCUS = "book"
 KNOWN_PARAMS = ("focus",)
 HOTELS_PER_CITY = 11
@@ -390,6 +397,10 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         focused[focus] = (asked.get("booking_id") or asked.get("hotel_id")
                           or f"{asked['origin']}-{asked['destination']}",
                           asked.get("hotel_name") or f"{asked['origin_city']} to {asked['destination_city']}")
+    if focus in LATER_FOCUSES:
+        asked = LATER[focus](state, b.rng, clock, bindings)
+        focused[focus] = (asked["target"]["id"], asked["target"]["name"])
+        bindings[focus] = {k: v for k, v in asked.items() if k != "target"}
     target_id, target_name = focused[focus]
     bindings["target"] = {"id": target_id, "name": target_name}
     return World(state=state, bindings=bindings)

@@ -17,9 +17,11 @@ from sites.kit.lookup import get_or_404, not_found
 from sites.kit.notices import notice_of
 from sites.kit.paging import Listing, page_number
 from sites.kit.templating import Pages, format_cents
+from sites.travel.api import available
 from sites.travel.models import (
     AMENITIES,
     BOOK_AHEAD_DAYS,
+    MAX_BAGS,
     PAGE_SIZE,
     SORTS,
     Hotel,
@@ -29,6 +31,18 @@ from sites.travel.models import (
     parse_date,
     quote,
 )
+from sites.travel.rules import (
+    BAG_CENTS,
+    FARE_EXTRA_CENTS,
+    FARE_RULES,
+    FARES,
+    HOLD_HOURS,
+    check_in_open,
+    full_night_in,
+    seat_kind,
+    seat_map,
+    stream_order,
+)
 from sites.travel.stays import Stay, check_stay, fits, from_price, optional_stay
 
 NOTICES = {
@@ -36,6 +50,10 @@ NOTICES = {
     "dates_changed": "Your new dates are saved",
     "cancelled": "Booking cancelled",
     "flight_booked": "Flight booked",
+    "shared": "Trip shared",
+    "unshared": "Sharing stopped",
+    "checked_in": "You're checked in",
+    "upgraded": "Fare upgraded to Flex",
 }
 _MAX_PRICES = (100, 150, 200, 300, 500)
 
@@ -196,17 +214,19 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         found = get_or_404(state.hotels, hotel_id, detail="This hotel isn't on Wayfarer any more.")
         stay = optional_stay(state, dict(request.query_params))
+        full = full_night_in(state, found.id, stay.check_in, stay.check_out) if stay else None
         rooms = []
         for room in state.rooms_of(found.id):
             priced = quote(found, room, stay.nights, stay.rooms) if stay else None
-            book_url = _url("/book", {"hotel": found.id, "room": room.id, **stay.query()}) if stay else None
+            book_url = (_url("/book", {"hotel": found.id, "room": room.id, **stay.query()})
+                        if stay and not full else None)
             rooms.append({"r": room, "quote": priced, "fits": fits(room, stay), "book_url": book_url,
                           "rate": "free cancellation" if room.refundable else "non-refundable"})
         episode.emit.inspect("view_hotel", found.id,
                              revealed=["cancellation_policy", "taxes_and_fees", "rooms", "reviews"],
                              room_ids=[r.id for r in state.rooms_of(found.id)])
         return ui.render(
-            episode, "hotel.html", title=found.name, hotel=found, stay=stay, rooms=rooms,
+            episode, "hotel.html", title=found.name, hotel=found, stay=stay, rooms=rooms, full_night=full,
             reviews=state.reviews_of(found.id), amenities=[AMENITIES[a] for a in found.amenities],
             word=_rating_word(found.rating), form={**search_form(state, request, stay), "city": found.city},
             back_url=_url("/hotels", {"city": found.city, **(stay.query() if stay else {})}), active="stays")
@@ -225,6 +245,9 @@ def page_router(ui: Pages) -> APIRouter:
             raise HTTPException(409, f"The {room.name} is sold out for these dates. Choose another room.")
         if not fits(room, stay):
             raise HTTPException(400, f"The {room.name} sleeps {room.sleeps}: add rooms or choose a larger room.")
+        if (night := full_night_in(state, found.id, stay.check_in, stay.check_out)) is not None:
+            raise HTTPException(409, f"{found.name} is fully booked on {long_date(night.isoformat())}. "
+                                     "Choose other dates or another hotel.")
         episode.emit.navigate("view_checkout", room.id, hotel_id=found.id)
         return ui.render(episode, "book.html", title="Complete your booking", hotel=found, room=room, stay=stay,
                          quote=quote(found, room, stay.nights, stay.rooms), cards=state.cards, user=state.user,
@@ -240,7 +263,8 @@ def page_router(ui: Pages) -> APIRouter:
             return [{"b": b, "hotel": state.hotel(b.hotel_id), "room": state.room(b.room_id)} for b in chosen]
 
         groups = {"upcoming": rows("confirmed"), "past": rows("completed"), "cancelled": rows("cancelled")}
-        flights = [{"fb": fb, "f": state.flight(fb.flight_id)} for fb in state.flight_bookings]
+        manage = bool(state.fares) or state.uploads is not None
+        flights = [{"fb": fb, "f": state.flight(fb.flight_id), "manage": manage} for fb in state.flight_bookings]
         episode.emit.navigate("view_trips", None, booking_ids=[b.id for b in state.bookings])
         return ui.render(episode, "trips.html", title="Your trips", groups=groups, flights=flights,
                          notice=notice_of(request, NOTICES), active="trips")
@@ -251,10 +275,46 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         found = get_or_404(state.bookings, booking_id, detail=not_found("booking"))
         episode.emit.inspect("view_trip", found.id, revealed=["dates", "price", "cancellation_policy"])
+        shares = None if state.shares is None else [x for x in state.shares if x.booking_id == found.id]
+        receipt = state.folio is not None and found.status == "completed"
         return ui.render(episode, "trip.html", title=f"Trip {found.reference}", b=found,
                          hotel=state.hotel(found.hotel_id), room=state.room(found.room_id),
-                         card=state.card(found.card_id),
+                         card=state.card(found.card_id), shares=shares, receipt=receipt,
                          notice=notice_of(request, NOTICES), today=state.today, active="trips")
+
+    @router.get("/trips/{booking_id}/receipt", response_class=HTMLResponse)
+    @hook_point("receipt", "page", target=lambda kw: kw["booking_id"])
+    async def receipt(booking_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
+        state = episode.state
+        folio = available(state.folio, "Receipts")
+        found = get_or_404(state.bookings, booking_id, detail=not_found("booking"))
+        if found.status != "completed":
+            raise HTTPException(404, "A receipt is issued once you've checked out.")
+        charges = [c for c in folio if c.booking_id == found.id]
+        episode.emit.inspect("download_receipt", found.id, revealed=["receipt_total"])
+        page = ui.render(episode, "receipt.html", b=found, hotel=state.hotel(found.hotel_id),
+                         room=state.room(found.room_id), card=state.card(found.card_id), charges=charges,
+                         total=found.total_cents + sum(c.cents for c in charges), user=state.user)
+        # A document to keep: the browser saves it rather than showing it.
+        page.headers["Content-Disposition"] = f'attachment; filename="wayfarer-receipt-{found.reference}.html"'
+        return page
+
+    @router.get("/flight-trips/{booking_id}", response_class=HTMLResponse)
+    @hook_point("flight_trip", "page", target=lambda kw: kw["booking_id"])
+    async def flight_trip(booking_id: str, request: Request, episode: TravelEpisode) -> HTMLResponse:
+        state = episode.state
+        if not state.fares and state.uploads is None:
+            raise HTTPException(404, "Flight bookings are managed with the airline on this account.")
+        made = get_or_404(state.flight_bookings, booking_id, detail=not_found("flight booking"))
+        flight = state.flight(made.flight_id)
+        assert flight is not None
+        episode.emit.inspect("view_flight_booking", made.id, revealed=["fare_rules", "check_in"])
+        scan = next((u for u in state.uploads or [] if u.id == made.passport_upload), None)
+        return ui.render(episode, "flight_trip.html", title=f"Flight {flight.number}", fb=made, f=flight,
+                         airports=state.airports, fares=FARES, rules=FARE_RULES,
+                         upgrade_cents=FARE_EXTRA_CENTS["flex"] - FARE_EXTRA_CENTS["standard"],
+                         check_in=state.uploads is not None, check_in_open=check_in_open(state, flight), scan=scan,
+                         notice=notice_of(request, NOTICES), active="trips")
 
     @router.get("/rewards", response_class=HTMLResponse)
     @hook_point("rewards", "page")
@@ -273,6 +333,7 @@ def page_router(ui: Pages) -> APIRouter:
         origin, destination, day = params.get("from", ""), params.get("to", ""), params.get("date", "")
         nonstop = params.get("nonstop", "")
         results = None
+        stream: dict[str, Any] | None = None
         if origin or destination or day:
             if origin not in state.airports or destination not in state.airports:
                 raise HTTPException(400, "Choose where you fly from and to.")
@@ -288,6 +349,11 @@ def page_router(ui: Pages) -> APIRouter:
                        and f.date == when.isoformat() and not (nonstop and f.stops)]
             results.sort(key=(lambda f: (f.price_cents, f.id)) if sort == "price" else (lambda f: (f.departs, f.id)))
             results = results_point(episode, "flights", results, state.flights)
+            if state.streaming:
+                # The page shows the first airline's flights; the script asks for the others one by one.
+                order = stream_order(state, origin, destination, when.isoformat())
+                stream = {"airlines": len(order), "first": order[0] if order else None}
+                results = [f for f in results if order and f.airline == order[0]]
             episode.emit.search("search_flights", query=f"{origin}-{destination} {when.isoformat()}",
                                 results=[f.id for f in results], sort=sort,
                                 **({"nonstop": True} if nonstop else {}))
@@ -295,7 +361,7 @@ def page_router(ui: Pages) -> APIRouter:
             episode.emit.navigate("view_flights", None)
         return ui.render(episode, "flights.html", title="Flights", airports=state.airports, origin=origin,
                          destination=destination, date=day, results=results, today=state.today, active="flights",
-                         sort=params.get("sort", "") or "price", nonstop=nonstop == "1")
+                         sort=params.get("sort", "") or "price", nonstop=nonstop == "1", stream=stream)
 
     @router.get("/flights/{flight_id}/book", response_class=HTMLResponse)
     @hook_point("flight_page", "page", target=lambda kw: kw["flight_id"])
@@ -303,8 +369,12 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         found = get_or_404(state.flights, flight_id, detail="That flight isn't available.")
         episode.emit.inspect("view_flight", found.id, revealed=["fare", "baggage"])
+        held = next((h for h in state.holds or [] if h.flight_id == found.id), None)
         return ui.render(episode, "flight_book.html", title=f"{found.airline} {found.number}", f=found,
-                         airports=state.airports, cards=state.cards, user=state.user, active="flights")
+                         airports=state.airports, cards=state.cards, user=state.user, active="flights",
+                         fares=FARES if state.fares else None, fare_extra=FARE_EXTRA_CENTS, rules=FARE_RULES,
+                         seat_rows=seat_map(found), seat_kind=seat_kind, bag_cents=BAG_CENTS, max_bags=MAX_BAGS,
+                         holds=state.holds is not None, held=held, hold_hours=HOLD_HOURS)
 
     return router
 

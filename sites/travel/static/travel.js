@@ -287,11 +287,220 @@
       var card = flight.querySelector("input[name=card_id]:checked");
       clearAlert();
       button.disabled = true;
-      api("POST", "/api/flight-bookings", { flight_id: flight.dataset.flightBooking,
+      var wanted = { flight_id: flight.dataset.flightBooking,
         first_name: flight.elements.first_name.value.trim(), last_name: flight.elements.last_name.value.trim(),
-        card_id: card ? card.value : "" })
+        card_id: card ? card.value : "" };
+      if (flight.hasAttribute("data-fares")) {
+        var fare = flight.querySelector("input[name=fare]:checked");
+        var seat = flight.querySelector("input[name=seat]:checked");
+        wanted.fare = fare ? fare.value : "";
+        if (seat && !seat.disabled) wanted.seat = seat.value;
+        wanted.bags = Number(flight.elements.bags.value);
+      }
+      api("POST", "/api/flight-bookings", wanted)
         .then(function (data) { go(data.url, "flight_booked"); })
         .catch(fail(button, "The flight couldn't be booked — try again"));
     });
+    /* Fares: Basic has no seat choice (the seat map is off); the total follows the fare and the bags. */
+    if (flight.hasAttribute("data-fares")) {
+      var dollars = function (cents) {
+        return "$" + (cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      };
+      var refresh = function () {
+        var fare = flight.querySelector("input[name=fare]:checked");
+        var basic = !fare || fare.value === "basic";
+        flight.querySelectorAll("input[name=seat]").forEach(function (seat) {
+          seat.disabled = basic || seat.hasAttribute("data-taken");
+          if (basic) seat.checked = false;
+        });
+        flight.querySelector("[data-seat-hint]").hidden = !basic;
+        var total = Number(flight.dataset.price) + (fare ? Number(fare.dataset.extra) : 0)
+          + Number(flight.elements.bags.value) * Number(flight.dataset.bag);
+        document.querySelector("[data-flight-total]").textContent = dollars(total);
+      };
+      flight.addEventListener("change", refresh);
+      refresh();
+    }
   }
+
+  /* ---- a fare held: the airline confirms after a moment ---- */
+
+  var holdButton = document.querySelector("[data-hold]");
+  if (holdButton) {
+    var holdStatus = document.querySelector("[data-hold-status]");
+    holdButton.addEventListener("click", function () {
+      clearAlert();
+      holdButton.disabled = true;
+      holdStatus.textContent = "Asking the airline to hold your fare…";
+      api("POST", "/api/fare-holds", { flight_id: holdButton.dataset.hold })
+        .then(function () { window.location.reload(); })
+        .catch(function (error) {
+          holdStatus.textContent = "";
+          fail(holdButton, "The fare couldn't be held — try again")(error);
+        });
+    });
+  }
+
+  /* ---- a streamed flight search: the other airlines' flights arrive one by one ---- */
+
+  var stream = document.querySelector("[data-stream]");
+  if (stream) {
+    var list = document.querySelector("ol.tv-flights");
+    var airlines = Number(stream.dataset.airlines);
+    var cheapest = stream.querySelector("[data-cheapest]");
+    var streamStatus = stream.querySelector("[data-stream-status]");
+    var priceText = function (cents) {
+      return "$" + (cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    };
+    var card = function (f) {
+      var li = document.createElement("li");
+      li.dataset.price = String(f.price_cents);
+      li.dataset.departs = f.departs;
+      var article = document.createElement("article");
+      article.className = "tv-card tv-flight";
+      article.setAttribute("aria-label", f.airline + " " + f.number);
+      var air = document.createElement("div"); air.className = "tv-fl-air";
+      var name = document.createElement("b"); name.textContent = f.airline;
+      var no = document.createElement("span"); no.className = "small muted"; no.textContent = f.number;
+      air.append(name, no);
+      var times = document.createElement("div"); times.className = "tv-fl-times";
+      times.innerHTML = "<b></b> <span class=\"muted\"></span> <span class=\"tv-fl-line\" aria-hidden=\"true\"></span> <b></b> <span class=\"muted\"></span>";
+      var parts = times.querySelectorAll("b, span.muted");
+      parts[0].textContent = f.departs; parts[1].textContent = f.origin; parts[2].textContent = f.arrives; parts[3].textContent = f.destination;
+      var stops = document.createElement("div"); stops.className = "tv-fl-stops";
+      var badge = document.createElement("span");
+      badge.className = f.stops ? "tv-badge-warn" : "tv-badge-ok";
+      badge.textContent = f.stops ? "1 stop" : "Nonstop";
+      var dur = document.createElement("span"); dur.className = "small muted";
+      dur.textContent = Math.floor(f.duration_min / 60) + "h " + (f.duration_min % 60) + "m";
+      stops.append(badge, dur);
+      var side = document.createElement("div"); side.className = "tv-fl-price";
+      var price = document.createElement("p"); price.className = "tv-price";
+      var amount = document.createElement("b"); amount.textContent = priceText(f.price_cents);
+      price.append(amount);
+      var select = document.createElement("a");
+      select.className = "btn tv-btn-primary"; select.href = "/flights/" + f.id + "/book"; select.textContent = "Select";
+      select.setAttribute("aria-label", "Select " + f.airline + " " + f.number);
+      side.append(price, select);
+      article.append(air, times, stops, side);
+      li.append(article);
+      return li;
+    };
+    var place = function (li) {
+      var byPrice = stream.dataset.sort !== "departure";
+      var after = Array.prototype.find.call(list.children, function (other) {
+        return byPrice ? Number(other.dataset.price || 0) > Number(li.dataset.price)
+                       : (other.dataset.departs || "") > li.dataset.departs;
+      });
+      list.insertBefore(li, after || null);
+    };
+    list.querySelectorAll("li").forEach(function (li) {
+      var shown = li.querySelector(".tv-price b");
+      li.dataset.price = String(Math.round(Number(shown.textContent.replace(/[^0-9.]/g, "")) * 100));
+      var dep = li.querySelector(".tv-fl-times b");
+      li.dataset.departs = dep ? dep.textContent : "";
+    });
+    var next = function (batch) {
+      if (batch >= airlines) return;
+      var query = new URLSearchParams({ from: stream.dataset.from, to: stream.dataset.to, date: stream.dataset.date,
+                                        batch: String(batch) });
+      api("GET", "/api/flights/stream?" + query.toString()).then(function (data) {
+        data.flights.forEach(function (f) {
+          if (stream.dataset.nonstop && f.stops) return;
+          place(card(f));
+          var low = cheapest.dataset.cents ? Number(cheapest.dataset.cents) : Infinity;
+          if (f.price_cents < low) { cheapest.dataset.cents = String(f.price_cents); cheapest.textContent = priceText(f.price_cents); }
+        });
+        if (data.done) {
+          streamStatus.textContent = "All airlines searched";
+          stream.setAttribute("aria-busy", "false");
+          cheapest.parentNode.firstChild.textContent = "Cheapest fare ";
+        } else {
+          streamStatus.textContent = "Searching more airlines… (" + data.searched + " of " + airlines + " searched)";
+          next(batch + 1);
+        }
+      }).catch(function () {
+        streamStatus.textContent = "Some airlines didn't answer. Search again to see every flight.";
+        stream.setAttribute("aria-busy", "false");
+      });
+    };
+    next(1);
+  }
+
+  /* ---- a booked flight: upgrade, online check-in with a passport scan ---- */
+
+  var upgrade = document.querySelector("[data-upgrade]");
+  if (upgrade) {
+    upgrade.addEventListener("click", function () {
+      clearAlert();
+      upgrade.disabled = true;
+      api("POST", "/api/flight-bookings/" + upgrade.dataset.upgrade + "/upgrade")
+        .then(function () { go(window.location.pathname, "upgraded"); })
+        .catch(fail(upgrade, "The fare couldn't be upgraded — try again"));
+    });
+  }
+
+  var checkIn = document.querySelector("form[data-check-in]");
+  if (checkIn) {
+    var passport = checkIn.querySelector("[data-passport]");
+    var passportStatus = document.getElementById("passport-status");
+    /* The scan is uploaded as soon as it is chosen; check-in waits for it. */
+    passport.addEventListener("change", function () {
+      delete passport.dataset.uploadId;
+      var file = passport.files && passport.files[0];
+      if (!file) { passportStatus.textContent = ""; return; }
+      passportStatus.textContent = "Uploading " + file.name + "…";
+      var reader = new FileReader();
+      reader.onload = function () {
+        var data = String(reader.result).split(",")[1] || "";
+        api("POST", "/api/uploads", { name: file.name, content_type: file.type || "image/png", data: data })
+          .then(function (made) {
+            passport.dataset.uploadId = made.upload.id;
+            passportStatus.textContent = file.name + " attached";
+          })
+          .catch(function (error) { passportStatus.textContent = "Could not upload " + file.name + ": " + reason(error, "try again"); });
+      };
+      reader.onerror = function () { passportStatus.textContent = "Could not read " + file.name; };
+      reader.readAsDataURL(file);
+    });
+    checkIn.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var button = checkIn.querySelector("button[type=submit]");
+      clearAlert();
+      if (!passport.dataset.uploadId) {
+        fail(null, "")({ data: { detail: "Add a scan of your passport first." } });
+        return;
+      }
+      button.disabled = true;
+      api("POST", "/api/flight-bookings/" + checkIn.dataset.checkIn + "/check-in", { passport_upload: passport.dataset.uploadId })
+        .then(function () { go(window.location.pathname, "checked_in"); })
+        .catch(fail(button, "You couldn't be checked in — try again"));
+    });
+  }
+
+  /* ---- sharing a trip ---- */
+
+  var shareForm = document.querySelector("form[data-share]");
+  if (shareForm) {
+    shareForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var button = shareForm.querySelector("button[type=submit]");
+      clearAlert();
+      button.disabled = true;
+      api("POST", "/api/bookings/" + shareForm.dataset.share + "/shares",
+          { email: shareForm.elements.email.value.trim(), access: shareForm.elements.access.value })
+        .then(function () { go(window.location.pathname, "shared"); })
+        .catch(fail(button, "The trip couldn't be shared — try again"));
+    });
+  }
+  document.querySelectorAll("[data-unshare]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      clearAlert();
+      button.disabled = true;
+      var trip = document.querySelector("form[data-share]").dataset.share;
+      api("DELETE", "/api/bookings/" + trip + "/shares/" + button.dataset.unshare)
+        .then(function () { go(window.location.pathname, "unshared"); })
+        .catch(fail(button, "Sharing couldn't be stopped — try again"));
+    });
+  });
 })();

@@ -3,6 +3,7 @@ and screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them under docs/screens/t
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -10,6 +11,7 @@ from harness.browser.pool import BrowserPool
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
+from sites.kit.templating import format_cents
 from tests.screens import keep_screenshot
 
 pytestmark = pytest.mark.e2e
@@ -69,5 +71,88 @@ async def test_main_pages_look_like_a_product(stack: Services, tmp_path: Path) -
             await context.close()
         await control.close_episode("travel-look")
     finally:
+        await oracle.close()
+        await control.close()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_later_pages_work_and_look_like_the_product(stack: Services, tmp_path: Path) -> None:
+    """The later features' pages, each in its own focus's world: the scripts run (a streamed search finishes,
+    the seat map opens for a Standard fare, a share is sent) and the pages look like the rest of Wayfarer."""
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
+    opened: list[str] = []
+    try:
+        async with BrowserPool() as pool:
+            async def browse(focus: str) -> tuple[dict[str, Any], Any]:
+                episode_id = f"travel-later-{focus}"
+                info = await oracle.create_episode(site="travel", task_id="look", seed=1, episode_id=episode_id,
+                                                   setup={"params": {"focus": focus}})
+                opened.append(episode_id)
+                proxy = (await control.open_episode(episode_id, 1, [], tmp_path / episode_id))["proxy_url"]
+                context = await pool.new_context(proxy)
+                page = await context.new_page()
+                await page.set_viewport_size({"width": 1280, "height": 1000})
+                return info, page
+
+            info, page = await browse("seat_bag")
+            fl = info["bindings"]["seat_bag"]
+            await page.goto(f"{info['base_url']}/flights/{fl['flight_id']}/book", wait_until="load")
+            seat = page.get_by_role("radio", name=f"Seat {fl['seat']}, window")
+            assert await seat.is_disabled()  # Basic: no seat choice
+            await page.get_by_role("radio", name=re.compile(r"^Standard, ")).check()
+            await seat.check()
+            await page.get_by_role("combobox", name="Checked bags").select_option(label="1 bag (+$35.00)")
+            total = await page.get_by_role("group", name="Total to pay").inner_text()
+            assert format_cents(fl["total_cents"], "$") in total, total
+            keep_screenshot(await page.screenshot(animations="disabled", full_page=True), "travel-flight-fares.png")
+
+            info, page = await browse("basic_upgrade")
+            await page.goto(f"{info['base_url']}/flight-trips/{info['bindings']['basic_upgrade']['flight_booking_id']}",
+                            wait_until="load")
+            assert await page.get_by_text("Basic fares can't be upgraded").is_visible()
+            keep_screenshot(await page.screenshot(animations="disabled"), "travel-flight-trip.png")
+
+            info, page = await browse("stream")
+            st = info["bindings"]["stream"]
+            await page.goto(f"{info['base_url']}/flights?from={st['origin']}&to={st['destination']}&date={st['date']}",
+                            wait_until="load")
+            await page.get_by_text("All airlines searched").wait_for(timeout=15_000)
+            cheapest = await page.get_by_role("group", name="Cheapest fare").inner_text()
+            assert format_cents(st["price_cents"], "$") in cheapest, cheapest
+            keep_screenshot(await page.screenshot(animations="disabled"), "travel-flights-streamed.png")
+
+            info, page = await browse("full_night")
+            full = info["bindings"]["full_night"]
+            await page.goto(f"{info['base_url']}/hotels/{full['hotel_id']}?{_stay(full)}", wait_until="load")
+            assert await page.get_by_role("alert").filter(has_text="Fully booked on").is_visible()
+            keep_screenshot(await page.screenshot(animations="disabled"), "travel-hotel-full.png")
+
+            info, page = await browse("share")
+            shared = info["bindings"]["share"]
+            await page.goto(f"{info['base_url']}/trips/{shared['booking_id']}", wait_until="load")
+            await page.get_by_role("textbox", name="Companion's email").fill(shared["email"])
+            await page.get_by_role("button", name="Share trip").click()
+            await page.get_by_role("button", name=f"Stop sharing with {shared['email']}").wait_for()
+            keep_screenshot(await page.screenshot(animations="disabled", full_page=True), "travel-trip-shared.png")
+
+            info, page = await browse("receipt")
+            await page.goto(f"{info['base_url']}/trips/{info['bindings']['receipt']['booking_id']}", wait_until="load")
+            async with page.expect_download() as started:
+                await page.get_by_role("link", name="Download receipt").click()
+            saved = tmp_path / "receipt.html"
+            await (await started.value).save_as(saved)
+            await page.goto(saved.as_uri(), wait_until="load")
+            paid = await page.get_by_role("group", name="Total paid").inner_text()
+            assert format_cents(info["bindings"]["receipt"]["total_cents"], "$") in paid, paid
+            keep_screenshot(await page.screenshot(animations="disabled"), "travel-receipt.png")
+
+            info, page = await browse("flight_check_in")
+            booked = info["bindings"]["flight_check_in"]["flight_booking_id"]
+            await page.goto(f"{info['base_url']}/flight-trips/{booked}", wait_until="load")
+            assert await page.get_by_role("button", name="Passport scan").is_visible()
+            keep_screenshot(await page.screenshot(animations="disabled"), "travel-check-in.png")
+    finally:
+        for episode_id in opened:
+            await control.close_episode(episode_id)
         await oracle.close()
         await control.close()
