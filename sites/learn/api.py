@@ -8,16 +8,21 @@ takes, 409 for a request that does not make sense now (no attempts left, a date 
 422 for a malformed body.
 """
 
+import asyncio
+import base64
+import binascii
+import math
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
+from scenarios.clock import iso, parse_iso
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
-from sites.learn.generator import score_attempt
 from sites.learn.models import (
+    UPLOAD_MAX_BYTES,
     Announcement,
     AnnouncementBody,
     Attachment,
@@ -25,18 +30,37 @@ from sites.learn.models import (
     AttemptBody,
     Course,
     DoneBody,
+    Extension,
+    ExtensionBody,
+    File,
     GradeBody,
     LearnEpisode,
     LearnState,
+    Message,
+    MessageBody,
+    PeerReviewBody,
     Post,
     PostBody,
+    Regrade,
+    RegradeBody,
     Reminder,
     ReminderBody,
+    ReplyBody,
+    Report,
     Submission,
     SubmitBody,
+    UploadBody,
 )
+from sites.learn.quizzing import score_attempt
 
 MAX_REMINDERS = 50
+MAX_FILES = 60
+# An upload is checked (type, size) before it is kept; a report is put together from every grade. Both
+# take a moment, as on a real platform: the page says so and waits (the patience tasks are built on it).
+UPLOAD_CHECKED_IN_S = 0.8
+REPORT_PREPARED_IN_S = 1.5
+SIGNATURES = {"application/pdf": b"%PDF", "image/png": b"\x89PNG\r\n\x1a\n"}
+EXTENSION_MAX_DAYS = 60
 
 
 def _teaching(state: LearnState, course_id: str) -> Course:
@@ -45,6 +69,17 @@ def _teaching(state: LearnState, course_id: str) -> Course:
         raise HTTPException(403, f"You are a student in {course.code}-{course.section}; only its instructors can "
                                  "do that.")
     return course
+
+
+def _member(state: LearnState, course_id: str) -> Course:
+    """A course the user takes or teaches (every course in the state is one)."""
+    return get_or_404(state.courses, course_id, "course")
+
+
+def _unlocked(state: LearnState, module_id: str | None) -> None:
+    blocking = state.locked_by(module_id)
+    if blocking is not None:
+        raise HTTPException(409, f"This opens when you have finished every lesson of “{blocking.title}”.")
 
 
 def api_router() -> APIRouter:
@@ -86,6 +121,7 @@ def api_router() -> APIRouter:
                           episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
         quiz = get_or_404(state.quizzes, quiz_id, "quiz")
+        _unlocked(state, quiz.module_id)
         earlier = state.attempts_of(quiz.id, state.user.id)
         if len(earlier) >= quiz.allowed_attempts:
             raise HTTPException(409, f"You have no attempts left for {quiz.title} (allowed: {quiz.allowed_attempts}).")
@@ -120,6 +156,7 @@ def api_router() -> APIRouter:
                         episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
         lesson = get_or_404(state.lessons, lesson_id, "lesson")
+        _unlocked(state, lesson.module_id)
         if lesson.done == body.done:
             raise HTTPException(409, f"“{lesson.title}” is already marked {'done' if body.done else 'not done'}.")
         episode.clock.stamp()
@@ -177,7 +214,173 @@ def api_router() -> APIRouter:
         episode.emit.commit("remove_reminder", reminder.id, touched=[reminder.id])
         return {"removed": reminder.id}
 
+    @router.post("/files", status_code=201)
+    @hook_point("upload_file", "write", target=lambda kw: kw["body"].name)
+    async def upload_file(body: UploadBody, request: Request, episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        try:
+            data = base64.b64decode(body.data, validate=True)
+        except (binascii.Error, ValueError):
+            raise HTTPException(422, "data: the file's bytes in base64") from None
+        if not data:
+            raise HTTPException(422, f"{body.name} is empty")
+        if len(data) > UPLOAD_MAX_BYTES:
+            raise HTTPException(413, f"a file may be at most {UPLOAD_MAX_BYTES // 1024} KB")
+        if body.content_type == "text/plain":
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise HTTPException(422, f"{body.name} is not a text file") from None
+        elif not data.startswith(SIGNATURES[body.content_type]):
+            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} file")
+        if len(state.files) >= MAX_FILES:
+            raise HTTPException(409, f"You can keep at most {MAX_FILES} files.")
+        await asyncio.sleep(UPLOAD_CHECKED_IN_S)
+        record = File(id=state.take_id("file", "f", 3), name=body.name, size_kb=max(1, math.ceil(len(data) / 1024)),
+                      mime=body.content_type, uploaded_at=episode.clock.stamp())
+        state.files.append(record)
+        episode.emit.commit("upload_file", record.id, file_name=record.name, touched=[record.id])
+        return {"file": record.model_dump()}
+
+    # -- inbox ---------------------------------------------------------------------------------------
+
+    @router.post("/messages", status_code=201)
+    @hook_point("send_message", "write", target=lambda kw: kw["body"].course_id)
+    async def send_message(body: MessageBody, request: Request, episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        course = _member(state, body.course_id)
+        people = {course.instructor_id, *course.student_ids} - {state.user.id}
+        recipients = list(dict.fromkeys(body.recipient_ids))
+        outside = [r for r in recipients if r not in people]
+        if outside:
+            raise HTTPException(422, f"recipient_ids: {outside[0]!r} is not in {course.code}-{course.section}")
+        at = episode.clock.stamp()
+        record = Message(id=state.take_id("message", "msg", 3), course_id=course.id, sender_id=state.user.id,
+                         recipient_ids=recipients, subject=body.subject, body=body.body, sent_at=at)
+        state.messages.append(record)
+        episode.emit.commit("send_message", record.id, course=course.id, touched=[record.id])
+        return {"message": record.model_dump(), "url": f"/inbox/{record.id}"}
+
+    @router.post("/messages/{message_id}/replies", status_code=201)
+    @hook_point("reply_message", "write", target=lambda kw: kw["message_id"])
+    async def reply_message(message_id: str, body: ReplyBody, request: Request,
+                            episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        me = state.user.id
+        original = get_or_404((m for m in state.messages if me == m.sender_id or me in m.recipient_ids),
+                              message_id, "message")
+        root = original.reply_to or original.id
+        to = [original.sender_id] if original.sender_id != me else original.recipient_ids
+        at = episode.clock.stamp()
+        subject = original.subject if original.subject.startswith("Re: ") else f"Re: {original.subject}"
+        record = Message(id=state.take_id("message", "msg", 3), course_id=original.course_id, sender_id=me,
+                         recipient_ids=list(to), subject=subject, body=body.body, sent_at=at, reply_to=root)
+        state.messages.append(record)
+        episode.emit.commit("reply_message", root, reply_to=original.id, touched=[record.id])
+        return {"message": record.model_dump(), "url": f"/inbox/{root}"}
+
+    # -- rubrics: regrade requests and peer reviews -----------------------------------------------------
+
+    @router.post("/submissions/{submission_id}/regrades", status_code=201)
+    @hook_point("request_regrade", "write", target=lambda kw: kw["submission_id"])
+    async def request_regrade(submission_id: str, body: RegradeBody, request: Request,
+                              episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        record = get_or_404((s for s in state.submissions if s.student_id == state.user.id), submission_id,
+                            "submission")
+        assignment = state.assignment(record.assignment_id)
+        assert assignment is not None
+        if record.score is None:
+            raise HTTPException(409, "This submission has no grade yet: there is nothing to regrade.")
+        if body.criterion_id not in {r.criterion_id for r in record.rubric_scores}:
+            raise HTTPException(422, f"criterion_id: no rubric criterion {body.criterion_id!r} on this grade")
+        if any(r.submission_id == record.id and r.criterion_id == body.criterion_id and r.status == "pending"
+               for r in state.regrades):
+            raise HTTPException(409, "You already asked for a regrade of that criterion: it is waiting for the "
+                                     "instructor.")
+        at = episode.clock.stamp()
+        made = Regrade(id=state.take_id("regrade", "rg", 3), submission_id=record.id,
+                       criterion_id=body.criterion_id, message=body.message, requested_at=at)
+        state.regrades.append(made)
+        episode.emit.commit("request_regrade", record.id, criterion=body.criterion_id, touched=[made.id])
+        return {"regrade": made.model_dump(),
+                "url": f"/courses/{assignment.course_id}/submissions/{record.id}"}
+
+    @router.put("/peer-reviews/{review_id}")
+    @hook_point("peer_review", "write", target=lambda kw: kw["review_id"])
+    async def peer_review(review_id: str, body: PeerReviewBody, request: Request,
+                          episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        review = get_or_404((r for r in state.peer_reviews if r.reviewer_id == state.user.id), review_id,
+                            "peer review")
+        assignment = state.assignment(review.assignment_id)
+        assert assignment is not None
+        if review.done_at is not None:
+            raise HTTPException(409, "You already handed in this review; it can't be changed.")
+        criteria = {c.id: c for c in assignment.rubric}
+        unknown = sorted(set(body.ratings) - set(criteria))
+        if unknown:
+            raise HTTPException(422, f"ratings: no criterion {unknown[0]!r} in this rubric")
+        missing = [c.name for cid, c in criteria.items() if cid not in body.ratings]
+        if missing:
+            raise HTTPException(422, f"ratings: rate every criterion ({missing[0]} has no rating)")
+        for cid, label in body.ratings.items():
+            if criteria[cid].points_for(label) is None:
+                raise HTTPException(422, f"ratings.{cid}: no level {label!r} for {criteria[cid].name}")
+        review.ratings, review.comment = dict(body.ratings), body.comment
+        review.done_at = episode.clock.stamp()
+        episode.emit.commit("peer_review", review.id, submission=review.submission_id, touched=[review.id])
+        return {"review": review.model_dump(),
+                "url": f"/courses/{assignment.course_id}/assignments/{assignment.id}/peer-reviews"}
+
     # -- instructor: grading and announcements ----------------------------------------------------------
+
+    @router.post("/assignments/{assignment_id}/extensions", status_code=201)
+    @hook_point("extend", "write", target=lambda kw: kw["assignment_id"])
+    async def extend(assignment_id: str, body: ExtensionBody, request: Request,
+                     episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        assignment = get_or_404(state.assignments, assignment_id, "assignment")
+        course = _teaching(state, assignment.course_id)
+        if body.student_id not in course.student_ids:
+            raise HTTPException(422, f"student_id: {body.student_id!r} is not in {course.code}-{course.section}")
+        try:
+            day = date.fromisoformat(body.date)
+        except ValueError:
+            raise HTTPException(422, "date: not a real date (use YYYY-MM-DD)") from None
+        due = parse_iso(assignment.due_at)
+        if day <= due.date():
+            raise HTTPException(409, f"An extension has to be later than the due date ({assignment.due_at[:10]}).")
+        if (day - due.date()).days > EXTENSION_MAX_DAYS:
+            raise HTTPException(422, f"date: at most {EXTENSION_MAX_DAYS} days after the due date")
+        new_due = iso(due.replace(year=day.year, month=day.month, day=day.day))
+        at = episode.clock.stamp()
+        record = next((e for e in state.extensions
+                       if e.assignment_id == assignment.id and e.student_id == body.student_id), None)
+        if record is None:
+            record = Extension(id=state.take_id("extension", "ext", 3), assignment_id=assignment.id,
+                               student_id=body.student_id, due_at=new_due, granted_at=at)
+            state.extensions.append(record)
+        else:
+            record.due_at, record.granted_at = new_due, at
+        episode.emit.commit("extend", assignment.id, student=body.student_id, touched=[record.id])
+        return {"extension": record.model_dump(),
+                "url": f"/courses/{course.id}/assignments/{assignment.id}/submissions"}
+
+    @router.post("/courses/{course_id}/reports", status_code=201)
+    @hook_point("prepare_report", "write", target=lambda kw: kw["course_id"])
+    async def prepare_report(course_id: str, request: Request, episode: LearnEpisode) -> dict[str, Any]:
+        state = episode.state
+        course = _teaching(state, course_id)
+        made = next((r for r in state.reports if r.course_id == course.id), None)
+        if made is None:
+            await asyncio.sleep(REPORT_PREPARED_IN_S)
+            made = Report(id=state.take_id("report", "rep", 3), course_id=course.id,
+                          prepared_at=episode.clock.stamp())
+            state.reports.append(made)
+            episode.emit.commit("prepare_report", course.id, touched=[made.id])
+        return {"report": made.model_dump(), "download": f"/courses/{course.id}/grade-report"}
+
 
     @router.post("/submissions/{submission_id}/grade")
     @hook_point("grade", "write", target=lambda kw: kw["submission_id"])

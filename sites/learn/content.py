@@ -77,3 +77,42 @@ PS3_ANSWER = ("1. The mean is {mean} and the median is a little lower, so the da
 FILE_STEMS = ("notes-week-1", "reading-summary", "lab-photos", "outline", "figures")
 EVENT_TITLES = ("Lecture", "Lab section", "Office hours")
 ROOMS = ("Hall B 104", "Science Centre 2.18", "Library seminar room 3", "Online (video link in the module)")
+
+# Rubric criteria (every rubric has these four) and their share of the assignment's points, by its points.
+RUBRIC_CRITERIA = ("Argument", "Use of evidence", "Organisation", "Writing and citations")
+RUBRIC_SPLIT = {20: (8, 4, 4, 4), 25: (10, 5, 5, 5), 50: (20, 15, 10, 5)}
+RUBRIC_LEVELS = (("Excellent", 1.0), ("Proficient", 0.75), ("Developing", 0.5), ("Beginning", 0.25))
+PEER_TEXTS = (
+    "My {t} draft argues that the two readings disagree less than they seem to. I compare their methods first.",
+    "This {t} draft starts from the lab data and works back to the theory; the figures are at the end.",
+    "In this draft on {t} I look at three case studies and ask what they have in common.",
+)
+PEER_COMMENTS = ("Clear argument. The second section needs one more source.",
+                 "Good structure; the figures need captions and the citations are incomplete.",
+                 "Interesting cases. The conclusion repeats the introduction: say what is new.",
+                 "Well written. Check the citation style against the course guide.")
+
+# Inbox: what instructors and classmates write about (subjects look alike on purpose).
+MESSAGE_SUBJECTS = ("A quick question", "Following up", "About this week", "Checking in")
+MESSAGE_ROUTINE = (
+    "Thanks for your last report: nice work on the figures. Keep it up.",
+    "Just checking you saw the reading for next week: it is long, so start early.",
+    "Your attendance has been great this term. See you on Thursday.",
+)
+MAKEUP_SLOTS = ("Tuesday 3 PM", "Wednesday 10 AM", "Thursday 1 PM", "Friday 9 AM")
+MAKEUP_BODY = ("The lab session you missed is being run again as a make-up. Which one can you come to: {a} or "
+               "{b}? Reply to this message so I can book you a bench.")
+CLASSMATE_MAKEUP = "Are you going to the make-up lab? I'd like to go together if we pick the same slot."
+STUDENT_QUESTIONS = ("Question about Problem Set 3", "Office hours", "Missed lecture")
+STUDENT_BODY = "Hi, could I ask about {s} after class on Thursday? Thank you."
+
+# The check-in quiz that opens when the previous week is finished.
+CHECKIN_QUESTIONS = (
+    ("single", "Which part of a report states what you found?", ("Results", "Methods", "Introduction"),
+     ("Results",)),
+    ("short", "What do you call the list of sources at the end of a paper? (one word)", (), ("References",)),
+)
+
+SYLLABUS_WEIGHTS = (("Assignments", 50), ("Quizzes", 10), ("Participation", 10), ("Final exam", 30))
+UPLOAD_TEXT = ("1. The data in the first table are skewed to the right.\n2. The two readings agree on the method.\n"
+               "3. My full working is below each answer.")

@@ -4,6 +4,9 @@ Everything random comes from the `rng` argument and every time from the episode 
 same (setup, seed) gives byte-identical state. The user teaches two sections of one course and
 takes three others; assignments fall due at 11:59 PM on days around the clock's epoch.
 
+The coursework features (inbox, rubrics, peer reviews, prerequisites, syllabi) and their bindings
+are added by `coursework.add_coursework`; its docstring lists them.
+
 Setup params: `ask` (optional): the question of an answer task (`asks.ASKS`); it adds that question's
 binding (see `sites/learn/asks.py`) and leaves the state as it is. Unknown keys are refused.
 
@@ -39,6 +42,7 @@ from sites.kit.dates import MONTH_NAMES, WEEKDAY_NAMES, day_label
 from sites.kit.site import World, WorldSetup
 from sites.learn import content as C
 from sites.learn.asks import ASKS, ask_bindings
+from sites.learn.coursework import add_coursework
 from sites.learn.models import (
     Announcement,
     Assignment,
@@ -50,14 +54,14 @@ from sites.learn.models import (
     LearnState,
     Lesson,
     Module,
-    Option,
     Person,
     Post,
-    Question,
     Quiz,
     Submission,
     Topic,
 )
+from sites.learn.quizzing import make_questions as _questions
+from sites.learn.quizzing import score_attempt
 
 
 def long_day(stamp: str) -> str:
@@ -76,21 +80,6 @@ def _validate(setup: WorldSetup) -> str | None:
     """The answer question the world is for (`ask`), if any."""
     setup.refuse_unknown("learn", ("ask",))
     return setup.one_of("ask", ASKS, ASKS[0]) if "ask" in setup.params else None
-
-
-def score_attempt(quiz: Quiz, answers: dict[str, list[str]]) -> float:
-    """Points earned: a choice question scores when the chosen set is the key; a short answer when
-    it matches an accepted answer, ignoring case and surrounding spaces."""
-    total = 0.0
-    for question in quiz.questions:
-        given = answers.get(question.id, [])
-        if question.kind == "short":
-            typed = given[0].strip().casefold() if given else ""
-            ok = typed in {k.casefold() for k in question.key}
-        else:
-            ok = set(given) == set(question.key) and len(given) == len(question.key)
-        total += question.points if ok else 0
-    return total
 
 
 class _Builder:
@@ -115,20 +104,6 @@ class _Builder:
             name = f"{self.rng.choice(C.FIRST_NAMES)} {self.rng.choice(C.SURNAMES)}"
             if name not in self.names:
                 return self.person(name)
-
-
-def _questions(rng: Random, quiz_id: str, spec: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...]
-               ) -> list[Question]:
-    questions = []
-    for index, (kind, prompt, labels, key) in enumerate(spec):
-        qid = f"{quiz_id}q{index + 1}"
-        shuffled = list(labels)
-        rng.shuffle(shuffled)
-        options = [Option(id=f"{qid}o{n + 1}", label=label) for n, label in enumerate(shuffled)]
-        key_ids = [o.id for o in options if o.label in key] if kind != "short" else list(key)
-        questions.append(Question(id=qid, kind=kind, prompt=prompt, points=2, options=options,
-                                  key=key_ids))
-    return questions
 
 
 def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
@@ -402,6 +377,7 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                   "other_author_name": b_name(b, other_post.author_id),
                   "text": "Good question: the second reading is the one with the worked example."},
     }
+    bindings.update(add_coursework(state, bindings, rng, clock, b.due))
     if ask is not None:
         bindings.update(ask_bindings(ask, state, bindings, rng, clock))
     return World(state=state, bindings=bindings)

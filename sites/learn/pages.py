@@ -20,8 +20,8 @@ from sites.kit.lookup import get_or_404, not_found
 from sites.kit.notices import notice_of
 from sites.kit.templating import Pages
 from sites.learn.generator import long_day
-from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Quiz, Submission
-from sites.learn.standing import course_total, status_label
+from sites.learn.models import Assignment, Course, LearnEpisode, LearnState, Message, Quiz, Submission
+from sites.learn.standing import course_assignments, course_total, report_rows, status_label, what_if_total
 
 
 class _InCourse(Protocol):
@@ -42,6 +42,12 @@ NOTICES = {
     "reminder_removed": "Reminder removed",
     "graded": "Grade saved",
     "announced": "Announcement posted",
+    "sent": "Message sent",
+    "replied": "Reply sent",
+    "regrade": "Regrade requested",
+    "reviewed": "Peer review submitted",
+    "extended": "Extension granted",
+    "report": "Grade report ready",
 }
 
 
@@ -62,6 +68,16 @@ def page_context(state: LearnState | None) -> dict[str, Any]:
     if state is None:
         return {"me": None, "nav_courses": []}
     return {"me": state.user, "nav_courses": state.courses}
+
+
+def _threads(state: LearnState, course_id: str | None) -> list[tuple[Message, Message]]:
+    """The user's conversations (root message, latest message), newest first, of one course or all."""
+    me = state.user.id
+    mine = [m for m in state.messages if me == m.sender_id or me in m.recipient_ids]
+    roots = [m for m in mine if m.reply_to is None and (course_id is None or m.course_id == course_id)]
+    latest = {r.id: max((m for m in mine if m.id == r.id or m.reply_to == r.id), key=lambda m: (m.sent_at, m.id))
+              for r in roots}
+    return sorted(((r, latest[r.id]) for r in roots), key=lambda pair: (pair[1].sent_at, pair[1].id), reverse=True)
 
 
 def _of_course(items: Iterable[InCourseT], course: Course) -> Iterator[InCourseT]:
@@ -193,7 +209,9 @@ def page_router(ui: Pages) -> APIRouter:
         assignments = {m.id: [a for a in state.assignments if a.module_id == m.id] for m, _ in modules}
         episode.emit.navigate("view_modules", course.id, lesson_ids=[x.id for _, ls in modules for x in ls])
         return course_page(episode, request, "course.html", course, "Modules", heading="Modules", modules=modules,
-                           assignments=assignments, instructor=state.person(course.instructor_id))
+                           assignments=assignments, instructor=state.person(course.instructor_id),
+                           locks={m.id: state.locked_by(m.id) for m, _ in modules},
+                           quizzes={m.id: [q for q in state.quizzes if q.module_id == m.id] for m, _ in modules})
 
     @router.get("/courses/{course_id}/lessons/{lesson_id}", response_class=HTMLResponse)
     @hook_point("lesson", "page", target=lambda kw: kw["lesson_id"])
@@ -220,6 +238,55 @@ def page_router(ui: Pages) -> APIRouter:
         return course_page(episode, request, "assignments.html", course, "Assignments", rows=rows, now=now,
                            ungraded=ungraded)
 
+    @router.get("/courses/{course_id}/grades/what-if", response_class=HTMLResponse)
+    @hook_point("what_if", "page", target=lambda kw: kw["course_id"])
+    async def what_if(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _course(state, course_id)
+        if course.role != "student":
+            raise HTTPException(403, "What-if grades are for the students of a course.")
+        now = iso(episode.clock.now())
+        rows = [_status(state, a, now) for a in course_assignments(state, course.id)]
+        open_ids = {r["a"].id for r in rows if not (r["latest"] and r["latest"].score is not None)}
+        guesses: dict[str, float] = {}
+        typed: dict[str, str] = {}
+        problems: list[str] = []
+        for row in rows:
+            a = row["a"]
+            raw = request.query_params.get(a.id, "").strip()[:10]
+            if a.id not in open_ids or not raw:
+                continue
+            typed[a.id] = raw
+            try:
+                value = float(raw)
+            except ValueError:
+                problems.append(f"{a.title}: enter a number of points")
+                continue
+            if not 0 <= value <= a.points:
+                problems.append(f"{a.title}: between 0 and {a.points}")
+                continue
+            guesses[a.id] = value
+        episode.emit.navigate("view_what_if", course.id, assignment_ids=sorted(guesses))
+        return course_page(episode, request, "whatif.html", course, "Grades", heading="What-if grades", rows=rows,
+                           open_ids=open_ids, typed=typed, problems=problems, current=course_total(state, course.id),
+                           total=what_if_total(state, course.id, guesses) if not problems else None,
+                           tried=bool(guesses) and not problems)
+
+    @router.get("/courses/{course_id}/syllabus", response_class=HTMLResponse)
+    @hook_point("syllabus", "page", target=lambda kw: kw["course_id"])
+    async def syllabus(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _course(state, course_id)
+        if course.syllabus is None:
+            raise HTTPException(404, f"{course.code}-{course.section} has no syllabus file yet.")
+        episode.emit.inspect("download_syllabus", course.id, revealed=["syllabus"])
+        page = ui.render(episode, "syllabus_file.html", course=course, syllabus=course.syllabus,
+                         teacher=state.person(course.instructor_id))
+        # a document to keep: the browser saves it rather than showing it
+        slug = f"{course.code.replace(' ', '').lower()}-{course.section}"
+        page.headers["Content-Disposition"] = f'attachment; filename="{slug}-syllabus.html"'
+        return page
+
     @router.get("/courses/{course_id}/assignments/{assignment_id}", response_class=HTMLResponse)
     @hook_point("assignment", "page", target=lambda kw: kw["assignment_id"])
     async def assignment_page(course_id: str, assignment_id: str, request: Request,
@@ -230,10 +297,41 @@ def page_router(ui: Pages) -> APIRouter:
         now = iso(episode.clock.now())
         episode.emit.inspect("view_assignment", assignment.id, revealed=["due_at", "instructions"])
         files = sorted(state.files, key=lambda f: f.uploaded_at, reverse=True)
+        reviews = [r for r in state.peer_reviews if r.assignment_id == assignment.id and r.reviewer_id == state.user.id]
         return course_page(episode, request, "assignment.html", course, "Assignments", heading=assignment.title,
                            s=_status(state, assignment, now), files=files,
                            history=state.submissions_of(assignment.id, state.user.id), now=now,
-                           received=sum(1 for s in state.submissions if s.assignment_id == assignment.id))
+                           received=sum(1 for s in state.submissions if s.assignment_id == assignment.id),
+                           reviews_left=sum(1 for r in reviews if r.done_at is None), reviews=reviews)
+
+    @router.get("/courses/{course_id}/assignments/{assignment_id}/peer-reviews", response_class=HTMLResponse)
+    @hook_point("peer_reviews", "page", target=lambda kw: kw["assignment_id"])
+    async def peer_reviews(course_id: str, assignment_id: str, request: Request,
+                           episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _course(state, course_id)
+        assignment = _assignment(state, course, assignment_id)
+        reviews = [(r, state.person(state.submission(r.submission_id).student_id))  # type: ignore[union-attr]
+                   for r in state.peer_reviews if r.assignment_id == assignment.id and r.reviewer_id == state.user.id]
+        episode.emit.navigate("view_peer_reviews", assignment.id)
+        return course_page(episode, request, "peer_reviews.html", course, "Assignments",
+                           heading=f"Peer reviews: {assignment.title}", assignment=assignment, reviews=reviews)
+
+    @router.get("/courses/{course_id}/peer-reviews/{review_id}", response_class=HTMLResponse)
+    @hook_point("peer_review", "page", target=lambda kw: kw["review_id"])
+    async def peer_review_page(course_id: str, review_id: str, request: Request,
+                               episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _course(state, course_id)
+        review = get_or_404((r for r in state.peer_reviews if r.reviewer_id == state.user.id), review_id,
+                            detail=not_found("peer review"))
+        assignment = _assignment(state, course, review.assignment_id)
+        work = state.submission(review.submission_id)
+        assert work is not None
+        episode.emit.inspect("view_peer_work", review.id, revealed=["text"])
+        return course_page(episode, request, "peer_review.html", course, "Assignments",
+                           heading=f"Review {state.person(work.student_id).name}", review=review,  # type: ignore[union-attr]
+                           assignment=assignment, work=work, author=state.person(work.student_id))
 
     @router.get("/courses/{course_id}/submissions/{submission_id}", response_class=HTMLResponse)
     @hook_point("submission", "page", target=lambda kw: kw["submission_id"])
@@ -248,7 +346,23 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_feedback", record.id, revealed=["score", "feedback"], assignment=assignment.id)
         return course_page(episode, request, "submission.html", course, "Grades",
                            heading=f"{assignment.title} feedback", sub=record, s=_status(state, assignment, now),
-                           grader=state.person(course.instructor_id))
+                           grader=state.person(course.instructor_id), criteria={c.id: c for c in assignment.rubric},
+                           regrades=[r for r in state.regrades if r.submission_id == record.id])
+
+    @router.get("/courses/{course_id}/submissions/{submission_id}/regrade", response_class=HTMLResponse)
+    @hook_point("regrade_page", "page", target=lambda kw: kw["submission_id"])
+    async def regrade_page(course_id: str, submission_id: str, request: Request,
+                           episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _course(state, course_id)
+        record, assignment = _submission(state, course, submission_id)
+        if record.student_id != state.user.id:
+            raise HTTPException(403, "You can only ask for a regrade of your own work.")
+        if not record.rubric_scores:
+            raise HTTPException(409, "This grade has no rubric: ask your instructor in a message instead.")
+        episode.emit.navigate("view_regrade", record.id)
+        return course_page(episode, request, "regrade.html", course, "Grades", heading="Request a regrade",
+                           sub=record, assignment=assignment, criteria={c.id: c for c in assignment.rubric})
 
     # -- quizzes -------------------------------------------------------------------------------------
 
@@ -270,7 +384,7 @@ def page_router(ui: Pages) -> APIRouter:
         taken = state.attempts_of(quiz.id, state.user.id)
         episode.emit.inspect("view_quiz", quiz.id, revealed=["allowed_attempts", "attempts"])
         return course_page(episode, request, "quiz.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
-                           taken=taken)
+                           taken=taken, locked_by=state.locked_by(quiz.module_id))
 
     @router.get("/courses/{course_id}/quizzes/{quiz_id}/take", response_class=HTMLResponse)
     @hook_point("take_quiz", "page", target=lambda kw: kw["quiz_id"])
@@ -281,6 +395,8 @@ def page_router(ui: Pages) -> APIRouter:
         taken = state.attempts_of(quiz.id, state.user.id)
         if len(taken) >= quiz.allowed_attempts:
             raise HTTPException(409, f"You have used every attempt at {quiz.title}.")
+        if (blocking := state.locked_by(quiz.module_id)) is not None:
+            raise HTTPException(409, f"{quiz.title} opens when you have finished every lesson of “{blocking.title}”.")
         episode.emit.navigate("view_take_quiz", quiz.id)
         return course_page(episode, request, "take.html", course, "Quizzes", heading=quiz.title, quiz=quiz,
                            number=len(taken) + 1)
@@ -392,7 +508,23 @@ def page_router(ui: Pages) -> APIRouter:
         cells = {(s.student_id, s.assignment_id): s for s in state.submissions}
         episode.emit.navigate("view_gradebook", course.id, student_ids=[s.id for s in students])
         return course_page(episode, request, "gradebook.html", course, "Grades", heading="Gradebook",
-                           assignments=listed, students=students, cells=cells)
+                           assignments=listed, students=students, cells=cells,
+                           report=next((r for r in state.reports if r.course_id == course.id), None))
+
+    @router.get("/courses/{course_id}/grade-report", response_class=HTMLResponse)
+    @hook_point("grade_report", "page", target=lambda kw: kw["course_id"])
+    async def grade_report(course_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _teaching(state, course_id)
+        made = next((r for r in state.reports if r.course_id == course.id), None)
+        if made is None:
+            raise HTTPException(404, "No grade report has been prepared yet: prepare one on the gradebook.")
+        episode.emit.inspect("download_report", course.id, revealed=["averages"])
+        page = ui.render(episode, "report_file.html", course=course, report=made, rows=report_rows(state, course.id),
+                         students=len(course.student_ids))
+        slug = f"{course.code.replace(' ', '').lower()}-{course.section}"
+        page.headers["Content-Disposition"] = f'attachment; filename="{slug}-grade-report.html"'
+        return page
 
     # -- instructor: grading ----------------------------------------------------------------------------
 
@@ -407,9 +539,69 @@ def page_router(ui: Pages) -> APIRouter:
         students = sorted((p for p in state.people if p.id in course.student_ids), key=lambda p: p.name.split()[-1])
         episode.emit.navigate("view_submissions", assignment.id,
                               submission_ids=[by_student[p.id].id for p in students if p.id in by_student])
+        extended = {e.student_id: e for e in state.extensions if e.assignment_id == assignment.id}
         return course_page(episode, request, "submissions.html", course, "Assignments",
                            heading=f"{assignment.title} submissions", assignment=assignment, students=students,
-                           by_student=by_student)
+                           by_student=by_student, extended=extended)
+
+    @router.get("/courses/{course_id}/assignments/{assignment_id}/extensions/{student_id}",
+                response_class=HTMLResponse)
+    @hook_point("extension_page", "page", target=lambda kw: kw["assignment_id"])
+    async def extension_page(course_id: str, assignment_id: str, student_id: str, request: Request,
+                             episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course = _teaching(state, course_id)
+        assignment = _assignment(state, course, assignment_id)
+        if student_id not in course.student_ids:
+            raise HTTPException(404, not_found("student"))
+        student = state.person(student_id)
+        episode.emit.navigate("view_extension", assignment.id, student=student_id)
+        return course_page(episode, request, "extension.html", course, "Assignments", heading="Extend the due date",
+                           assignment=assignment, student=student, due_for=state.due_for(assignment, student_id))
+
+    # -- inbox ---------------------------------------------------------------------------------------
+
+    @router.get("/inbox", response_class=HTMLResponse)
+    @hook_point("inbox", "page")
+    async def inbox(request: Request, episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course_id = request.query_params.get("course", "").strip() or None
+        course = _course(state, course_id) if course_id else None
+        threads = _threads(state, course.id if course else None)
+        episode.emit.navigate("view_inbox", course.id if course else None)
+        counts = {r.id: sum(1 for m in state.messages if m.id == r.id or m.reply_to == r.id) for r, _ in threads}
+        return render(episode, request, "inbox.html", title="Inbox", active="inbox", threads=threads,
+                      threads_count=counts,
+                      filter_course=course, courses_by_id={c.id: c for c in state.courses},
+                      people={p.id: p for p in [state.user, *state.people]})
+
+    @router.get("/inbox/new", response_class=HTMLResponse)
+    @hook_point("compose", "page")
+    async def compose(request: Request, episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        course_id = request.query_params.get("course", "").strip() or None
+        course = _course(state, course_id) if course_id else None
+        roster = []
+        if course is not None:
+            ids = [course.instructor_id, *course.student_ids]
+            roster = sorted((p for p in state.people if p.id in ids and p.id != state.user.id),
+                            key=lambda p: (p.id != course.instructor_id, p.name.split()[-1], p.name))
+        episode.emit.navigate("view_compose", course.id if course else None)
+        return render(episode, request, "compose.html", title="New message", active="inbox", course=course,
+                      roster=roster, preselected=request.query_params.get("to", ""))
+
+    @router.get("/inbox/{message_id}", response_class=HTMLResponse)
+    @hook_point("message", "page", target=lambda kw: kw["message_id"])
+    async def message_page(message_id: str, request: Request, episode: LearnEpisode) -> HTMLResponse:
+        state = episode.state
+        me = state.user.id
+        root = get_or_404((m for m in state.messages if (me == m.sender_id or me in m.recipient_ids)
+                           and m.reply_to is None), message_id, detail=not_found("message"))
+        thread = sorted((m for m in state.messages if m.id == root.id or m.reply_to == root.id),
+                        key=lambda m: (m.sent_at, m.id))
+        episode.emit.inspect("view_message", root.id, revealed=["body"])
+        return render(episode, request, "message.html", title=root.subject, active="inbox", root=root, thread=thread,
+                      course=state.course(root.course_id), people={p.id: p for p in [state.user, *state.people]})
 
     @router.get("/courses/{course_id}/submissions/{submission_id}/grade", response_class=HTMLResponse)
     @hook_point("grade_page", "page", target=lambda kw: kw["submission_id"])

@@ -34,6 +34,17 @@ async def test_main_pages_look_like_a_product(stack: Services, tmp_path: Path) -
             "learn-grade.png": (f"/courses/{grade['course_id']}/submissions/{grade['submission_id']}/grade",
                                 r'textbox "Feedback"'),
             "learn-grades.png": (f"/courses/{b['resubmit']['course_id']}/grades", r'status "Course total"'),
+            "learn-inbox.png": ("/inbox", rf'link "{re.escape(b["inbox"]["subject"])}, from '),
+            "learn-compose.png": (f"/inbox/new?course={b['bulk']['course_id']}",
+                                  rf'checkbox "{re.escape(b["bulk"]["names"][0])}"'),
+            "learn-feedback-rubric.png": (f"/courses/{b['regrade']['course_id']}/submissions/"
+                                          f"{b['regrade']['submission_id']}", r'link "Request a regrade"'),
+            "learn-peer-review.png": (f"/courses/{b['peer']['course_id']}/peer-reviews/{b['peer']['review_ids'][0]}",
+                                      r'button "Submit review"'),
+            "learn-what-if.png": (f"/courses/{b['whatif']['course_id']}/grades/what-if?{b['whatif']['first_id']}="
+                                  f"{b['whatif']['first_score']}", r'status "What-if total"'),
+            "learn-checkin-locked.png": (f"/courses/{b['checkin']['course_id']}/quizzes/{b['checkin']['quiz_id']}",
+                                         r"Locked:"),
         }
         async with BrowserPool() as pool:
             context = await pool.new_context(proxy)
