@@ -83,6 +83,9 @@ QUESTION_FOCUSES = ("stay_total", "check_in", "past_reference", "nonstop_airline
 # Later features' focuses (sites/travel/later.py): each turns on its own feature and adds its binding group.
 LATER_FOCUSES = tuple(LATER)
 FOCUSES = ACTION_FOCUSES + QUESTION_FOCUSES + LATER_FOCUSES
+# focuses that add to the world what their task is about (tests/sites/test_worlds.py holds the others to moving
+# only the target binding)
+ADDING_FOCUSES = QUESTION_FOCUSES + LATER_FOCUSES
 DEFAULT_FOCUS = "book"
 KNOWN_PARAMS = ("focus",)
 HOTELS_PER_CITY = 11
