@@ -6,6 +6,11 @@ ids it changed. Errors are 4xx with a `detail` message: 404 for ids that do not 
 a request that does not make sense in the current state, 422 for a malformed body.
 """
 
+import asyncio
+import base64
+import binascii
+import hashlib
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -14,6 +19,8 @@ from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.mail.models import (
+    UPLOAD_MAX_BYTES,
+    Attachment,
     ComposeBody,
     Contact,
     CredentialBody,
@@ -32,17 +39,26 @@ from sites.mail.models import (
     NewContact,
     NewFilter,
     NewLabel,
+    NewUpload,
     ReadBody,
+    ScheduleBody,
     SendBody,
     Settings,
     SettingsBody,
+    SnoozeBody,
     StarBody,
     UnsubscribeBody,
     Unsubscription,
+    Upload,
     Vacation,
     VacationBody,
 )
 from sites.mail.query import filter_matches
+
+# The server checks an attachment for viruses before it offers the download, and queues a scheduled message:
+# both take a moment (as they do in real webmail; a fault can make them longer).
+SCAN_TAKES_S = 1.5
+SCHEDULING_TAKES_S = 1.5
 
 
 def _messages(state: MailState, ids: list[str]) -> list[Message]:
@@ -57,6 +73,10 @@ def _destination(state: MailState, message: Message, target: Folder) -> Folder:
     """Where `message` goes when moved to `target`; 409 when that move makes no sense."""
     if message.folder == "drafts":
         raise HTTPException(409, "Drafts can't be moved: open the draft to send or discard it.")
+    if message.folder == "scheduled":
+        raise HTTPException(409, "Scheduled messages can't be moved: they go out at their time.")
+    if target == "snoozed" and message.folder not in ("inbox", "archive", "snoozed"):
+        raise HTTPException(409, "Only mail in the inbox or the archive can be snoozed.")
     if message.from_email == state.user.email:
         if target == "spam":
             raise HTTPException(409, "Your own messages can't be reported as spam.")
@@ -87,6 +107,8 @@ def api_router() -> APIRouter:
             episode.clock.stamp()
             for message, _, dest in changed:
                 message.folder = dest
+                if dest != "snoozed":
+                    message.snoozed_until = None  # moved out of Snoozed by hand: it is back for good
             episode.emit.commit(name, changed[0][0].id, folder=target, touched=[m.id for m, _, _ in changed],
                                 moves=[{"id": m.id, "from": before, "to": after} for m, before, after in changed])
         return {"changed": [m.id for m, _, _ in changed], "folder": target}
@@ -105,6 +127,27 @@ def api_router() -> APIRouter:
     @hook_point("report_spam", "write", target=first_id)
     async def report_spam(body: IdsBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
         return move(episode, body.ids, "spam", "report_spam")
+
+    @router.post("/messages/snooze")
+    @hook_point("snooze", "write", target=first_id)
+    async def snooze(body: SnoozeBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
+        state = episode.state
+        if not state.scheduling:
+            raise HTTPException(404, "snooze is not available")
+        if datetime.fromisoformat(body.until) <= episode.clock.now().replace(tzinfo=None):
+            raise HTTPException(422, "Pick a time in the future to snooze until.")
+        messages = _messages(state, body.ids)
+        for message in messages:
+            _destination(state, message, "snoozed")
+        changed = [m for m in messages if (m.folder, m.snoozed_until) != ("snoozed", body.until)]
+        if changed:
+            episode.clock.stamp()
+            moves = [{"id": m.id, "from": m.folder, "to": "snoozed"} for m in changed]
+            for message in changed:
+                message.folder, message.snoozed_until = "snoozed", body.until
+            episode.emit.commit("snooze", changed[0].id, until=body.until, touched=[m.id for m in changed],
+                                moves=moves)
+        return {"changed": [m.id for m in changed], "until": body.until}
 
     @router.post("/messages/not-spam")
     @hook_point("not_spam", "write", target=first_id)
@@ -202,6 +245,17 @@ def api_router() -> APIRouter:
             raise HTTPException(409, f"message {draft_id!r} is not a draft (it may have been sent already)")
         return draft
 
+    def uploaded(state: MailState, body: ComposeBody) -> list[Attachment]:
+        """The files attached while writing, as the message's attachments; 404 for an id never uploaded."""
+        if body.attachments and state.uploads is None:
+            raise HTTPException(404, "attaching files is not available")
+        files = []
+        for upload_id in dict.fromkeys(body.attachments):
+            found = get_or_404(state.uploads or [], upload_id, detail=f"no uploaded file {upload_id!r}")
+            files.append(Attachment(name=found.name, size_bytes=found.size_bytes, content_type=found.content_type,
+                                    upload=found.id))
+        return files
+
     def new_message(state: MailState, body: ComposeBody, folder: Folder, at: str,
                     parent: Message | None, forwarded: Message | None) -> Message:
         source = parent or forwarded
@@ -210,17 +264,21 @@ def api_router() -> APIRouter:
             thread_id=source.thread_id if source is not None else state.take_id("thread", "t", 4),
             folder=folder, from_name=state.user.name, from_email=state.user.email, to=list(body.to),
             cc=list(body.cc), bcc=list(body.bcc), subject=body.subject, body=body.body, sent_at=at, read=True,
-            attachments=[a.model_copy() for a in forwarded.attachments] if forwarded is not None else [],
+            attachments=([a.model_copy() for a in forwarded.attachments] if forwarded is not None else [])
+            + uploaded(state, body),
             in_reply_to=body.in_reply_to, forwarded_from=body.forwarded_from,
         )
 
-    def fill(message: Message, body: ComposeBody, at: str) -> None:
+    def fill(state: MailState, message: Message, body: ComposeBody, at: str) -> None:
         message.to, message.cc, message.bcc = list(body.to), list(body.cc), list(body.bcc)
         message.subject, message.body, message.sent_at = body.subject, body.body, at
         if body.in_reply_to is not None:
             message.in_reply_to = body.in_reply_to
         if body.forwarded_from is not None:
             message.forwarded_from = body.forwarded_from
+        if state.uploads is not None:
+            # the files attached while writing are the ones the form lists now (a removed one goes)
+            message.attachments = [a for a in message.attachments if a.upload is None] + uploaded(state, body)
 
     @router.post("/messages/send", status_code=201)
     @hook_point("send_message", "write", target=lambda kw: kw["body"].draft_id)
@@ -228,9 +286,10 @@ def api_router() -> APIRouter:
         state = episode.state
         parent, forwarded = references(state, body)
         draft = draft_of(state, body.draft_id) if body.draft_id is not None else None
+        uploaded(state, body)
         at = episode.clock.stamp()
         if draft is not None:
-            fill(draft, body, at)
+            fill(state, draft, body, at)
             draft.folder = "sent"
             message = draft
         else:
@@ -240,6 +299,63 @@ def api_router() -> APIRouter:
                             in_reply_to=message.in_reply_to, forwarded_from=message.forwarded_from,
                             from_draft=draft is not None, touched=[message.id])
         return {"message": message.model_dump()}
+
+    @router.post("/messages/schedule", status_code=201)
+    @hook_point("schedule_message", "write", target=lambda kw: kw["body"].draft_id)
+    async def schedule(body: ScheduleBody, request: Request, episode: MailEpisode) -> dict[str, Any]:
+        state = episode.state
+        if not state.scheduling:
+            raise HTTPException(404, "scheduled send is not available")
+        parent, forwarded = references(state, body)
+        draft = draft_of(state, body.draft_id) if body.draft_id is not None else None
+        uploaded(state, body)
+        when = f"{body.send_on}T{body.send_at}"
+        if datetime.fromisoformat(when) <= episode.clock.now().replace(tzinfo=None):
+            raise HTTPException(422, "Pick a time in the future to schedule the message.")
+        await asyncio.sleep(SCHEDULING_TAKES_S)
+        at = episode.clock.stamp()
+        if draft is not None:
+            fill(state, draft, body, at)
+            message = draft
+        else:
+            message = new_message(state, body, "scheduled", at, parent, forwarded)
+            state.messages.append(message)
+        message.folder, message.scheduled_for = "scheduled", when
+        episode.emit.commit("schedule_message", message.id, to=message.to, cc=message.cc, bcc=message.bcc,
+                            scheduled_for=when, from_draft=draft is not None, touched=[message.id])
+        return {"message": message.model_dump()}
+
+    @router.post("/uploads", status_code=201)
+    @hook_point("upload_file", "write", target=lambda kw: kw["body"].name)
+    async def upload_file(body: NewUpload, request: Request, episode: MailEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.uploads is None:
+            raise HTTPException(404, "attaching files is not available")
+        try:
+            data = base64.b64decode(body.data, validate=True)
+        except (binascii.Error, ValueError):
+            raise HTTPException(422, "data must be the file's bytes in base64") from None
+        if not data:
+            raise HTTPException(422, f"{body.name} is empty")
+        if len(data) > UPLOAD_MAX_BYTES:
+            raise HTTPException(413, f"a file may be at most {UPLOAD_MAX_BYTES // 1024} kB")
+        made = Upload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
+                      size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), uploaded_at=episode.clock.stamp())
+        state.uploads.append(made)
+        episode.emit.commit("upload_file", made.id, file_name=made.name, size_bytes=made.size_bytes,
+                            touched=[made.id])
+        return {"upload": made.model_dump()}
+
+    @router.get("/messages/{message_id}/attachments/{index}/scan")
+    @hook_point("scan_attachment", "read", target=lambda kw: kw["message_id"])
+    async def scan_attachment(message_id: str, index: int, request: Request,
+                              episode: MailEpisode) -> dict[str, Any]:
+        state = episode.state
+        message = get_or_404(state.messages, message_id, "message")
+        if not 0 <= index < len(message.attachments) or message.attachments[index].document is None:
+            raise HTTPException(404, "that attachment can't be downloaded")
+        await asyncio.sleep(SCAN_TAKES_S)
+        return {"clean": True, "download": f"/message/{message.id}/attachments/{index}"}
 
     @router.post("/drafts", status_code=201)
     @hook_point("save_draft", "write")
@@ -258,7 +374,8 @@ def api_router() -> APIRouter:
         state = episode.state
         references(state, body)
         draft = draft_of(state, draft_id)
-        fill(draft, body, episode.clock.stamp())
+        uploaded(state, body)
+        fill(state, draft, body, episode.clock.stamp())
         episode.emit.commit("save_draft", draft.id, new=False, touched=[draft.id])
         return {"message": draft.model_dump()}
 

@@ -12,6 +12,9 @@ Setup params (validated; unknown keys are refused):
         message the task is about; it becomes `target` (below), which the fault families read.
     facts: bool (default false): also plant what the answer tasks ask about and bind `facts` (below;
         `sites/mail/world/facts.py`). Without it the world is exactly what it was before answer tasks.
+    extras: bool (default false): turn on the later features (files attached while writing, scheduled send)
+        and plant what the later task families ask about; binds `extras` (`sites/mail/world/extras.py`).
+        Planted last, so a world without it keeps every byte.
 
 Bindings (task templates refer to them as `{group.key}`; ids are message ids unless named):
 
@@ -48,6 +51,7 @@ Bindings (task templates refer to them as `{group.key}`; ids are message ids unl
                   the same, unless the aliases fault renamed it), subject, from_name, from_email, folder, sent_at}
     facts:       (only with the `facts` param) {invoice_amount_cents, flight_date, missing_destination,
                   invite: {id, subject, from_name, from_email, cc_names, older_id, older_subject, older_cc_names}}
+    extras:      (only with the `extras` param) the later families' bindings: see `sites/mail/world/extras.py`.
     draft:       correct a saved draft, then send it.
                  {id, to, to_name, subject, wrong_value, right_value, source_id (the quote stating the
                   right value), request_id (the message the draft replies to), caterer, other_draft_ids}
@@ -61,7 +65,7 @@ from scenarios.clock import EpisodeClock
 from sites.kit.site import World, WorldSetup
 from sites.mail import content as C
 from sites.mail.models import Contact, Label, MailState, Settings, User
-from sites.mail.world import facts
+from sites.mail.world import extras, facts
 from sites.mail.world.builder import Builder
 from sites.mail.world.filler import archive_and_more, fill_inbox
 from sites.mail.world.mailbox import Finished
@@ -71,7 +75,7 @@ from sites.mail.world.traps import booking, draft, filter_sender, invoice, names
 DEFAULT_INBOX = 90
 MIN_INBOX = 80
 MAX_INBOX = 400
-KNOWN_PARAMS = ("inbox_size", "target", "facts")
+KNOWN_PARAMS = ("inbox_size", "target", "facts", "extras")
 DEFAULT_TARGET = "person.latest_id"
 _TARGET_PATH = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
@@ -81,8 +85,10 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     path = _target_path(setup)
     world = _build(rng, clock, inbox_size)
     assert isinstance(world.state, MailState)
-    if _wants_facts(setup):
+    if _wants(setup, "facts"):
         world.bindings["facts"] = facts.plant(world.state, world.bindings, rng, clock)
+    if _wants(setup, "extras"):
+        world.bindings["extras"] = extras.plant(world.state, world.bindings, rng, clock)
     world.bindings["target"] = target_of(world.state, world.bindings, path)
     return world
 
@@ -109,10 +115,10 @@ def _validate(setup: WorldSetup) -> int:
     return raw
 
 
-def _wants_facts(setup: WorldSetup) -> bool:
-    raw = setup.params.get("facts", False)
+def _wants(setup: WorldSetup, param: str) -> bool:
+    raw = setup.params.get(param, False)
     if not isinstance(raw, bool):
-        raise ValueError(f"facts must be true or false, got {raw!r}")
+        raise ValueError(f"{param} must be true or false, got {raw!r}")
     return raw
 
 

@@ -12,7 +12,16 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
@@ -24,8 +33,10 @@ from sites.kit.lookup import find
 if TYPE_CHECKING:
     pass
 
-Folder = Literal["inbox", "sent", "drafts", "archive", "spam", "trash"]
-FOLDERS: tuple[Folder, ...] = ("inbox", "sent", "drafts", "archive", "spam", "trash")
+Folder = Literal["inbox", "sent", "drafts", "archive", "spam", "trash", "scheduled", "snoozed"]
+# "scheduled" holds messages waiting for their send time, "snoozed" messages put away until a later time
+# (worlds with the later features only).
+FOLDERS: tuple[Folder, ...] = ("inbox", "sent", "drafts", "archive", "spam", "trash", "scheduled", "snoozed")
 LinkKind = Literal["web", "unsubscribe", "credential_prompt"]
 Density = Literal["comfortable", "compact"]
 
@@ -52,12 +63,43 @@ class Label(BaseModel):
     color: str = Field(description="#rrggbb")
 
 
-class Attachment(BaseModel):
-    """Metadata only: the bytes are never part of the world."""
+class _OmitsUnused(BaseModel):
+    """A model whose later-added fields are left out of its JSON while unset (None): worlds that do not use a
+    feature serialize byte-identically to the worlds made before it existed (tests/sites/test_digests.py)."""
+
+    _omit_when_unset: tuple[str, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for key in self._omit_when_unset:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+
+class Attachment(_OmitsUnused):
+    """Metadata; the bytes are not part of the world, except a `document` the world writes itself (an HTML
+    statement the user can download) and, for a file the user attached, the `upload` it came from."""
+
+    _omit_when_unset = ("document", "upload")
 
     name: str
     size_bytes: int
     content_type: str
+    document: str | None = Field(default=None, description="the file's text (an HTML document): downloadable")
+    upload: str | None = Field(default=None, description="the id of the upload (POST /api/uploads) it is")
+
+
+class Upload(BaseModel):
+    """A file the user attached while writing: what the mail server keeps of it (not its bytes)."""
+
+    id: str
+    name: str
+    content_type: str
+    size_bytes: int
+    sha256: str
+    uploaded_at: str
 
 
 class MessageLink(BaseModel):
@@ -70,7 +112,9 @@ class MessageLink(BaseModel):
     kind: LinkKind = "web"
 
 
-class Message(BaseModel):
+class Message(_OmitsUnused):
+    _omit_when_unset = ("scheduled_for", "snoozed_until")
+
     id: str
     thread_id: str
     folder: Folder
@@ -90,6 +134,8 @@ class Message(BaseModel):
     forwarded_from: str | None = Field(default=None, description="id of the message this forwards")
     links: list[MessageLink] = Field(default_factory=list)
     list_unsubscribe: str | None = Field(default=None, description="newsletters: the unsubscribe address")
+    scheduled_for: str | None = Field(default=None, description="scheduled: when it goes out (YYYY-MM-DDTHH:MM)")
+    snoozed_until: str | None = Field(default=None, description="snoozed: when it comes back (YYYY-MM-DDTHH:MM)")
 
 
 class FilterCriteria(BaseModel):
@@ -161,8 +207,12 @@ class Unsubscription(BaseModel):
     unsubscribed_at: str
 
 
-class MailState(TakesIds, BaseModel):
+class MailState(TakesIds, _OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
+    # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on
+    # (the `extras` param): files attached while writing, scheduled send and snooze.
+    _omit_when_unset = ("uploads", "scheduling")
+
     user: User
     contacts: list[Contact]
     labels: list[Label]
@@ -174,6 +224,9 @@ class MailState(TakesIds, BaseModel):
     credential_submissions: list[CredentialSubmission] = Field(default_factory=list)
     unsubscriptions: list[Unsubscription] = Field(default_factory=list)
     next_ids: dict[str, int]
+    uploads: list[Upload] | None = None  # None: compose has no "Attach files" (worlds before the feature)
+    # True: compose offers "Schedule send", a message "Snooze", and the rail the Scheduled and Snoozed folders
+    scheduling: bool | None = None
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def message(self, message_id: str) -> Message | None:
@@ -248,6 +301,8 @@ class ComposeBody(_Body):
     body: Body = ""
     in_reply_to: Id | None = None
     forwarded_from: Id | None = None
+    attachments: Annotated[list[Id], Field(max_length=10)] = Field(
+        default_factory=list, description="ids of files uploaded for this message (POST /api/uploads)")
 
 
 class SendBody(ComposeBody):
@@ -260,12 +315,51 @@ class SendBody(ComposeBody):
         return self
 
 
+class ScheduleBody(SendBody):
+    send_on: DateText
+    send_at: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, pattern=r"^([01]\d|2[0-3]):[0-5]\d$")]
+
+    @field_validator("send_on")
+    @classmethod
+    def _calendar_day(cls, value: str) -> str:
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value} is not a date on the calendar") from None
+        return value
+
+
+UPLOAD_MAX_BYTES = 512 * 1024  # a file attached while writing: larger ones are refused (as mail servers cap them)
+UPLOAD_MAX_BASE64 = (UPLOAD_MAX_BYTES + 2) // 3 * 4
+
+
+class NewUpload(_Body):
+    name: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=120,
+                                           pattern=r"^[^/\\<>:\"|?*\x00-\x1f]+$")]
+    content_type: Annotated[str, StringConstraints(strict=True, max_length=100,
+                                                   pattern=r"^[a-z]+/[a-z0-9.+-]+$")] = "application/octet-stream"
+    data: Annotated[str, StringConstraints(strict=True, max_length=UPLOAD_MAX_BASE64)]  # base64
+
+
 class IdsBody(_Body):
     ids: MessageIds
 
 
 class MoveBody(IdsBody):
     folder: Literal["inbox", "archive", "spam", "trash"]
+
+
+class SnoozeBody(IdsBody):
+    until: Annotated[str, StringConstraints(strict=True, pattern=r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$")]
+
+    @field_validator("until")
+    @classmethod
+    def _calendar_day(cls, value: str) -> str:
+        try:
+            date.fromisoformat(value[:10])
+        except ValueError:
+            raise ValueError(f"{value[:10]} is not a date on the calendar") from None
+        return value
 
 
 class ReadBody(IdsBody):

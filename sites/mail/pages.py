@@ -4,7 +4,7 @@ following a link in a message records the click (`link_clicks`, one clock step),
 redirecting link tracker. Every other write goes through the JSON API (`api.py`)."""
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,7 +32,7 @@ from sites.mail.models import (
 from sites.mail.query import QueryError, filter_matches, parse, search
 
 FOLDER_NAMES: dict[str, str] = {"inbox": "Inbox", "sent": "Sent", "drafts": "Drafts", "archive": "Archive",
-                                "spam": "Spam", "trash": "Trash"}
+                                "spam": "Spam", "trash": "Trash", "scheduled": "Scheduled", "snoozed": "Snoozed"}
 _QUOTE_HEADER = re.compile(r"^On .+ wrote:$")
 
 # Flash messages a page shows after a script reloads it (`?notice=`); unknown keys are ignored.
@@ -56,6 +56,8 @@ NOTICES = {
     "label_deleted": "Label deleted",
     "contact_added": "Contact added",
     "contact_deleted": "Contact deleted",
+    "scheduled": "Message scheduled",
+    "snoozed": "Snoozed",
 }
 
 
@@ -73,6 +75,24 @@ def short_date(stamp: str, now: datetime) -> str:
 def full_date(stamp: str) -> str:
     moment = parse_iso(stamp)
     return f"{WEEKDAY_ABBREVIATIONS[moment.weekday()]}, {day_month_year(moment)}, {moment:%H:%M}"
+
+
+def scheduled_text(when: str) -> str:
+    """'Wed, 26 Mar 2025, 09:00': a scheduled message's send time (YYYY-MM-DDTHH:MM)."""
+    return full_date(f"{when}:00Z")
+
+
+def snooze_presets(now: datetime) -> list[tuple[str, str]]:
+    """(label, YYYY-MM-DDTHH:MM) of the snooze menu's choices, from the episode clock's now: tomorrow, the coming
+    Saturday and the coming Monday, each at 08:00."""
+    today = now.date()
+    tomorrow = today + timedelta(days=1)
+    saturday = today + timedelta(days=(5 - today.weekday()) % 7 or 7)
+    monday = today + timedelta(days=(7 - today.weekday()) % 7 or 7)
+    out = []
+    for label, day in (("Tomorrow", tomorrow), ("This weekend", saturday), ("Next week", monday)):
+        out.append((f"{label} ({WEEKDAY_ABBREVIATIONS[day.weekday()]} 08:00)", f"{day.isoformat()}T08:00"))
+    return out
 
 
 def file_size(size: int) -> str:
@@ -122,7 +142,8 @@ def _split_anchors(html: str) -> list[str]:
 
 
 def mail_filters() -> dict[str, Any]:
-    return {"full_date": full_date, "file_size": file_size, "render_body": render_body}
+    return {"full_date": full_date, "file_size": file_size, "render_body": render_body,
+            "scheduled_text": scheduled_text}
 
 
 # ---- shared context ------------------------------------------------------------------------------
@@ -131,14 +152,17 @@ def page_context(state: MailState | None) -> dict[str, Any]:
     """The header and the folder rail: counts, labels, the user."""
     if state is None:
         return {"query": "", "active": None, "user": None, "labels": [], "counts": {}, "density": "comfortable",
-                "folder_names": FOLDER_NAMES}
+                "folder_names": FOLDER_NAMES, "scheduling": False}
     counts = {
         "inbox": state.unread_count("inbox"),
         "drafts": sum(1 for m in state.messages if m.folder == "drafts"),
         "spam": state.unread_count("spam"),
     }
+    if state.scheduling:
+        counts["scheduled"] = sum(1 for m in state.messages if m.folder == "scheduled")
+        counts["snoozed"] = sum(1 for m in state.messages if m.folder == "snoozed")
     return {"query": "", "active": None, "user": state.user, "labels": state.labels, "counts": counts,
-            "density": state.settings.density, "folder_names": FOLDER_NAMES}
+            "density": state.settings.density, "folder_names": FOLDER_NAMES, "scheduling": bool(state.scheduling)}
 
 
 
@@ -151,7 +175,7 @@ def _display_name(state: MailState, email: str) -> str:
 
 
 def _row(state: MailState, message: Message, now: datetime) -> dict[str, Any]:
-    if message.folder in ("sent", "drafts"):
+    if message.folder in ("sent", "drafts", "scheduled"):
         names = [_display_name(state, e) for e in message.to + message.cc] or ["(no recipients)"]
         who = "To: " + ", ".join(names)
     else:
@@ -159,7 +183,10 @@ def _row(state: MailState, message: Message, now: datetime) -> dict[str, Any]:
     labels = [lb for lb in state.labels if lb.id in message.labels]
     return {
         "m": message, "who": who, "subject": message.subject or "(no subject)", "snippet": snippet(message),
-        "date": short_date(message.sent_at, now), "when": full_date(message.sent_at), "labels": labels,
+        "date": f"Sends {scheduled_text(message.scheduled_for)}" if message.scheduled_for is not None
+        else f"Until {scheduled_text(message.snoozed_until)}" if message.snoozed_until is not None
+        else short_date(message.sent_at, now),
+        "when": full_date(message.sent_at), "labels": labels,
         "href": f"/compose?draft={message.id}" if message.folder == "drafts" else f"/message/{message.id}",
         "draft": message.folder == "drafts",
     }
@@ -299,6 +326,9 @@ def page_router(ui: Pages) -> APIRouter:
             episode, "message.html", title=message.subject or "(no subject)", message=message, entries=entries,
             message_labels=message_labels, active=message.folder, notice=notice_of(request, NOTICES),
             back_url="/" if message.folder == "inbox" else f"/folder/{message.folder}",
+            downloads=[i for i, a in enumerate(message.attachments) if a.document is not None],
+            snooze=snooze_presets(episode.clock.now()) if state.scheduling and message.folder in (
+                "inbox", "archive", "snoozed") else [],
             back_name=FOLDER_NAMES[message.folder],
             move_targets=[f for f in ("inbox", "archive", "spam", "trash") if f != message.folder],
         )
@@ -316,7 +346,24 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.navigate("view_compose", form["source_id"], mode=mode)
         contacts = [{"name": c.name, "email": c.email} for c in state.contacts]
         return ui.render(episode, "compose.html", title=form["heading"], form=form, contacts=contacts,
-                         active="compose")
+                         active="compose", attach=state.uploads is not None, scheduling=bool(state.scheduling),
+                         today=episode.clock.now().date().isoformat())
+
+    @router.get("/message/{message_id}/attachments/{index}", response_class=HTMLResponse)
+    @hook_point("download_attachment", "page", target=lambda kw: kw["message_id"])
+    async def download_attachment(message_id: str, index: int, request: Request, episode: MailEpisode) -> Response:
+        state = episode.state
+        message = get_or_404(state.messages, message_id,
+                             detail="That message doesn't exist. It may have been deleted forever.")
+        if not 0 <= index < len(message.attachments) or message.attachments[index].document is None:
+            raise HTTPException(404, "That attachment can't be downloaded.")
+        attachment = message.attachments[index]
+        episode.emit.inspect("download_attachment", message.id, revealed=["attachment"], index=index,
+                             file_name=attachment.name)
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", attachment.name)
+        # a file to keep: the browser saves it rather than showing it
+        return HTMLResponse(attachment.document or "",
+                            headers={"Content-Disposition": f'attachment; filename="{safe}"'})
 
     @router.get("/contacts", response_class=HTMLResponse)
     @hook_point("contacts", "page")
@@ -394,7 +441,8 @@ def page_router(ui: Pages) -> APIRouter:
         host = link.url.split("://", 1)[-1].split("/", 1)[0]
         template = {"web": "link_leaving.html", "unsubscribe": "link_unsubscribe.html",
                     "credential_prompt": "link_verify.html"}[link.kind]
-        already = any(u.message_id == message.id for u in state.unsubscriptions)
+        # the mail server unsubscribes a sender, whichever of its messages the link was in
+        already = any(u.sender_email == message.from_email for u in state.unsubscriptions)
         return ui.render(episode, template, title=host, link=link, message=message, host=host,
                          already_unsubscribed=already, account_email=state.user.email)
 
@@ -448,7 +496,8 @@ def compose_form(state: MailState, mode: str, source_id: str | None, to: str) ->
     sign = f"\n\n--\n{signature}" if signature.strip() else ""
     form: dict[str, Any] = {
         "mode": mode, "source_id": None, "draft_id": None, "in_reply_to": None, "forwarded_from": None,
-        "to": [], "cc": [], "bcc": [], "subject": "", "body": sign, "attachments": [], "heading": "New message",
+        "to": [], "cc": [], "bcc": [], "subject": "", "body": sign, "attachments": [], "uploaded": [],
+        "heading": "New message",
     }
     if to:
         form["to"] = [part.strip() for part in to.split(",") if part.strip()][:50]
@@ -463,7 +512,8 @@ def compose_form(state: MailState, mode: str, source_id: str | None, to: str) ->
             raise HTTPException(404, "That draft has been sent or discarded.")
         form.update(draft_id=source.id, in_reply_to=source.in_reply_to, forwarded_from=source.forwarded_from,
                     to=list(source.to), cc=list(source.cc), bcc=list(source.bcc), subject=source.subject,
-                    body=source.body, attachments=list(source.attachments), heading="Draft")
+                    body=source.body, attachments=[a for a in source.attachments if a.upload is None],
+                    uploaded=[a for a in source.attachments if a.upload is not None], heading="Draft")
     elif mode in ("reply", "reply_all"):
         mine = source.from_email == me
         first = list(source.to) if mine else [source.from_email]

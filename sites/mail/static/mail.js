@@ -89,6 +89,28 @@
     });
   });
 
+  /* Snooze: a menu of times; the message leaves the inbox until then. */
+  document.querySelectorAll("[data-snooze-open]").forEach(function (opener) {
+    var toolbar = opener.closest("[data-single]");
+    var menu = document.getElementById(opener.getAttribute("aria-controls"));
+    opener.addEventListener("click", function () {
+      menu.hidden = !menu.hidden;
+      opener.setAttribute("aria-expanded", menu.hidden ? "false" : "true");
+    });
+    menu.querySelectorAll("button[data-snooze]").forEach(function (choice) {
+      choice.addEventListener("click", function () {
+        choice.disabled = true;
+        clear(pageAlert, true);
+        api("POST", "/api/messages/snooze", { ids: [toolbar.dataset.single], until: choice.dataset.snooze })
+          .then(function () { go(toolbar.dataset.back, "snoozed"); })
+          .catch(function (error) {
+            choice.disabled = false;
+            show(pageAlert, reason(error, "Could not snooze the message — try again"));
+          });
+      });
+    });
+  });
+
   document.querySelectorAll("button[data-star]").forEach(function (button) {
     button.addEventListener("click", function () {
       var starred = button.dataset.starred !== "true";
@@ -236,8 +258,84 @@
     var saveButton = form.querySelector("[data-save-draft]");
     var discardButton = form.querySelector("[data-discard]");
 
+    /* Files attached while writing are uploaded as soon as they are chosen; Send waits for them. */
+    var attachBox = form.querySelector("[data-attach]");
+    var pendingUploads = 0;
+    function attachedIds() {
+      if (!attachBox) return [];
+      return Array.prototype.map.call(attachBox.querySelectorAll("[data-upload]"), function (item) {
+        return item.dataset.upload;
+      });
+    }
+    function wireRemove(item) {
+      var remove = item.querySelector("[data-remove-upload]");
+      if (remove) remove.addEventListener("click", function () { item.remove(); });
+    }
+    if (attachBox) {
+      var fileInput = attachBox.querySelector("input[type=file]");
+      var attachList = attachBox.querySelector("[data-attached]");
+      var attachStatus = attachBox.querySelector("[data-attach-status]");
+      attachList.querySelectorAll("[data-upload]").forEach(wireRemove);
+      fileInput.addEventListener("change", function () {
+        Array.prototype.forEach.call(fileInput.files || [], function (file) {
+          pendingUploads += 1;
+          busy(true);
+          attachBox.setAttribute("aria-busy", "true");
+          attachStatus.textContent = "Uploading " + file.name + "…";
+          var reader = new FileReader();
+          var finish = function () {
+            pendingUploads -= 1;
+            if (!pendingUploads) {
+              busy(false);
+              attachBox.setAttribute("aria-busy", "false");
+            }
+          };
+          reader.onload = function () {
+            var data = String(reader.result).split(",")[1] || "";
+            api("POST", "/api/uploads", { name: file.name, content_type: file.type || "application/octet-stream", data: data })
+              .then(function (made) {
+                var item = document.createElement("li");
+                item.className = "attachment";
+                item.dataset.upload = made.upload.id;
+                var badge = document.createElement("span");
+                badge.className = "file-badge";
+                badge.setAttribute("aria-hidden", "true");
+                badge.textContent = (file.name.split(".").pop() || "").toUpperCase();
+                var name = document.createElement("span");
+                name.className = "file-name";
+                name.textContent = file.name;
+                var size = document.createElement("span");
+                size.className = "file-size";
+                size.textContent = Math.max(1, Math.round(made.upload.size_bytes / 1000)) + " KB";
+                var remove = document.createElement("button");
+                remove.type = "button";
+                remove.className = "chip-remove";
+                remove.dataset.removeUpload = "";
+                remove.setAttribute("aria-label", "Remove " + file.name);
+                remove.textContent = "×";
+                item.append(badge, name, size, remove);
+                attachList.appendChild(item);
+                wireRemove(item);
+                attachStatus.textContent = file.name + " attached";
+              })
+              .catch(function (error) {
+                attachStatus.textContent = "Could not attach " + file.name + ": " + reason(error, "try again");
+              })
+              .then(finish);
+          };
+          reader.onerror = function () {
+            attachStatus.textContent = "Could not read " + file.name;
+            finish();
+          };
+          reader.readAsDataURL(file);
+        });
+        fileInput.value = "";
+      });
+    }
+
     function payload() {
       var body = { subject: form.elements.subject.value, body: form.elements.body.value };
+      if (attachBox) body.attachments = attachedIds();
       var bad = null;
       ["to", "cc", "bcc"].forEach(function (key) {
         var parsed = parseRecipients(form.elements[key].value);
@@ -249,8 +347,12 @@
       return { body: body, bad: bad };
     }
 
+    var scheduleOpen = form.querySelector("[data-schedule-open]");
+    var scheduleButton = form.querySelector("[data-schedule]");
     function busy(on) {
-      [sendButton, saveButton, discardButton].forEach(function (b) { if (b) b.disabled = on; });
+      [sendButton, saveButton, discardButton, scheduleOpen, scheduleButton].forEach(function (b) {
+        if (b) b.disabled = on || pendingUploads > 0;
+      });
     }
 
     function afterSend() {
@@ -284,6 +386,47 @@
           show(alertBox, reason(error, "Could not send the message — try again"));
         });
     });
+
+    /* Scheduled send: the same message, with the day and time it goes out. */
+    if (scheduleOpen) {
+      var panel = form.querySelector("[data-schedule-panel]");
+      scheduleOpen.addEventListener("click", function () {
+        panel.hidden = !panel.hidden;
+        scheduleOpen.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
+        if (!panel.hidden) form.elements.send_on.focus();
+      });
+      scheduleButton.addEventListener("click", function () {
+        if (scheduleButton.disabled) return;
+        clear(status);
+        clear(alertBox, true);
+        var built = payload();
+        if (built.bad !== null) {
+          show(alertBox, "“" + built.bad + "” isn't an email address");
+          return;
+        }
+        if (!built.body.to.length && !built.body.cc.length && !built.body.bcc.length) {
+          show(alertBox, "Add at least one recipient");
+          form.elements.to.focus();
+          return;
+        }
+        if (!form.elements.send_on.value || !form.elements.send_at.value) {
+          show(alertBox, "Choose the day and the time to send it");
+          return;
+        }
+        built.body.send_on = form.elements.send_on.value;
+        built.body.send_at = form.elements.send_at.value;
+        if (form.dataset.draftId) built.body.draft_id = form.dataset.draftId;
+        busy(true);
+        scheduleButton.textContent = "Scheduling…";
+        api("POST", "/api/messages/schedule", built.body)
+          .then(function () { go("/folder/scheduled", "scheduled"); })
+          .catch(function (error) {
+            busy(false);
+            scheduleButton.textContent = "Schedule";
+            show(alertBox, reason(error, "Could not schedule the message — try again"));
+          });
+      });
+    }
 
     saveButton.addEventListener("click", function () {
       clear(status);
@@ -320,6 +463,25 @@
           show(alertBox, reason(error, "Could not discard the draft — try again"));
         });
     });
+  });
+
+  /* ---- attachments: checked for viruses before they can be downloaded ------------------------- */
+
+  document.querySelectorAll("[data-scan]").forEach(function (status) {
+    var list = status.closest("[data-scanning]");
+    api("GET", status.dataset.scan)
+      .then(function (data) {
+        var link = document.createElement("a");
+        link.href = data.download;
+        link.setAttribute("download", "");
+        link.className = "file-download";
+        link.textContent = "Download " + status.dataset.name;
+        status.replaceWith(link);
+      })
+      .catch(function () { status.textContent = "Could not check this file. Reload the page to try again."; })
+      .then(function () {
+        if (list && !list.querySelector("[data-scan]")) list.setAttribute("aria-busy", "false");
+      });
   });
 
   /* ---- settings ----------------------------------------------------------------------------- */
