@@ -16,6 +16,11 @@ Only worlds with one of these focuses change: the default world, every action ta
                      one still marked primary expired).
     missing_doctor: {provider_name, first_name, surname, specialty, near_id, near_name, near_specialty}:
                      a doctor the clinic does not have; a doctor of that surname works in another specialty.
+    billing:        dispute, pay_bill, deductible: statements, claims and a card to pay with
+                     (sites/clinic/statements.py).
+    telehealth:     telehealth: a video visit to check in to (sites/clinic/telehealth.py).
+    card_photo:     card_photo: photos of insurance cards on the profile (sites/clinic/card_photos.py).
+    follow_up:      follow_up: a visit's after-visit summary that asks for a follow-up (sites/clinic/summaries.py).
 """
 
 from collections.abc import Callable
@@ -26,7 +31,11 @@ from typing import Any
 from scenarios.clock import EpisodeClock, iso
 from sites.clinic import content as C
 from sites.clinic.billing import visit_cost
+from sites.clinic.card_photos import card_photo
 from sites.clinic.models import Appointment, ClinicState, Provider, Slot
+from sites.clinic.statements import billing
+from sites.clinic.summaries import follow_up
+from sites.clinic.telehealth import telehealth
 
 DEFAULT_FOCUS = "flagged"
 
@@ -121,8 +130,12 @@ def missing_doctor(state: ClinicState, bindings: dict[str, Any], rng: Random, cl
 FocusBuilder = Callable[[ClinicState, dict[str, Any], Random, EpisodeClock], None]
 FOCUSES: dict[str, FocusBuilder | None] = {
     DEFAULT_FOCUS: None, "next_visit": next_visit, "copay": copay, "accepting": accepting,
-    "insurance": insurance, "missing_doctor": missing_doctor}
+    "insurance": insurance, "missing_doctor": missing_doctor, "billing": billing,
+    "telehealth": telehealth, "card_photo": card_photo,
+    "follow_up": follow_up}
 # What each focus's `target` binding is (recipe expansion reads this through faults.TARGET).
 TARGET_KINDS: dict[str, str] = {
     DEFAULT_FOCUS: "result", "next_visit": "appointment", "copay": "visit", "accepting": "provider",
-    "insurance": "insurance card", "missing_doctor": "look-alike provider"}
+    "insurance": "insurance card", "missing_doctor": "look-alike provider", "billing": "statement",
+    "telehealth": "video visit", "card_photo": "insurance card to photograph",
+    "follow_up": "visit to follow up"}

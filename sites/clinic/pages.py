@@ -52,8 +52,9 @@ def clinic_filters() -> dict[str, Any]:
 
 def page_context(state: ClinicState | None) -> dict[str, Any]:
     if state is None:
-        return {"patient": None, "unread": 0}
-    return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read)}
+        return {"patient": None, "unread": 0, "billing_on": False}
+    return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read),
+            "billing_on": state.statements is not None}
 
 
 def _day_param(request: Request, name: str) -> date | None:
@@ -77,7 +78,7 @@ def _visit(state: ClinicState, appointment: Appointment) -> dict[str, Any]:
     provider = state.provider(appointment.provider_id)
     assert provider is not None
     return {"a": appointment, "provider": provider, "location": state.location(provider.location_id),
-            "form": state.form_for(appointment.id),
+            "form": state.form_for(appointment.id), "video": state.video_for(appointment.id),
             "label": f"{provider.specialty} with {provider.name}, {day_label(appointment.start)} at "
                      f"{time_label(appointment.start)}"}
 
@@ -196,6 +197,8 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
         return render(episode, request, "appointment.html", title="Appointment details", active="appointments",
                       v=visit, reasons=CANCEL_REASONS, cost=visit_cost(state, visit["a"]),
+                      statement=state.statement_for(appointment_id), now=iso(episode.clock.now()),
+                      summary=state.summary_for(appointment_id),
                       card=next((c for c in state.insurance_cards if visit["form"] and
                                  c.id == visit["form"].insurance_card_id), None))
 
@@ -332,6 +335,7 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.navigate("view_profile", None)
         return render(episode, request, "profile.html", title="Profile", active="profile", p=state.patient,
                       cards=state.insurance_cards, today=today, contacts=state.contacts,
+                      photos=None if state.card_photos is None else {p.card_id: p for p in state.card_photos},
                       relationships=RELATIONSHIPS)
 
     return router

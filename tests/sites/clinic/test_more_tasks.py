@@ -1,11 +1,14 @@
 """The features of the later task templates (refills with none left, billing, ...): what the pages show under
 the role + name the plans use, the answers bound from the same state, and the writes' rules (4xx, never 500)."""
 
+import base64
+from datetime import datetime
 from typing import Any
 
 import pytest
 
 from harness.catalog.a11y_html import Page
+from sites.clinic.billing import dollars
 
 from . import client_for, new_world
 
@@ -32,3 +35,231 @@ async def test_a_prescription_with_no_refills_left_says_so_and_cannot_be_refille
     assert refused.status_code == 409 and "no refills left" in refused.json()["detail"]
     assert page_refused.status_code == 409
     assert episode.state.refill_requests == []
+
+
+# --- billing (focus billing) ------------------------------------------------------------------------------
+
+def test_a_world_without_billing_serializes_without_its_collections() -> None:
+    plain = new_world(2)[2]
+    for key in ("statements", "claims", "bill_disputes", "bill_payments", "saved_cards"):
+        assert f'"{key}"'.encode() not in plain.initial_state
+    billed = new_world(2, focus="billing")[2]
+    assert b'"statements"' in billed.initial_state
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_one_line_of_one_statement_asks_more_than_its_claim_says(seed: int) -> None:
+    world = new_world(seed, focus="billing")[2]
+    state, asked = world.state, world.bindings["dispute"]
+    claims = {c.id: c for c in state.claims}
+    over = [(s.id, line.id) for s in state.statements for line in s.lines
+            if line.you_owe_cents != next(c for c in claims[s.claim_id].lines if c.code == line.code).you_owe_cents]
+    assert over == [(asked["statement_id"], asked["line_id"])]
+    assert asked["statement_owes_cents"] > asked["eob_owes_cents"]
+    labels = [r for r in (world.bindings["dispute"]["visit_label"], world.bindings["pay_bill"]["visit_label"])]
+    assert labels[0] != labels[1]
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_only_the_latest_claim_tells_the_deductible_left(seed: int) -> None:
+    world = new_world(seed, focus="billing")[2]
+    state, asked = world.state, world.bindings["deductible"]
+    latest = max(state.claims, key=lambda c: c.processed_on)
+    assert latest.id == asked["claim_id"]
+    assert asked["remaining_cents"] == latest.deductible_cents - latest.deductible_met_cents > 0
+    assert asked["older_remaining_cents"] > asked["remaining_cents"]
+
+
+async def test_the_statement_links_its_eob_download_and_the_eob_says_what_is_left() -> None:
+    app, _store, episode = new_world(3, focus="billing")
+    asked, deductible = episode.bindings["dispute"], episode.bindings["deductible"]
+    billing = await _get(app, episode, "/billing")
+    assert billing.find("link", asked["visit_label"]) and billing.find("link", "Insurance claims")
+    statement = await _get(app, episode, f"/billing/{asked['statement_id']}")
+    assert statement.find("heading", f"Statement {asked['number']}")
+    assert statement.find("link", f"Dispute {asked['service']}")
+    async with client_for(app, episode.id) as client:
+        response = await client.get(f"/claims/{deductible['claim_id']}/eob")
+    assert response.headers["content-disposition"].startswith("attachment;")
+    (row,) = Page(response.text).find("row", "/^Left to meet /")
+    assert dollars(deductible["remaining_cents"]) in row.text()
+    claims = await _get(app, episode, "/claims")
+    links = claims.find("link", "/^Download the explanation of benefits of claim /")
+    assert links[0].text() == "Download" and deductible["claim_number"] in links[0].attrs["aria-label"]
+
+
+async def test_a_dispute_is_kept_once_and_shows_on_the_statement() -> None:
+    app, _store, episode = new_world(4, focus="billing")
+    asked = episode.bindings["dispute"]
+    body = {"line_id": asked["line_id"], "reason": "eob_mismatch", "note": f"EOB says {asked['eob_owes']}"}
+    async with client_for(app, episode.id) as client:
+        made = await client.post(f"/api/statements/{asked['statement_id']}/disputes", json=body)
+        again = await client.post(f"/api/statements/{asked['statement_id']}/disputes", json=body)
+        bad_line = await client.post(f"/api/statements/{asked['statement_id']}/disputes",
+                                     json={**body, "line_id": "l99"})
+        no_note = await client.post(f"/api/statements/{asked['statement_id']}/disputes",
+                                    json={"line_id": "l1", "reason": "other"})
+        form_again = await client.get(f"/billing/{asked['statement_id']}/dispute?line={asked['line_id']}")
+    assert made.status_code == 201 and again.status_code == 409 and bad_line.status_code == 404
+    assert no_note.status_code == 422 and form_again.status_code == 409
+    assert [(d.line_id, d.reason) for d in episode.state.bill_disputes] == [(asked["line_id"], "eob_mismatch")]
+    page = await _get(app, episode, f"/billing/{asked['statement_id']}")
+    assert f"{asked['service']}: Disputed" in page.text()
+
+
+async def test_paying_in_full_gives_the_bound_confirmation_and_an_expired_card_is_refused() -> None:
+    app, _store, episode = new_world(5, focus="billing")
+    asked = episode.bindings["pay_bill"]
+    url = f"/api/statements/{asked['statement_id']}/payments"
+    async with client_for(app, episode.id) as client:
+        expired = await client.post(url, json={"amount_cents": asked["balance_cents"], "card_id": "card1"})
+        too_much = await client.post(url, json={"amount_cents": asked["balance_cents"] + 1, "card_id": "card2"})
+        paid = await client.post(url, json={"amount_cents": asked["balance_cents"], "card_id": "card2"})
+        twice = await client.post(url, json={"amount_cents": 100, "card_id": "card2"})
+        pay_page = await client.get(f"/billing/{asked['statement_id']}/pay")
+    assert expired.status_code == 409 and "expired" in expired.json()["detail"]
+    assert too_much.status_code == 422 and paid.status_code == 201 and twice.status_code == 409
+    assert pay_page.status_code == 409
+    assert paid.json()["payment"]["confirmation"] == asked["confirmation"]
+    statement = await _get(app, episode, f"/billing/{asked['statement_id']}")
+    (group,) = statement.find("group", "/^Payment PAY-/")
+    assert asked["confirmation"] in group.text() and not statement.find("link", "Pay this statement")
+
+
+async def test_the_pay_form_names_the_full_balance_and_the_cards() -> None:
+    app, _store, episode = new_world(6, focus="billing")
+    asked = episode.bindings["pay_bill"]
+    page = await _get(app, episode, f"/billing/{asked['statement_id']}/pay")
+    assert page.find("radio", f"The full balance, {asked['balance']}")
+    assert page.find("combobox", "Card") and asked["card_label"] in page.text()
+    assert f"{asked['expired_card_label']} (expired)" in page.text()
+
+
+@pytest.mark.parametrize("path", ["/billing", "/claims", "/billing/st0001", "/claims/cl0001/eob"])
+async def test_billing_is_404_in_a_world_without_it(path: str) -> None:
+    app, _store, episode = new_world(1)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get(path)).status_code == 404
+        assert (await client.post("/api/statements/st0001/payments",
+                                  json={"amount_cents": 100, "card_id": "card2"})).status_code == 404
+
+
+# --- video visits (focus telehealth) ------------------------------------------------------------------------
+
+async def test_check_in_opens_for_the_visit_starting_soon_only_and_the_nurse_admits_on_the_third_check() -> None:
+    app, _store, episode = new_world(2, focus="telehealth")
+    asked = episode.bindings["telehealth"]
+    today, later = asked["appointment_id"], asked["later_appointment_id"]
+    visit = await _get(app, episode, f"/appointments/{today}")
+    assert visit.find("link", "Check in for your video visit")
+    assert "Check-in for this video visit opens" in (await _get(app, episode, f"/appointments/{later}")).text()
+    form = await _get(app, episode, f"/appointments/{today}/check-in")
+    assert form.find("textbox", "Describe your new symptoms") and form.find("radio", "Yes, I have new symptoms")
+    body = {"located_in": asked["state"], "callback_phone": asked["phone"], "new_symptoms": True,
+            "symptoms": asked["symptoms"], "consent": True}
+    async with client_for(app, episode.id) as client:
+        assert (await client.get(f"/appointments/{later}/check-in")).status_code == 409
+        assert (await client.post(f"/api/appointments/{today}/join")).status_code == 409
+        assert (await client.get(f"/api/appointments/{today}/waiting")).status_code == 409   # not checked in
+        elsewhere = await client.post(f"/api/appointments/{today}/check-in", json={**body, "located_in": "Idaho"})
+        no_words = await client.post(f"/api/appointments/{today}/check-in", json={**body, "symptoms": ""})
+        no_consent = await client.post(f"/api/appointments/{today}/check-in", json={**body, "consent": False})
+        not_bool = await client.post(f"/api/appointments/{today}/check-in", json={**body, "consent": "yes"})
+        done = await client.post(f"/api/appointments/{today}/check-in", json=body)
+        again = await client.post(f"/api/appointments/{today}/check-in", json=body)
+        checks = [(await client.get(f"/api/appointments/{today}/waiting")).json() for _ in range(4)]
+        joined = await client.post(f"/api/appointments/{today}/join")
+    assert elsewhere.status_code == 409 and no_words.status_code == 422 and no_consent.status_code == 422
+    assert not_bool.status_code == 422 and done.status_code == 201 and again.status_code == 409
+    assert [c["admitted"] for c in checks] == [False, False, True, True]
+    assert checks[2]["nurse"] == asked["nurse"] and joined.status_code == 200
+    room = await _get(app, episode, f"/appointments/{today}/video")
+    (group,) = room.find("group", "Admitted by")
+    assert group.text() == f"Admitted by {asked['nurse']}"
+    video = episode.state.video_visits[0]
+    assert (video.located_in, video.callback_phone, video.symptoms) == (asked["state"], asked["phone"],
+                                                                         asked["symptoms"])
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_the_video_visit_starts_within_half_an_hour_and_check_in_is_open(seed: int) -> None:
+    world = new_world(seed, focus="telehealth")[2]
+    state, asked = world.state, world.bindings["telehealth"]
+    visit = state.appointment(asked["appointment_id"])
+    video = state.video_for(asked["appointment_id"])
+    assert visit is not None and video is not None
+    now = world.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert video.opens_at <= now < visit.start
+    later = state.video_for(asked["later_appointment_id"])
+    assert later is not None and later.opens_at > now and later.nurse != asked["nurse"]
+
+
+# --- insurance card photos (focus card_photo) ---------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+async def test_a_card_photo_is_checked_kept_on_its_card_and_shown_on_the_profile() -> None:
+    app, _store, episode = new_world(3, focus="card_photo")
+    asked = episode.bindings["card_photo"]
+    profile = await _get(app, episode, "/profile")
+    assert profile.find("button", f"Photo of your {asked['label']} card")
+    assert profile.find("button", f"Photo of your {asked['expired_label']} card")
+    url = f"/api/profile/insurance/{asked['card_id']}/photo"
+    photo = {"name": asked["file"], "content_type": "image/png", "data": base64.b64encode(PNG).decode()}
+    async with client_for(app, episode.id) as client:
+        not_png = await client.post(url, json={**photo, "data": base64.b64encode(b"GIF89a....").decode()})
+        not_base64 = await client.post(url, json={**photo, "data": "%%%"})
+        too_big = await client.post(url, json={**photo, "data": base64.b64encode(PNG + b"\x00" * 600_000).decode()})
+        unknown = await client.post("/api/profile/insurance/ins9/photo", json=photo)
+        made = await client.post(url, json=photo)
+    assert not_png.status_code == 422 and not_base64.status_code == 422 and unknown.status_code == 404
+    assert too_big.status_code in (413, 422) and made.status_code == 201
+    (kept,) = episode.state.card_photos
+    assert (kept.card_id, kept.name, kept.size_bytes) == (asked["card_id"], asked["file"], len(PNG))
+    after = await _get(app, episode, "/profile")
+    assert f"Photo of your {asked['label']} card on file: {asked['file']}" in after.text()
+
+
+async def test_card_photos_are_404_in_a_world_without_them() -> None:
+    app, _store, episode = new_world(3)
+    photo = {"name": "a.png", "content_type": "image/png", "data": base64.b64encode(PNG).decode()}
+    async with client_for(app, episode.id) as client:
+        assert (await client.post("/api/profile/insurance/ins2/photo", json=photo)).status_code == 404
+    assert not (await _get(app, episode, "/profile")).find("button", "/^Photo of your /")
+
+
+# --- after-visit summaries (focus follow_up) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_the_follow_up_slot_is_the_first_in_the_named_week_and_the_doctor_is_free_before_it(seed: int) -> None:
+    world = new_world(seed, focus="follow_up")[2]
+    state, asked = world.state, world.bindings["follow_up"]
+    (summary,) = state.visit_summaries
+    assert summary.appointment_id == asked["visit_id"] and summary.follow_up_week_of == asked["week_of"]
+    now = world.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    free = sorted(s.start for s in state.slots if s.provider_id == asked["provider_id"] and not s.taken
+                  and s.start > now)
+    slot = state.slot(asked["slot_id"])
+    assert slot is not None and not slot.taken and slot.start[:10] >= asked["week_of"]
+    assert next(s for s in free if s[:10] >= asked["week_of"]) == slot.start
+    assert free[0] < asked["week_of"]   # the first opening is before the week: not the follow-up
+    assert asked["first_open_slot_id"] != asked["slot_id"]
+
+
+async def test_the_summary_is_a_download_from_the_visit_page_naming_the_week() -> None:
+    app, _store, episode = new_world(4, focus="follow_up")
+    asked = episode.bindings["follow_up"]
+    visit = await _get(app, episode, f"/appointments/{asked['visit_id']}")
+    (link,) = visit.find("link", "Download after-visit summary")
+    async with client_for(app, episode.id) as client:
+        response = await client.get(link.attrs["href"])
+        other = await client.get(f"/appointments/{episode.bindings['cancel']['appointment_id']}/summary")
+    assert response.headers["content-disposition"].startswith("attachment;")
+    (follow,) = Page(response.text).find("group", "Follow-up")
+    monday = datetime.strptime(asked["week_of"], "%Y-%m-%d")
+    assert f"week of {monday:%A} {monday.day} {monday:%B %Y}" in follow.text()
+    assert other.status_code == 404
+    plain_app, _s, plain = new_world(4)
+    async with client_for(plain_app, plain.id) as client:
+        assert (await client.get(f"/appointments/{asked['visit_id']}/summary")).status_code in (404,)
