@@ -327,6 +327,22 @@ class VisitSummary(BaseModel):
     follow_up_week_of: str = Field(description="the Monday of the week to come back, YYYY-MM-DD")
 
 
+# ---- proxy access (worlds with focus `proxy`, sites/clinic/proxies.py) --------------------------------------
+
+class ProxyGrant(BaseModel):
+    """Someone the patient lets see their portal: everything, or the parts listed, until a day."""
+
+    id: str
+    name: str
+    email: str
+    relationship: Relationship
+    scope: Literal["full", "limited"]
+    areas: list[str] = Field(description="what a limited grant shows (appointments, messages, results, ...)")
+    ends_on: str = Field(description="last day of access, YYYY-MM-DD")
+    granted_at: str
+    revoked_at: str | None = None
+
+
 class ClinicState(TakesIds, BaseModel):
     patient: Patient
     locations: list[Location]
@@ -352,6 +368,7 @@ class ClinicState(TakesIds, BaseModel):
     video_visits: list[VideoVisit] | None = None
     card_photos: list[CardPhoto] | None = None
     visit_summaries: list[VisitSummary] | None = None
+    proxies: list[ProxyGrant] | None = None
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
@@ -393,7 +410,7 @@ class ClinicState(TakesIds, BaseModel):
 
 
 OPTIONAL_COLLECTIONS = ("statements", "claims", "bill_disputes", "bill_payments", "saved_cards", "video_visits",
-                        "card_photos", "visit_summaries")
+                        "card_photos", "visit_summaries", "proxies")
 
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------

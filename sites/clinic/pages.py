@@ -336,6 +336,7 @@ def page_router(ui: Pages) -> APIRouter:
         return render(episode, request, "profile.html", title="Profile", active="profile", p=state.patient,
                       cards=state.insurance_cards, today=today, contacts=state.contacts,
                       photos=None if state.card_photos is None else {p.card_id: p for p in state.card_photos},
+                      proxies_on=state.proxies is not None,
                       relationships=RELATIONSHIPS)
 
     return router

@@ -177,4 +177,32 @@
       reader.readAsDataURL(file);
     });
   });
+  wire("form[data-proxy]", function (form) {
+    var scope = form.querySelector("input[name=scope]:checked").value;
+    var areas = [];
+    form.querySelectorAll("input[name=areas]:checked").forEach(function (box) { areas.push(box.value); });
+    if (scope === "limited" && !areas.length) throw new Error("Choose what they can see.");
+    return api("POST", "/api/profile/proxies", {
+      name: value(form, "name"), email: value(form, "email"), relationship: value(form, "relationship"),
+      scope: scope, areas: scope === "limited" ? areas : [], ends_on: value(form, "ends_on"),
+      understood: form.elements.understood.checked
+    }).then(function () { go("/profile/proxies", "granted"); });
+  }, "We couldn't give access. Please try again.");
+
+  /* Revoking asks once more, in place, before it acts. */
+  document.querySelectorAll("[data-revoke-box]").forEach(function (box) {
+    var ask = box.querySelector("[data-revoke-ask]");
+    var confirm = box.querySelector("[data-revoke-confirm]");
+    var yes = box.querySelector("button[data-revoke]");
+    ask.addEventListener("click", function () { ask.hidden = true; confirm.hidden = false; });
+    box.querySelector("[data-revoke-cancel]").addEventListener("click", function () {
+      confirm.hidden = true; ask.hidden = false;
+    });
+    yes.addEventListener("click", function () {
+      yes.disabled = true;
+      api("DELETE", "/api/profile/proxies/" + yes.dataset.revoke)
+        .then(function () { go("/profile/proxies", "revoked"); })
+        .catch(fail(yes, "We couldn't revoke access. Please try again."));
+    });
+  });
 })();

@@ -263,3 +263,45 @@ async def test_the_summary_is_a_download_from_the_visit_page_naming_the_week() -
     plain_app, _s, plain = new_world(4)
     async with client_for(plain_app, plain.id) as client:
         assert (await client.get(f"/appointments/{asked['visit_id']}/summary")).status_code in (404,)
+
+
+# --- proxy access (focus proxy) -----------------------------------------------------------------------------
+
+async def test_giving_limited_access_and_revoking_follow_the_rules() -> None:
+    app, _store, episode = new_world(2, focus="proxy")
+    asked = episode.bindings["proxy"]
+    page = await _get(app, episode, "/profile/proxies")
+    assert page.find("article", asked["old_name"]) and page.find("button", f"Revoke access for {asked['old_name']}")
+    assert not page.find("button", f"Yes, revoke access for {asked['old_name']}")   # asked once more first
+    assert page.find("checkbox", asked["area_labels"][0])   # shown to readers without scripts
+    body = {"name": asked["name"], "email": asked["email"], "relationship": asked["relationship"],
+            "scope": "limited", "areas": asked["areas"], "ends_on": asked["ends_on"], "understood": True}
+    async with client_for(app, episode.id) as client:
+        no_areas = await client.post("/api/profile/proxies", json={**body, "areas": []})
+        past = await client.post("/api/profile/proxies", json={**body, "ends_on": "2001-01-01"})
+        too_long = await client.post("/api/profile/proxies", json={**body, "ends_on": "2999-01-01"})
+        unreal = await client.post("/api/profile/proxies", json={**body, "ends_on": "2025-02-30"})
+        bad_area = await client.post("/api/profile/proxies", json={**body, "areas": ["everything"]})
+        not_understood = await client.post("/api/profile/proxies", json={**body, "understood": False})
+        made = await client.post("/api/profile/proxies", json=body)
+        again = await client.post("/api/profile/proxies", json=body)
+        revoked = await client.delete(f"/api/profile/proxies/{asked['old_id']}")
+        twice = await client.delete(f"/api/profile/proxies/{asked['old_id']}")
+        ended = await client.delete(f"/api/profile/proxies/{asked['ended_id']}")
+        unknown = await client.delete("/api/profile/proxies/px9999")
+    assert [r.status_code for r in (no_areas, past, too_long, unreal, bad_area, not_understood)] == [422] * 6
+    assert made.status_code == 201 and again.status_code == 409
+    assert revoked.status_code == 200 and twice.status_code == 409 and ended.status_code == 409
+    assert unknown.status_code == 404
+    new = episode.state.proxies[-1]
+    assert (new.scope, new.areas, new.ends_on) == ("limited", asked["areas"], asked["ends_on"])
+    after = await _get(app, episode, "/profile/proxies")
+    assert f"{asked['old_name']}: access revoked" in after.text() and after.find("article", asked["name"])
+
+
+async def test_proxy_access_is_404_in_a_world_without_it() -> None:
+    app, _store, episode = new_world(2)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/profile/proxies")).status_code == 404
+        assert (await client.delete("/api/profile/proxies/px0001")).status_code == 404
+    assert not (await _get(app, episode, "/profile")).find("link", "Proxy access")

@@ -110,6 +110,15 @@ async def test_later_pages_work_and_look_like_a_product(stack: Services, tmp_pat
             await page.goto(f"{info['base_url']}/appointments/{info['bindings']['follow_up']['visit_id']}",
                             wait_until="load")
             await shot(page, "clinic-visit-summary.png", r'- link "Download after-visit summary"')
+
+            # proxy access: the parts to choose open on "Only what I choose"; revoking asks once more
+            info, page = await browse("proxy")
+            old = info["bindings"]["proxy"]["old_name"]
+            await page.goto(f"{info['base_url']}/profile/proxies", wait_until="load")
+            assert not await page.get_by_role("checkbox", name="Billing").is_visible()
+            await page.get_by_role("radio", name="Only what I choose").check()
+            await page.get_by_role("button", name=f"Revoke access for {old}").click()
+            await shot(page, "clinic-proxies.png", rf'- button "Yes, revoke access for {re.escape(old)}"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
