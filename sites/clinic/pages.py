@@ -257,13 +257,18 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         result_id = request.query_params.get("result", "")
         result = get_or_404(state.results, result_id, detail=not_found("test result")) if result_id else None
-        to = request.query_params.get("provider", "") or (result.ordered_by if result else "")
+        reply_id = request.query_params.get("reply", "")
+        replying = get_or_404(state.messages, reply_id, detail=not_found("message")) if reply_id else None
+        to = (request.query_params.get("provider", "") or (result.ordered_by if result else "")
+              or (replying.provider_id if replying else ""))
         if to:
             get_or_404(state.providers, to, detail=not_found("provider"))
-        episode.emit.navigate("view_compose", result.id if result else None)
+        subject = (f"Question about my {result.test} result" if result else
+                   f"Re: {replying.subject}" if replying else "")
+        episode.emit.navigate("view_compose", result.id if result else replying.id if replying else None)
         return render(episode, request, "compose.html", title="New message", active="messages",
                       providers=sorted(state.providers, key=lambda p: (p.last_name, p.first_name)), to=to,
-                      result=result, subject=f"Question about my {result.test} result" if result else "")
+                      result=result, replying=replying, subject=subject)
 
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])

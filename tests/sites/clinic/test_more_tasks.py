@@ -305,3 +305,34 @@ async def test_proxy_access_is_404_in_a_world_without_it() -> None:
         assert (await client.get("/profile/proxies")).status_code == 404
         assert (await client.delete("/api/profile/proxies/px0001")).status_code == 404
     assert not (await _get(app, episode, "/profile")).find("link", "Proxy access")
+
+
+# --- a doctor asks for a lab value (focus lab_request) ------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_the_asked_value_is_the_newest_result_of_that_test(seed: int) -> None:
+    world = new_world(seed, focus="lab_request")[2]
+    state, asked = world.state, world.bindings["lab_request"]
+    same = sorted((r for r in state.results if r.test == "Hemoglobin A1c"), key=lambda r: r.collected_at)
+    assert same[-1].id == asked["result_id"] and f"{same[-1].components[0].value:g}" == asked["value"]
+    assert max(state.results, key=lambda r: r.collected_at).id == asked["result_id"]
+    assert asked["older_value"] != asked["value"]
+    message = next(m for m in state.messages if m.id == asked["message_id"])
+    assert not message.read and "Hemoglobin A1c" in message.body
+
+
+async def test_a_message_from_the_care_team_can_be_replied_to() -> None:
+    app, _store, episode = new_world(5, focus="lab_request")
+    asked = episode.bindings["lab_request"]
+    message = await _get(app, episode, f"/messages/{asked['message_id']}")
+    (reply,) = message.find("link", "Reply")
+    compose = await _get(app, episode, reply.attrs["href"])
+    (subject,) = compose.find("textbox", "Subject")
+    assert subject.attrs["value"] == f"Re: {asked['subject']}"
+    (chosen,) = [o for o in compose.nodes if o.tag == "option" and "selected" in o.attrs]
+    assert chosen.attrs["value"] == asked["provider_id"]
+    results = await _get(app, episode, "/results")
+    links = results.find("link", "Hemoglobin A1c")
+    assert links[0].attrs["href"] == f"/results/{asked['result_id']}"
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/messages/new?reply=msg9999")).status_code == 404
