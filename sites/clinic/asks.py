@@ -23,6 +23,7 @@ Only worlds with one of these focuses change: the default world, every action ta
     follow_up:      follow_up: a visit's after-visit summary that asks for a follow-up (sites/clinic/summaries.py).
     proxy:          proxy: people with access to the portal, to give and revoke (sites/clinic/proxies.py).
     lab_request:    lab_request: a doctor's message asking for a lab value (sites/clinic/lab_requests.py).
+    card_photo_fix: card_photo_fix: the new card's photo put on the expired card (sites/clinic/card_photos.py).
 """
 
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from typing import Any
 from scenarios.clock import EpisodeClock, iso
 from sites.clinic import content as C
 from sites.clinic.billing import visit_cost
-from sites.clinic.card_photos import card_photo
+from sites.clinic.card_photos import card_photo, card_photo_fix
 from sites.clinic.lab_requests import lab_request
 from sites.clinic.models import Appointment, ClinicState, Provider, Slot
 from sites.clinic.proxies import proxy
@@ -136,11 +137,12 @@ FOCUSES: dict[str, FocusBuilder | None] = {
     DEFAULT_FOCUS: None, "next_visit": next_visit, "copay": copay, "accepting": accepting,
     "insurance": insurance, "missing_doctor": missing_doctor, "billing": billing,
     "telehealth": telehealth, "card_photo": card_photo,
-    "follow_up": follow_up, "proxy": proxy, "lab_request": lab_request}
+    "follow_up": follow_up, "proxy": proxy, "lab_request": lab_request,
+    "card_photo_fix": card_photo_fix}
 # What each focus's `target` binding is (recipe expansion reads this through faults.TARGET).
 TARGET_KINDS: dict[str, str] = {
     DEFAULT_FOCUS: "result", "next_visit": "appointment", "copay": "visit", "accepting": "provider",
     "insurance": "insurance card", "missing_doctor": "look-alike provider", "billing": "statement",
     "telehealth": "video visit", "card_photo": "insurance card to photograph",
     "follow_up": "visit to follow up", "proxy": "proxy access",
-    "lab_request": "lab value asked for"}
+    "lab_request": "lab value asked for", "card_photo_fix": "card photo on the wrong card"}

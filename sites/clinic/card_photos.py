@@ -1,8 +1,10 @@
-"""Photos of insurance cards (focus `card_photo`): the profile takes a photo of each card on file, uploaded as
-soon as it is chosen. The card still marked primary has expired; the one that covers today is the other.
+"""Photos of insurance cards (focus `card_photo`, `card_photo_fix`): the profile takes a photo of each card on
+file, uploaded as soon as it is chosen, and removes one. The card still marked primary has expired; the one
+that covers today is the other. With `card_photo_fix` the photo of the new card was put on the expired card.
 
 Bindings:
-    card_photo: {card_id, label, file, expired_card_id, expired_label}
+    card_photo:     {card_id, label, file, expired_card_id, expired_label}
+    card_photo_fix: the same, and wrong_photo_id (the photo on the expired card)
 """
 
 import asyncio
@@ -36,6 +38,17 @@ def card_photo(state: ClinicState, bindings: dict[str, Any], rng: Random, clock:
     bindings["target"] = {"id": current.id, "name": f"{current.carrier} {current.plan}"}
 
 
+def card_photo_fix(state: ClinicState, bindings: dict[str, Any], rng: Random, clock: EpisodeClock) -> None:
+    card_photo(state, bindings, rng, clock)
+    asked = bindings.pop("card_photo")
+    assert state.card_photos is not None
+    wrong = CardPhoto(id=state.take_id("photo", "cp"), card_id=asked["expired_card_id"], name=asked["file"],
+                      content_type="image/png", size_bytes=rng.randint(40_000, 90_000),
+                      sha256=f"{rng.getrandbits(256):064x}", uploaded_at=clock.ago(days=rng.randint(1, 3)))
+    state.card_photos.append(wrong)
+    bindings["card_photo_fix"] = {**asked, "wrong_photo_id": wrong.id}
+
+
 def card_photo_api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
 
@@ -63,5 +76,20 @@ def card_photo_api_router() -> APIRouter:
         state.card_photos.append(made)
         episode.emit.commit("card_photo", made.id, card=card.id, file_name=made.name, touched=[made.id, card.id])
         return {"photo": made.model_dump()}
+
+    @router.delete("/profile/insurance/{card_id}/photo")
+    @hook_point("remove_card_photo", "write", target=lambda kw: kw["card_id"])
+    async def remove(card_id: str, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
+        state = episode.state
+        if state.card_photos is None:
+            raise HTTPException(404, "Card photos are not available on this account.")
+        card = get_or_404(state.insurance_cards, card_id, "insurance card")
+        photo = next((p for p in state.card_photos if p.card_id == card.id), None)
+        if photo is None:
+            raise HTTPException(404, "This card has no photo.")
+        episode.clock.stamp()
+        state.card_photos.remove(photo)
+        episode.emit.commit("remove_card_photo", photo.id, card=card.id, touched=[photo.id])
+        return {"removed": photo.id}
 
     return router

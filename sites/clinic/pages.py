@@ -35,6 +35,7 @@ NOTICES = {
     "contact_added": "Emergency contact added",
     "contact_removed": "Emergency contact removed",
     "primary": "Primary insurance updated",
+    "photo_removed": "Card photo removed",
 }
 
 

@@ -205,4 +205,12 @@
         .catch(fail(yes, "We couldn't revoke access. Please try again."));
     });
   });
+  document.querySelectorAll("button[data-remove-photo]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("DELETE", "/api/profile/insurance/" + button.dataset.removePhoto + "/photo")
+        .then(function () { go("/profile", "photo_removed"); })
+        .catch(fail(button, "We couldn't remove the photo. Please try again."));
+    });
+  });
 })();

@@ -336,3 +336,20 @@ async def test_a_message_from_the_care_team_can_be_replied_to() -> None:
     assert links[0].attrs["href"] == f"/results/{asked['result_id']}"
     async with client_for(app, episode.id) as client:
         assert (await client.get("/messages/new?reply=msg9999")).status_code == 404
+
+
+async def test_a_card_photo_on_the_wrong_card_can_be_removed_once() -> None:
+    app, _store, episode = new_world(4, focus="card_photo_fix")
+    asked = episode.bindings["card_photo_fix"]
+    profile = await _get(app, episode, "/profile")
+    assert f"Photo of your {asked['expired_label']} card on file: {asked['file']}" in profile.text()
+    assert profile.find("button", f"Remove the photo of your {asked['expired_label']} card")
+    assert not profile.find("button", f"Remove the photo of your {asked['label']} card")
+    async with client_for(app, episode.id) as client:
+        none_yet = await client.delete(f"/api/profile/insurance/{asked['card_id']}/photo")
+        removed = await client.delete(f"/api/profile/insurance/{asked['expired_card_id']}/photo")
+        twice = await client.delete(f"/api/profile/insurance/{asked['expired_card_id']}/photo")
+    assert none_yet.status_code == 404 and removed.status_code == 200 and twice.status_code == 404
+    assert episode.state.card_photos == []
+    after = await _get(app, episode, "/profile")
+    assert f"Add a photo of your {asked['expired_label']} card" in after.text()
