@@ -24,6 +24,7 @@ Only worlds with one of these focuses change: the default world, every action ta
     proxy:          proxy: people with access to the portal, to give and revoke (sites/clinic/proxies.py).
     lab_request:    lab_request: a doctor's message asking for a lab value (sites/clinic/lab_requests.py).
     card_photo_fix: card_photo_fix: the new card's photo put on the expired card (sites/clinic/card_photos.py).
+    referral:       referral: an HMO plan's referrals, one valid and one expired (sites/clinic/referrals.py).
 """
 
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from sites.clinic.card_photos import card_photo, card_photo_fix
 from sites.clinic.lab_requests import lab_request
 from sites.clinic.models import Appointment, ClinicState, Provider, Slot
 from sites.clinic.proxies import proxy
+from sites.clinic.referrals import referral
 from sites.clinic.statements import billing
 from sites.clinic.summaries import follow_up
 from sites.clinic.telehealth import telehealth
@@ -138,11 +140,12 @@ FOCUSES: dict[str, FocusBuilder | None] = {
     "insurance": insurance, "missing_doctor": missing_doctor, "billing": billing,
     "telehealth": telehealth, "card_photo": card_photo,
     "follow_up": follow_up, "proxy": proxy, "lab_request": lab_request,
-    "card_photo_fix": card_photo_fix}
+    "card_photo_fix": card_photo_fix, "referral": referral}
 # What each focus's `target` binding is (recipe expansion reads this through faults.TARGET).
 TARGET_KINDS: dict[str, str] = {
     DEFAULT_FOCUS: "result", "next_visit": "appointment", "copay": "visit", "accepting": "provider",
     "insurance": "insurance card", "missing_doctor": "look-alike provider", "billing": "statement",
     "telehealth": "video visit", "card_photo": "insurance card to photograph",
     "follow_up": "visit to follow up", "proxy": "proxy access",
-    "lab_request": "lab value asked for", "card_photo_fix": "card photo on the wrong card"}
+    "lab_request": "lab value asked for", "card_photo_fix": "card photo on the wrong card",
+    "referral": "referral"}

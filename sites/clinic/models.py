@@ -343,6 +343,21 @@ class ProxyGrant(BaseModel):
     revoked_at: str | None = None
 
 
+# ---- referrals (worlds with focus `referral`, sites/clinic/referrals.py) ------------------------------------
+
+class Referral(BaseModel):
+    """A family doctor's referral to a specialty (and maybe a named doctor), which the plan needs to pay."""
+
+    id: str
+    specialty: str
+    to_provider_id: str | None = Field(description="the doctor it names; None: any doctor of the specialty")
+    referred_by: str
+    status: Literal["approved", "pending", "denied"]
+    issued_on: str
+    valid_until: str = Field(description="last day it can be used, YYYY-MM-DD")
+    visits_left: int
+
+
 class ClinicState(TakesIds, BaseModel):
     patient: Patient
     locations: list[Location]
@@ -369,6 +384,7 @@ class ClinicState(TakesIds, BaseModel):
     card_photos: list[CardPhoto] | None = None
     visit_summaries: list[VisitSummary] | None = None
     proxies: list[ProxyGrant] | None = None
+    referrals: list[Referral] | None = None
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
@@ -410,7 +426,7 @@ class ClinicState(TakesIds, BaseModel):
 
 
 OPTIONAL_COLLECTIONS = ("statements", "claims", "bill_disputes", "bill_payments", "saved_cards", "video_visits",
-                        "card_photos", "visit_summaries", "proxies")
+                        "card_photos", "visit_summaries", "proxies", "referrals")
 
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------

@@ -17,6 +17,7 @@ from sites.clinic.models import (
     ClinicEpisode,
     ClinicState,
 )
+from sites.clinic.referrals import referral_refusal
 from sites.kit.dates import day_label, time_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
@@ -148,7 +149,7 @@ def page_router(ui: Pages) -> APIRouter:
             episode.emit.navigate("find_care", None, results=[p.id for p in shown])
         return render(episode, request, "providers.html", title="Find care", active="care", rows=rows,
                       specialties=specialties, locations=state.locations, specialty=specialty, location=location,
-                      name=name, new_patients=bool(new_patients))
+                      name=name, new_patients=bool(new_patients), referrals_on=state.referrals is not None)
 
     @router.get("/providers/{provider_id}", response_class=HTMLResponse)
     @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
@@ -176,7 +177,8 @@ def page_router(ui: Pages) -> APIRouter:
         provider = get_or_404(state.providers, slot.provider_id, detail=not_found("provider"))
         episode.emit.navigate("view_book", slot.id, provider=provider.id)
         return render(episode, request, "book.html", title="Confirm your appointment", active="care", slot=slot,
-                      provider=provider, location=state.location(provider.location_id))
+                      provider=provider, location=state.location(provider.location_id),
+                      refusal=referral_refusal(state, provider, episode.clock.now().date().isoformat()))
 
     # -- appointments --------------------------------------------------------------------------------------
 

@@ -353,3 +353,41 @@ async def test_a_card_photo_on_the_wrong_card_can_be_removed_once() -> None:
     assert episode.state.card_photos == []
     after = await _get(app, episode, "/profile")
     assert f"Add a photo of your {asked['expired_label']} card" in after.text()
+
+
+# --- referrals (focus referral) -----------------------------------------------------------------------------
+
+async def test_a_specialist_needs_a_valid_referral_naming_them() -> None:
+    app, _store, episode = new_world(3, focus="referral")
+    state, asked = episode.state, episode.bindings["referral"]
+    today_card = next(c for c in state.insurance_cards if not c.valid_to < episode.clock.now().date().isoformat())
+    assert f"{today_card.carrier} {today_card.plan}" == asked["plan"] == "Meridian Care HMO Gold"
+    assert len({c.carrier for c in state.insurance_cards}) == 2
+    referrals = await _get(app, episode, "/referrals")
+    assert f"{asked['specialty']} referral: Expired" in referrals.text()
+    assert referrals.find("link", asked["doctor_name"])
+    now = episode.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def free(provider_id: str) -> str:
+        return min((s for s in state.slots if s.provider_id == provider_id and not s.taken and s.start > now),
+                   key=lambda s: s.start).id
+
+    ortho = next(p for p in state.providers if p.specialty == "Orthopedics")
+    other_derm = next(p for p in state.providers if p.specialty == "Dermatology" and p.id != asked["doctor_id"])
+    family = next(p for p in state.providers if p.specialty == "Family Medicine")
+    book_page = await _get(app, episode, f"/book/{free(ortho.id)}")
+    assert "no valid Orthopedics referral" in book_page.text() and not book_page.find("button", "Confirm booking")
+    async with client_for(app, episode.id) as client:
+        refused = [await client.post("/api/appointments", json={"slot_id": free(p.id), "visit_reason": "Check"})
+                   for p in (ortho, other_derm)]
+        family_ok = await client.post("/api/appointments", json={"slot_id": free(family.id), "visit_reason": "Check"})
+        named_ok = await client.post("/api/appointments", json={"slot_id": asked["slot_id"], "visit_reason": "Check"})
+    assert [r.status_code for r in refused] == [409, 409]
+    assert family_ok.status_code == 201 and named_ok.status_code == 201
+
+
+async def test_referrals_are_404_in_a_world_without_them() -> None:
+    app, _store, episode = new_world(3)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/referrals")).status_code == 404
+    assert not (await _get(app, episode, "/providers")).find("link", "Your referrals")

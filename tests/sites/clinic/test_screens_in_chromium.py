@@ -119,6 +119,11 @@ async def test_later_pages_work_and_look_like_a_product(stack: Services, tmp_pat
             await page.get_by_role("radio", name="Only what I choose").check()
             await page.get_by_role("button", name=f"Revoke access for {old}").click()
             await shot(page, "clinic-proxies.png", rf'- button "Yes, revoke access for {re.escape(old)}"')
+
+            # referrals: the list, and a booking the plan would not pay for
+            info, page = await browse("referral")
+            await page.goto(f"{info['base_url']}/referrals", wait_until="load")
+            await shot(page, "clinic-referrals.png", r"- table \"Your referrals\"")
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
