@@ -17,9 +17,11 @@ from sites.clinic.models import (
     ClinicState,
     DisputeBody,
     PaymentBody,
+    PaymentPlan,
+    PlanBody,
     Statement,
 )
-from sites.clinic.statements import visit_label
+from sites.clinic.statements import PLAN_MIN_CENTS, PLAN_MONTHS, plan_monthly, plan_starts, visit_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404, not_found
@@ -29,7 +31,7 @@ from sites.kit.templating import Pages
 # A card payment is authorised by the card's bank before it is recorded: it takes a moment.
 PAYMENT_AUTHORISED_IN_S = 1.5
 NOTICES = {"dispute": "Dispute sent: we'll review the charge and put it on hold meanwhile",
-           "paid": "Payment received"}
+           "paid": "Payment received", "plan": "Payment plan set up"}
 T = TypeVar("T")
 
 
@@ -46,7 +48,17 @@ def _statement_view(state: ClinicState, statement: Statement) -> dict[str, Any]:
     return {"s": statement, "visit": appointment, "label": visit_label(state, appointment),
             "provider": state.provider(appointment.provider_id), "disputed": disputed,
             "claim": next((c for c in state.claims or [] if c.id == statement.claim_id), None),
-            "payments": [p for p in state.bill_payments or [] if p.statement_id == statement.id]}
+            "payments": [p for p in state.bill_payments or [] if p.statement_id == statement.id],
+            "plan": next((p for p in state.payment_plans or [] if p.statement_id == statement.id), None),
+            "plan_ok": statement.balance_cents >= PLAN_MIN_CENTS}
+
+
+def _plan_allowed(state: ClinicState, statement: Statement) -> None:
+    if statement.balance_cents < PLAN_MIN_CENTS:
+        raise HTTPException(409, "A balance this small is paid at once: payment plans start at "
+                                 f"${PLAN_MIN_CENTS // 100}.")
+    if any(p.statement_id == statement.id for p in _on(state.payment_plans)):
+        raise HTTPException(409, "This statement is already on a payment plan.")
 
 
 def billing_page_router(ui: Pages) -> APIRouter:
@@ -97,6 +109,19 @@ def billing_page_router(ui: Pages) -> APIRouter:
         month = episode.clock.now().strftime("%Y-%m")
         return render(episode, request, "pay.html", title=f"Pay statement {statement.number}", active="billing",
                       cards=state.saved_cards or [], month=month, **_statement_view(state, statement))
+
+    @router.get("/billing/{statement_id}/plan", response_class=HTMLResponse)
+    @hook_point("plan_page", "page", target=lambda kw: kw["statement_id"])
+    async def plan_page(statement_id: str, request: Request, episode: ClinicEpisode) -> HTMLResponse:
+        state = episode.state
+        statement = get_or_404(_on(state.statements), statement_id, detail=not_found("statement"))
+        _plan_allowed(state, statement)
+        episode.emit.navigate("view_plan", statement.id)
+        today = episode.clock.now().date()
+        return render(episode, request, "plan.html", title="Set up a payment plan", active="billing",
+                      options=[(n, plan_monthly(statement.balance_cents, n)) for n in PLAN_MONTHS],
+                      starts=plan_starts(today), cards=state.saved_cards or [],
+                      month=episode.clock.now().strftime("%Y-%m"), **_statement_view(state, statement))
 
     @router.get("/claims", response_class=HTMLResponse)
     @hook_point("claims", "page")
@@ -150,6 +175,27 @@ def billing_api_router() -> APIRouter:
         disputes.append(made)
         episode.emit.commit("dispute_charge", made.id, statement=statement.id, line=line.id, touched=[made.id])
         return {"dispute": made.model_dump(), "url": f"/billing/{statement.id}"}
+
+    @router.post("/statements/{statement_id}/plan", status_code=201)
+    @hook_point("payment_plan", "write", target=lambda kw: kw["statement_id"])
+    async def plan(statement_id: str, body: PlanBody, request: Request, episode: ClinicEpisode) -> dict[str, Any]:
+        state = episode.state
+        statement = get_or_404(_on(state.statements), statement_id, "statement")
+        _plan_allowed(state, statement)
+        card = get_or_404(state.saved_cards or [], body.card_id, "saved card")
+        if card.expires < episode.clock.now().strftime("%Y-%m"):
+            raise HTTPException(409, f"Your {card.label} has expired: choose another card.")
+        starts = [d.isoformat() for d in plan_starts(episode.clock.now().date())]
+        if body.first_payment_on not in starts:
+            raise HTTPException(422, f"first_payment_on: one of {', '.join(starts)}")
+        if not body.agreed:
+            raise HTTPException(422, "agreed: agree to the automatic monthly payments")
+        made = PaymentPlan(id=state.take_id("plan", "pp"), statement_id=statement.id, months=body.months,
+                           monthly_cents=plan_monthly(statement.balance_cents, body.months), card=card.id,
+                           first_payment_on=body.first_payment_on, created_at=episode.clock.stamp())
+        _on(state.payment_plans).append(made)
+        episode.emit.commit("payment_plan", made.id, statement=statement.id, months=made.months, touched=[made.id])
+        return {"plan": made.model_dump(), "url": f"/billing/{statement.id}"}
 
     @router.post("/statements/{statement_id}/payments", status_code=201)
     @hook_point("pay_statement", "write", target=lambda kw: kw["statement_id"])

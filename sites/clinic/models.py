@@ -265,6 +265,18 @@ class BillPayment(BaseModel):
     paid_at: str
 
 
+class PaymentPlan(BaseModel):
+    """A statement's balance paid in equal monthly parts, automatically, from a saved card."""
+
+    id: str
+    statement_id: str
+    months: int
+    monthly_cents: int
+    card: str
+    first_payment_on: str
+    created_at: str
+
+
 class SavedCard(BaseModel):
     id: str
     label: str = Field(description="e.g. 'Visa ending 4821'")
@@ -380,6 +392,7 @@ class ClinicState(TakesIds, BaseModel):
     bill_disputes: list[BillDispute] | None = None
     bill_payments: list[BillPayment] | None = None
     saved_cards: list[SavedCard] | None = None
+    payment_plans: list[PaymentPlan] | None = None
     video_visits: list[VideoVisit] | None = None
     card_photos: list[CardPhoto] | None = None
     visit_summaries: list[VisitSummary] | None = None
@@ -426,7 +439,8 @@ class ClinicState(TakesIds, BaseModel):
 
 
 OPTIONAL_COLLECTIONS = ("statements", "claims", "bill_disputes", "bill_payments", "saved_cards", "video_visits",
-                        "card_photos", "visit_summaries", "proxies", "referrals")
+                        "card_photos", "visit_summaries", "proxies", "referrals",
+                        "payment_plans")
 
 
 # ---- request bodies (every JSON write) -------------------------------------------------------------
@@ -505,6 +519,20 @@ class DisputeBody(_Body):
     note: Annotated[str, _text(0, REASON_MAX)] = ""
 
     _plain = field_validator("note")(classmethod(lambda cls, v: _no_markup(v)))
+
+
+class PlanBody(_Body):
+    months: Literal[3, 6, 12]
+    card_id: Id
+    first_payment_on: Day
+    agreed: bool
+
+    @field_validator("agreed", mode="before")
+    @classmethod
+    def _strict_bool(cls, value: object) -> object:
+        if not isinstance(value, bool):
+            raise ValueError("true or false")
+        return value
 
 
 class PaymentBody(_Body):

@@ -13,6 +13,10 @@ Bindings:
     pay_bill:   {statement_id, number, visit_label, specialty, day, balance_cents, confirmation, card_id,
                  card_label, expired_card_label}
     deductible: {claim_id, claim_number, remaining_cents, older_claim_number, older_remaining_cents}
+    pay_plan:   {statement_id, visit_label, specialty, day, months, monthly_cents, option, limit,
+                 first_payment_on, first_label, card_id, card_label}: the pay_bill statement in monthly parts
+    billing_totals: {due_cents, due, claim_visit_label, claim_number, claim_paid_cents, claim_billed_cents}: the
+                total due on every statement, and what the plan paid on one recent visit's claim
 """
 
 from datetime import date, timedelta
@@ -47,6 +51,23 @@ EXTRAS: dict[str, tuple[tuple[str, str, int], ...]] = {
 DEDUCTIBLE_CENTS: dict[str, int] = {"PPO Silver": 150000, "HMO Gold": 100000, "EPO Bronze": 300000}
 COINSURANCE = 0.2  # the patient's share of what the plan allows for tests and procedures
 DUE_DAYS = 30
+PLAN_MONTHS = (3, 6, 12)
+PLAN_MIN_CENTS = 4000  # a smaller balance is paid at once
+
+
+def plan_monthly(balance_cents: int, months: int) -> int:
+    """Each monthly payment of a plan: the balance in equal parts, rounded up to the cent."""
+    return -(-balance_cents // months)
+
+
+def first_of_next_month(today: date) -> date:
+    return (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+
+
+def plan_starts(today: date) -> list[date]:
+    """The days a plan's first payment can be on: the 1st or the 15th of next month."""
+    first = first_of_next_month(today)
+    return [first, first.replace(day=15)]
 
 
 def visit_label(state: ClinicState, appointment: Appointment) -> str:
@@ -145,7 +166,7 @@ def billing(state: ClinicState, bindings: dict[str, Any], rng: Random, clock: Ep
         statements.append(statement)
         recent.append((record, claim, statement))
     state.claims, state.statements = claims, statements
-    state.bill_disputes, state.bill_payments = [], []
+    state.bill_disputes, state.bill_payments, state.payment_plans = [], [], []
     card_digits = rng.sample(range(1000, 9999), 2)
     state.saved_cards = [
         SavedCard(id="card1", label=f"Mastercard ending {card_digits[0]}",
@@ -181,4 +202,23 @@ def billing(state: ClinicState, bindings: dict[str, Any], rng: Random, clock: Ep
         "remaining_cents": latest.deductible_cents - latest.deductible_met_cents,
         "older_claim_number": older.number,
         "older_remaining_cents": older.deductible_cents - older.deductible_met_cents}
+    due = sum(s.balance_cents for s in statements)
+    asked_record, asked_claim, _asked_statement = recent[rng.randrange(3)]
+    bindings["billing_totals"] = {
+        "due_cents": due, "due": dollars(due),
+        "claim_visit_label": visit_label(state, asked_record), "claim_number": asked_claim.number,
+        "claim_paid_cents": sum(x.plan_paid_cents for x in asked_claim.lines),
+        "claim_billed_cents": sum(x.billed_cents for x in asked_claim.lines)}
+    # A payment plan for the statement to pay: the fewest months that keep each payment under a limit.
+    balance = pay_statement.balance_cents
+    monthly = {n: plan_monthly(balance, n) for n in PLAN_MONTHS}
+    limit = (monthly[3] + monthly[6]) // 200 * 100 + 100   # a whole dollar amount between the two
+    assert monthly[6] < limit <= monthly[3], "the 6-month plan is the fewest months under the limit"
+    bindings["pay_plan"] = {
+        "statement_id": pay_statement.id, "visit_label": visit_label(state, pay_record),
+        "specialty": pay_provider.specialty, "day": day_label(pay_record.start), "months": 6,
+        "monthly_cents": monthly[6], "option": f"6 months of {dollars(monthly[6])}", "limit": dollars(limit),
+        "first_payment_on": first_of_next_month(today).isoformat(),
+        "first_label": f"{first_of_next_month(today):%B} 1", "card_id": "card2",
+        "card_label": state.saved_cards[1].label}
     bindings["target"] = {"id": wrong_statement.id, "name": f"statement {wrong_statement.number}"}

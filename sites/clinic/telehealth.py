@@ -8,7 +8,7 @@ has been admitted; the nurse admits on the third check after check-in, so the wa
 
 Bindings:
     telehealth: {appointment_id, video_id, provider_name, specialty, day, time, state, phone, symptoms, nurse,
-                 later_appointment_id, later_provider_name}
+                 later_appointment_id, later_provider_name, later_day, later_opens, later_opens_day}
 """
 
 from datetime import timedelta
@@ -57,7 +57,7 @@ def telehealth(state: ClinicState, bindings: dict[str, Any], rng: Random, clock:
 
     today = book(doctor.id, iso(start), rng.choice(("Cough that won't go away", "Medication review",
                                                      "Follow-up on blood pressure")))
-    next_one = book(other.id, iso(later), "Thyroid follow-up")
+    next_one = book(other.id, iso(later), "Video review of thyroid medication")
     licensed = ["Washington", "Oregon"]
     nurse = rng.choice(NURSES)
     state.video_visits = [
@@ -70,7 +70,9 @@ def telehealth(state: ClinicState, bindings: dict[str, Any], rng: Random, clock:
         "state": rng.choice(licensed), "phone": f"(555) {rng.randint(200, 989)}-{rng.randint(1000, 9999)}",
         "symptoms": rng.choice(("A dry cough at night since last week", "Mild headaches in the afternoon",
                                 "Ankles swell by the evening")),
-        "nurse": nurse, "later_appointment_id": next_one.id, "later_provider_name": other.name}
+        "nurse": nurse, "later_appointment_id": next_one.id, "later_provider_name": other.name,
+        "later_day": day_label(next_one.start), "later_opens": time_label(state.video_visits[1].opens_at),
+        "later_opens_day": day_label(state.video_visits[1].opens_at)}
     bindings["target"] = {"id": today.id, "name": f"video visit with {doctor.name}"}
 
 

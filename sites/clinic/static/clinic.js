@@ -213,4 +213,13 @@
         .catch(fail(button, "We couldn't remove the photo. Please try again."));
     });
   });
+  wire("form[data-plan]", function (form) {
+    var months = form.querySelector("input[name=months]:checked");
+    if (!months) throw new Error("Choose how many months.");
+    if (!value(form, "card_id")) throw new Error("Choose a card to pay with.");
+    return api("POST", "/api/statements/" + form.dataset.plan + "/plan", {
+      months: Number(months.value), card_id: value(form, "card_id"),
+      first_payment_on: value(form, "first_payment_on"), agreed: form.elements.agreed.checked
+    }).then(function (data) { go(data.url, "plan"); });
+  }, "We couldn't set up your payment plan. Please try again.");
 })();

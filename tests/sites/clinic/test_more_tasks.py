@@ -2,6 +2,7 @@
 the role + name the plans use, the answers bound from the same state, and the writes' rules (4xx, never 500)."""
 
 import base64
+import re
 from datetime import datetime
 from typing import Any
 
@@ -391,3 +392,56 @@ async def test_referrals_are_404_in_a_world_without_them() -> None:
     async with client_for(app, episode.id) as client:
         assert (await client.get("/referrals")).status_code == 404
     assert not (await _get(app, episode, "/providers")).find("link", "Your referrals")
+
+
+async def test_the_billing_totals_are_the_pages_numbers() -> None:
+    app, _store, episode = new_world(6, focus="billing")
+    state, asked = episode.state, episode.bindings["billing_totals"]
+    assert asked["due_cents"] == sum(s.balance_cents for s in state.statements) > 0
+    assert any(s.balance_cents == 0 for s in state.statements)   # the paid one counts for nothing
+    billing = await _get(app, episode, "/billing")
+    (total,) = billing.find("group", "Total due")
+    assert dollars(asked["due_cents"]) in total.text()
+    claims = await _get(app, episode, "/claims")
+    (row,) = claims.find("row", f"/{asked['claim_number']}/")
+    found = re.search(r"\d{4} (\$[0-9,]+\.[0-9]{2}) ", row.text())
+    assert found is not None and found.group(1) == dollars(asked["claim_paid_cents"])
+    assert asked["claim_visit_label"] in row.text() and asked["claim_paid_cents"] < asked["claim_billed_cents"]
+
+
+async def test_a_payment_plan_splits_the_balance_and_is_kept_once() -> None:
+    app, _store, episode = new_world(2, focus="billing")
+    asked = episode.bindings["pay_plan"]
+    statement = await _get(app, episode, f"/billing/{asked['statement_id']}")
+    assert statement.find("link", "Set up a payment plan")
+    form = await _get(app, episode, f"/billing/{asked['statement_id']}/plan")
+    assert form.find("radio", asked["option"]) and form.find("combobox", "First payment on")
+    body = {"months": 6, "card_id": "card2", "first_payment_on": asked["first_payment_on"], "agreed": True}
+    url = f"/api/statements/{asked['statement_id']}/plan"
+    async with client_for(app, episode.id) as client:
+        bad_months = await client.post(url, json={**body, "months": 5})
+        expired = await client.post(url, json={**body, "card_id": "card1"})
+        bad_day = await client.post(url, json={**body, "first_payment_on": "2031-01-01"})
+        not_agreed = await client.post(url, json={**body, "agreed": False})
+        made = await client.post(url, json=body)
+        again = await client.post(url, json=body)
+        form_again = await client.get(f"/billing/{asked['statement_id']}/plan")
+    assert [r.status_code for r in (bad_months, expired, bad_day, not_agreed)] == [422, 409, 422, 422]
+    assert made.status_code == 201 and again.status_code == 409 and form_again.status_code == 409
+    (plan,) = episode.state.payment_plans
+    assert (plan.months, plan.monthly_cents) == (6, asked["monthly_cents"])
+    assert plan.monthly_cents * 6 >= episode.state.statement_for(
+        next(s.appointment_id for s in episode.state.statements if s.id == asked["statement_id"])).balance_cents
+    after = await _get(app, episode, f"/billing/{asked['statement_id']}")
+    assert after.find("group", "Payment plan") and not after.find("link", "Set up a payment plan")
+
+
+async def test_the_later_video_visit_says_when_its_check_in_opens() -> None:
+    app, _store, episode = new_world(3, focus="telehealth")
+    asked = episode.bindings["telehealth"]
+    page = await _get(app, episode, f"/appointments/{asked['later_appointment_id']}")
+    (note,) = page.find("group", "Video check-in")
+    found = re.search(r"at (\d{1,2}:\d{2} [AP]M) on", note.text())
+    assert found is not None and found.group(1) == asked["later_opens"]
+    listing = await _get(app, episode, "/appointments")
+    assert len(listing.containers("Video review of thyroid medication")) >= 1

@@ -77,6 +77,8 @@ async def test_later_pages_work_and_look_like_a_product(stack: Services, tmp_pat
             base, b = info["base_url"], info["bindings"]
             await page.goto(f"{base}/billing/{b['dispute']['statement_id']}", wait_until="load")
             await shot(page, "clinic-statement.png", rf'- link "Dispute {re.escape(b["dispute"]["service"])}"')
+            await page.goto(f"{base}/billing/{b['pay_plan']['statement_id']}/plan", wait_until="load")
+            await shot(page, "clinic-payment-plan.png", r'- radio "6 months of ')
             await page.goto(f"{base}/billing/{b['pay_bill']['statement_id']}/pay", wait_until="load")
             await page.get_by_role("combobox", name="Card").select_option(label=b["pay_bill"]["card_label"])
             await page.get_by_role("button", name="Pay now").click()
