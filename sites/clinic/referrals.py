@@ -7,8 +7,8 @@ The world has an approved dermatology referral, valid for weeks yet, and an orth
 
 Bindings:
     referral: {specialty, expired_id, expired_until, valid_specialty, valid_id, plan, doctor_id, doctor_name,
-               slot_id, day, time, reason}: the expired Orthopedics referral, and the dermatologist the valid
-               one names with their earliest opening.
+               slot_id, day, time, reason, valid_until, visits_left}: the expired Orthopedics referral, and
+               the valid Dermatology one (the doctor it names, their earliest opening, until when it holds).
 """
 
 from datetime import timedelta
@@ -60,7 +60,8 @@ def referral(state: ClinicState, bindings: dict[str, Any], rng: Random, clock: E
                             "valid_specialty": "Dermatology", "valid_id": valid.id,
                             "plan": f"{current.carrier} {current.plan}", "doctor_id": derm.id,
                             "doctor_name": derm.name, "slot_id": first.id, "day": day_label(first.start),
-                            "time": time_label(first.start), "reason": "Skin check"}
+                            "time": time_label(first.start), "reason": "Skin check",
+                            "valid_until": valid.valid_until, "visits_left": valid.visits_left}
     bindings["target"] = {"id": gone.id, "name": "Orthopedics referral"}
 
 

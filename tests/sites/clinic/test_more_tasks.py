@@ -445,3 +445,14 @@ async def test_the_later_video_visit_says_when_its_check_in_opens() -> None:
     assert found is not None and found.group(1) == asked["later_opens"]
     listing = await _get(app, episode, "/appointments")
     assert len(listing.containers("Video review of thyroid medication")) >= 1
+
+
+async def test_the_valid_referrals_row_gives_its_last_day_first() -> None:
+    app, _store, episode = new_world(5, focus="referral")
+    asked = episode.bindings["referral"]
+    page = await _get(app, episode, "/referrals")
+    (row,) = page.find("row", f"/^{asked['valid_specialty']} /")
+    found = re.search(r"(\d{1,2} [A-Z][a-z]{2} \d{4})", row.text())
+    assert found is not None
+    assert datetime.strptime(found.group(1), "%d %b %Y").date().isoformat() == asked["valid_until"]
+    assert asked["valid_until"] > episode.clock.now().date().isoformat() > asked["expired_until"]
