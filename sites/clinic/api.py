@@ -31,6 +31,7 @@ from sites.clinic.models import (
     RescheduleBody,
     Slot,
 )
+from sites.clinic.referrals import referral_refusal
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
@@ -75,6 +76,9 @@ def api_router() -> APIRouter:
         assert provider is not None
         if not provider.accepting:
             raise HTTPException(409, f"{provider.name} is not accepting new appointments.")
+        refusal = referral_refusal(state, provider, episode.clock.now().date().isoformat())
+        if refusal is not None:
+            raise HTTPException(409, refusal)
         if any(a.status == "booked" and a.start == slot.start for a in state.appointments):
             raise HTTPException(409, "You already have an appointment at that time.")
         at = episode.clock.stamp()

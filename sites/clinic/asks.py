@@ -16,6 +16,15 @@ Only worlds with one of these focuses change: the default world, every action ta
                      one still marked primary expired).
     missing_doctor: {provider_name, first_name, surname, specialty, near_id, near_name, near_specialty}:
                      a doctor the clinic does not have; a doctor of that surname works in another specialty.
+    billing:        dispute, pay_bill, deductible: statements, claims and a card to pay with
+                     (sites/clinic/statements.py).
+    telehealth:     telehealth: a video visit to check in to (sites/clinic/telehealth.py).
+    card_photo:     card_photo: photos of insurance cards on the profile (sites/clinic/card_photos.py).
+    follow_up:      follow_up: a visit's after-visit summary that asks for a follow-up (sites/clinic/summaries.py).
+    proxy:          proxy: people with access to the portal, to give and revoke (sites/clinic/proxies.py).
+    lab_request:    lab_request: a doctor's message asking for a lab value (sites/clinic/lab_requests.py).
+    card_photo_fix: card_photo_fix: the new card's photo put on the expired card (sites/clinic/card_photos.py).
+    referral:       referral: an HMO plan's referrals, one valid and one expired (sites/clinic/referrals.py).
 """
 
 from collections.abc import Callable
@@ -26,7 +35,14 @@ from typing import Any
 from scenarios.clock import EpisodeClock, iso
 from sites.clinic import content as C
 from sites.clinic.billing import visit_cost
+from sites.clinic.card_photos import card_photo, card_photo_fix
+from sites.clinic.lab_requests import lab_request
 from sites.clinic.models import Appointment, ClinicState, Provider, Slot
+from sites.clinic.proxies import proxy
+from sites.clinic.referrals import referral
+from sites.clinic.statements import billing
+from sites.clinic.summaries import follow_up
+from sites.clinic.telehealth import telehealth
 
 DEFAULT_FOCUS = "flagged"
 
@@ -121,8 +137,15 @@ def missing_doctor(state: ClinicState, bindings: dict[str, Any], rng: Random, cl
 FocusBuilder = Callable[[ClinicState, dict[str, Any], Random, EpisodeClock], None]
 FOCUSES: dict[str, FocusBuilder | None] = {
     DEFAULT_FOCUS: None, "next_visit": next_visit, "copay": copay, "accepting": accepting,
-    "insurance": insurance, "missing_doctor": missing_doctor}
+    "insurance": insurance, "missing_doctor": missing_doctor, "billing": billing,
+    "telehealth": telehealth, "card_photo": card_photo,
+    "follow_up": follow_up, "proxy": proxy, "lab_request": lab_request,
+    "card_photo_fix": card_photo_fix, "referral": referral}
 # What each focus's `target` binding is (recipe expansion reads this through faults.TARGET).
 TARGET_KINDS: dict[str, str] = {
     DEFAULT_FOCUS: "result", "next_visit": "appointment", "copay": "visit", "accepting": "provider",
-    "insurance": "insurance card", "missing_doctor": "look-alike provider"}
+    "insurance": "insurance card", "missing_doctor": "look-alike provider", "billing": "statement",
+    "telehealth": "video visit", "card_photo": "insurance card to photograph",
+    "follow_up": "visit to follow up", "proxy": "proxy access",
+    "lab_request": "lab value asked for", "card_photo_fix": "card photo on the wrong card",
+    "referral": "referral"}

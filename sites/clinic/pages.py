@@ -17,6 +17,7 @@ from sites.clinic.models import (
     ClinicEpisode,
     ClinicState,
 )
+from sites.clinic.referrals import referral_refusal
 from sites.kit.dates import day_label, time_label
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
@@ -35,6 +36,7 @@ NOTICES = {
     "contact_added": "Emergency contact added",
     "contact_removed": "Emergency contact removed",
     "primary": "Primary insurance updated",
+    "photo_removed": "Card photo removed",
 }
 
 
@@ -52,8 +54,9 @@ def clinic_filters() -> dict[str, Any]:
 
 def page_context(state: ClinicState | None) -> dict[str, Any]:
     if state is None:
-        return {"patient": None, "unread": 0}
-    return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read)}
+        return {"patient": None, "unread": 0, "billing_on": False}
+    return {"patient": state.patient, "unread": sum(1 for m in state.messages if not m.read),
+            "billing_on": state.statements is not None}
 
 
 def _day_param(request: Request, name: str) -> date | None:
@@ -77,7 +80,7 @@ def _visit(state: ClinicState, appointment: Appointment) -> dict[str, Any]:
     provider = state.provider(appointment.provider_id)
     assert provider is not None
     return {"a": appointment, "provider": provider, "location": state.location(provider.location_id),
-            "form": state.form_for(appointment.id),
+            "form": state.form_for(appointment.id), "video": state.video_for(appointment.id),
             "label": f"{provider.specialty} with {provider.name}, {day_label(appointment.start)} at "
                      f"{time_label(appointment.start)}"}
 
@@ -146,7 +149,7 @@ def page_router(ui: Pages) -> APIRouter:
             episode.emit.navigate("find_care", None, results=[p.id for p in shown])
         return render(episode, request, "providers.html", title="Find care", active="care", rows=rows,
                       specialties=specialties, locations=state.locations, specialty=specialty, location=location,
-                      name=name, new_patients=bool(new_patients))
+                      name=name, new_patients=bool(new_patients), referrals_on=state.referrals is not None)
 
     @router.get("/providers/{provider_id}", response_class=HTMLResponse)
     @hook_point("provider", "page", target=lambda kw: kw["provider_id"])
@@ -174,7 +177,8 @@ def page_router(ui: Pages) -> APIRouter:
         provider = get_or_404(state.providers, slot.provider_id, detail=not_found("provider"))
         episode.emit.navigate("view_book", slot.id, provider=provider.id)
         return render(episode, request, "book.html", title="Confirm your appointment", active="care", slot=slot,
-                      provider=provider, location=state.location(provider.location_id))
+                      provider=provider, location=state.location(provider.location_id),
+                      refusal=referral_refusal(state, provider, episode.clock.now().date().isoformat()))
 
     # -- appointments --------------------------------------------------------------------------------------
 
@@ -196,6 +200,8 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_appointment", appointment_id, revealed=["provider", "start", "status"])
         return render(episode, request, "appointment.html", title="Appointment details", active="appointments",
                       v=visit, reasons=CANCEL_REASONS, cost=visit_cost(state, visit["a"]),
+                      statement=state.statement_for(appointment_id), now=iso(episode.clock.now()),
+                      summary=state.summary_for(appointment_id),
                       card=next((c for c in state.insurance_cards if visit["form"] and
                                  c.id == visit["form"].insurance_card_id), None))
 
@@ -254,13 +260,18 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         result_id = request.query_params.get("result", "")
         result = get_or_404(state.results, result_id, detail=not_found("test result")) if result_id else None
-        to = request.query_params.get("provider", "") or (result.ordered_by if result else "")
+        reply_id = request.query_params.get("reply", "")
+        replying = get_or_404(state.messages, reply_id, detail=not_found("message")) if reply_id else None
+        to = (request.query_params.get("provider", "") or (result.ordered_by if result else "")
+              or (replying.provider_id if replying else ""))
         if to:
             get_or_404(state.providers, to, detail=not_found("provider"))
-        episode.emit.navigate("view_compose", result.id if result else None)
+        subject = (f"Question about my {result.test} result" if result else
+                   f"Re: {replying.subject}" if replying else "")
+        episode.emit.navigate("view_compose", result.id if result else replying.id if replying else None)
         return render(episode, request, "compose.html", title="New message", active="messages",
                       providers=sorted(state.providers, key=lambda p: (p.last_name, p.first_name)), to=to,
-                      result=result, subject=f"Question about my {result.test} result" if result else "")
+                      result=result, replying=replying, subject=subject)
 
     @router.get("/messages/{message_id}", response_class=HTMLResponse)
     @hook_point("message", "page", target=lambda kw: kw["message_id"])
@@ -332,6 +343,8 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.navigate("view_profile", None)
         return render(episode, request, "profile.html", title="Profile", active="profile", p=state.patient,
                       cards=state.insurance_cards, today=today, contacts=state.contacts,
+                      photos=None if state.card_photos is None else {p.card_id: p for p in state.card_photos},
+                      proxies_on=state.proxies is not None,
                       relationships=RELATIONSHIPS)
 
     return router

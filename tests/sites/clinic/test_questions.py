@@ -29,7 +29,7 @@ def test_each_focus_keeps_the_default_world_and_adds_its_group() -> None:
 
 def test_an_unknown_focus_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="focus must be one of"):
-        new_world(1, focus="billing")
+        new_world(1, focus="dentistry")
     with pytest.raises(ValueError, match="unknown clinic setup param"):
         new_world(1, focous="copay")
 
