@@ -330,3 +330,33 @@ COMMENTS = (
     "Could you edit the question to include what you tried?",
     "Same here, the answer below fixed it.",
 )
+
+# The user's own question with a bounty on it, three answers: (tags, title, opening, detail, command, answers).
+# The first answer is the one that fixed it (the task names its author).
+BOUNTY_QUESTIONS = (
+    (("postgresql",), "Query planner ignores my partial index on a large table",
+     "A query filtering on status = 'open' does a sequential scan over 40 million rows.",
+     "The partial index is WHERE status = 'open' and ANALYZE has run.",
+     "EXPLAIN ANALYZE SELECT * FROM jobs WHERE status = 'open'",
+     ("Your query passes the status as a parameter, so the planner can't prove it matches the index predicate. "
+      "Inline the literal `'open'` (or use a plan_cache_mode of force_custom_plan) and the index is used.",
+      "Increase `random_page_cost`-related settings: set `random_page_cost = 1.1` on SSDs and the planner will "
+      "prefer indexes in general.",
+      "Run `VACUUM FULL jobs` first; a bloated table makes index scans look expensive.")),
+    (("docker", "linux"), "Container loses DNS after the host resumes from sleep",
+     "After my laptop wakes up, containers can't resolve any host names until I restart Docker.",
+     "The host itself resolves fine.", "docker exec web getent hosts example.org",
+     ("Docker copied the resolver your host had at start-up. Point the daemon at a stable resolver with "
+      "`\"dns\": [\"1.1.1.1\"]` in /etc/docker/daemon.json, or use systemd-resolved's stub and restart once.",
+      "Add `--network host` to the container so it uses the host's network stack directly.",
+      "This is a known kernel bug; upgrading the kernel fixes it.")),
+    (("git",), "git pull is very slow on a repository with a long history",
+     "A pull that fetches a handful of commits takes over a minute.",
+     "The repository has 300,000 commits.", "GIT_TRACE_PERFORMANCE=1 git pull",
+     ("Enable the commit-graph and maintenance: `git maintenance start` (it writes the commit-graph and repacks in "
+      "the background); the negotiation step drops from a minute to seconds.",
+      "Clone again with `--depth 1`; shallow clones fetch less.",
+      "Switch the remote URL from https to ssh; ssh is faster for fetches.")),
+)
+# Open bounties other members put on their questions (amounts a bounty can have).
+BOUNTY_AMOUNTS = (50, 100, 150, 200, 250, 300, 500)

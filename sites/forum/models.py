@@ -10,9 +10,17 @@ sites do); deleted records are not shown. Times are ISO-8601 strings from the ep
 """
 
 import re
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+)
 
 from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
@@ -139,6 +147,20 @@ class Flag(BaseModel):
     flagged_at: str
 
 
+class Bounty(BaseModel):
+    """Reputation a question's asker put up for a better answer (taken from them when offered). The asker
+    awards it to one answer, no sooner than a day after offering it; an awarded bounty is final."""
+
+    id: str
+    question_id: str
+    amount: int
+    offered_by: str
+    started_at: str
+    ends_at: str
+    awarded_answer_id: str | None = None
+    awarded_at: str | None = None
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -150,6 +172,10 @@ class Settings(BaseModel):
 
 
 class ForumState(TakesIds, BaseModel):
+    # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
+    # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
+    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties",)
+
     user: Account
     members: list[Member]
     tags: list[Tag]
@@ -163,6 +189,15 @@ class ForumState(TakesIds, BaseModel):
     flags: list[Flag] = Field(default_factory=list)
     settings: Settings
     next_ids: dict[str, int]
+    bounties: list[Bounty] | None = None  # worlds whose questions carry bounties (a Bounties page)
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for key in self._omit_when_unset:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def member(self, member_id: str) -> Member | None:
@@ -290,6 +325,10 @@ class FlagBody(_Body):
 
 class FollowBody(_Body):
     following: StrictBool
+
+
+class AwardBody(_Body):
+    answer_id: Id
 
 
 class ReadBody(_Body):

@@ -12,6 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
+from sites.forum.feature_routes import NOTICES as FEATURE_NOTICES
+from sites.forum.feature_routes import bounty_view, later_features
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -55,6 +57,7 @@ NOTICES = {
     "unfollowed": "You no longer follow this tag",
     "settings_saved": "Settings saved",
     "notifications_read": "All notifications marked as read",
+    **FEATURE_NOTICES,
 }
 
 
@@ -128,9 +131,10 @@ def forum_filters() -> dict[str, Any]:
 
 def page_context(state: ForumState | None) -> dict[str, Any]:
     if state is None:
-        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None}
+        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None, "features": set()}
     return {"me": state.me, "unread": sum(1 for n in state.notifications if not n.read),
-            "followed": [f.tag for f in state.follows], "query": "", "active": None}
+            "followed": [f.tag for f in state.follows], "query": "", "active": None,
+            "features": later_features(state)}
 
 
 def _sort_of(request: Request) -> Sort:
@@ -314,7 +318,7 @@ def page_router(ui: Pages) -> APIRouter:
             answers=[post_view(a) for a in answers], order=order, notice=notice_of(request, NOTICES),
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
             my_question=question.author_id == state.me.id, related=related[:6],
-            active="questions",
+            bounty=bounty_view(state, question.id), active="questions",
         )
 
     @router.get("/questions/{question_id}/timeline", response_class=HTMLResponse)

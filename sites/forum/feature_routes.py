@@ -1,0 +1,117 @@
+"""The API and pages of the later features (bounties, …). A world without a feature answers 404 for its
+pages and its API alike, as a community that does not offer it would (`available`)."""
+
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from scenarios.clock import parse_iso
+from sites.forum.models import AwardBody, Bounty, ForumEpisode, ForumState
+from sites.kit.hooks import hook_point
+from sites.kit.lookup import get_or_404
+from sites.kit.notices import notice_of
+from sites.kit.templating import Pages
+
+Feature = TypeVar("Feature")
+AWARD_AFTER = timedelta(days=1)  # a bounty is awarded no sooner than a day after it was offered
+
+NOTICES = {"bounty_awarded": "Bounty awarded"}
+
+
+def available(feature: Feature | None, what: str) -> Feature:
+    """A later feature's part of the state; 404 in a world without it."""
+    if feature is None:
+        raise HTTPException(404, f"{what} are not available on this community.")
+    return feature
+
+
+def later_features(state: ForumState) -> set[str]:
+    """The later features this world has (what the navigation offers)."""
+    return {name for name, part in (("bounties", state.bounties),) if part is not None}
+
+
+def open_bounty(state: ForumState, question_id: str) -> Bounty | None:
+    return next((b for b in state.bounties or [] if b.question_id == question_id and b.awarded_answer_id is None),
+                None)
+
+
+def bounty_view(state: ForumState, question_id: str) -> dict[str, Any] | None:
+    """What the question page shows of its bounty (None in a world without bounties)."""
+    if state.bounties is None:
+        return None
+    mine = [b for b in state.bounties if b.question_id == question_id]
+    bounty = mine[-1] if mine else None
+    if bounty is None:
+        return {"b": None}
+    offerer = state.member(bounty.offered_by)
+    winner = state.answer(bounty.awarded_answer_id) if bounty.awarded_answer_id else None
+    return {"b": bounty, "offerer": offerer, "mine": bounty.offered_by == state.me.id,
+            "winner": state.member(winner.author_id) if winner else None}
+
+
+def feature_api_router() -> APIRouter:
+    router = APIRouter(prefix="/api")
+
+    @router.post("/questions/{question_id}/bounty/award")
+    @hook_point("award_bounty", "write", target=lambda kw: kw["question_id"])
+    async def award_bounty(question_id: str, body: AwardBody, request: Request,
+                           episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        bounties = available(state.bounties, "Bounties")
+        question = get_or_404(state.live_questions(), question_id, "question")
+        bounty = open_bounty(state, question.id)
+        if bounty is None:
+            awarded = any(b.question_id == question.id for b in bounties)
+            raise HTTPException(409 if awarded else 404, "This bounty was awarded already." if awarded
+                                else "There is no bounty on this question.")
+        if bounty.offered_by != state.me.id:
+            raise HTTPException(403, "Only the member who offered a bounty can award it.")
+        answer = get_or_404(state.live_answers(), body.answer_id, "answer")
+        if answer.question_id != question.id:
+            raise HTTPException(409, "That answer belongs to another question.")
+        if answer.author_id == state.me.id:
+            raise HTTPException(409, "You can't award your bounty to your own answer.")
+        now = episode.clock.now().replace(tzinfo=None)
+        if now - parse_iso(bounty.started_at) < AWARD_AFTER:
+            raise HTTPException(409, "A bounty can be awarded once it has been open for a day.")
+        at = episode.clock.stamp()
+        bounty.awarded_answer_id, bounty.awarded_at = answer.id, at
+        author = state.member(answer.author_id)
+        if author is not None:
+            author.reputation += bounty.amount
+        episode.emit.commit("award_bounty", bounty.id, question_id=question.id, answer_id=answer.id,
+                            touched=[bounty.id, answer.id])
+        return {"bounty": bounty.model_dump()}
+
+    return router
+
+
+def feature_page_router(ui: Pages) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/bounties", response_class=HTMLResponse)
+    @hook_point("bounties", "page")
+    async def bounties(request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        every = available(state.bounties, "Bounties")
+        tagged = request.query_params.get("tagged", "").strip().lower()[:40]
+        if tagged:
+            get_or_404(state.tags, tagged, key="name", detail=f"There is no tag called “{tagged}”.")
+        rows = []
+        for bounty in sorted((b for b in every if b.awarded_answer_id is None), key=lambda b: (b.ends_at, b.id)):
+            question = state.question(bounty.question_id)
+            if question is None or (tagged and tagged not in question.tags):
+                continue
+            rows.append({"b": bounty, "q": question, "answers": len(state.answers_to(question.id)),
+                         "ends": parse_iso(bounty.ends_at)})
+        tag_names = sorted({t for b in every if b.awarded_answer_id is None
+                            for q in [state.question(b.question_id)] if q for t in q.tags})
+        episode.emit.filter("view_bounties", tagged or None, tag=tagged or None,
+                            question_ids=[r["q"].id for r in rows])
+        return ui.render(episode, "bounties.html", title="Bounties", rows=rows, tagged=tagged, tag_names=tag_names,
+                         total=sum(r["b"].amount for r in rows), notice=notice_of(request, NOTICES),
+                         active="bounties")
+
+    return router

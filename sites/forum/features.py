@@ -1,0 +1,126 @@
+"""The worlds of the later tasks' focuses: features the first worlds do not have (bounties, …).
+
+Each focus here turns its feature on (a collection that is None elsewhere) and adds what its tasks are
+about, after every other part of the world is made and from the generator's RNG used last, so the worlds
+of the older focuses stay byte-identical. Bindings (one group per focus):
+
+    bounty: the user's own question carries their open bounty; other members' questions carry theirs.
+            {question_id, title, amount, answer_id (the answer that fixed it), author, answer_ids,
+             plain: {question_id, title, author} (the user's question without a bounty, and one answerer),
+             tag, tag_total (reputation on offer in the tag's open bounties), tag_count}
+"""
+
+from random import Random
+from typing import Any
+
+from sites.forum import content as C
+from sites.forum.models import Answer, Bounty, ForumState, Question, Revision
+
+FEATURE_FOCUSES = ("bounty",)
+_MINUTES_PER_DAY = 24 * 60
+
+
+class _Maker:
+    """Adds posts to a finished world: ids continue its counters, times come from the episode clock."""
+
+    def __init__(self, state: ForumState, rng: Random, ago: Any) -> None:
+        self.state, self.rng, self.ago = state, rng, ago
+
+    def ordinary(self, *avoid: str) -> str:
+        """A member with a display name of their own, neither the user nor a spammer."""
+        names = [m.display_name for m in self.state.members]
+        pool = [m.id for m in self.state.members if m.id != self.state.me.id and m.id not in avoid
+                and names.count(m.display_name) == 1 and m.reputation > 1]
+        return self.rng.choice(pool)
+
+    def question(self, title: str, body: str, tags: list[str], author: str, age_min: int) -> Question:
+        at = self.ago(age_min)
+        question = Question(id=self.state.take_id("question", "q"), title=title, body=body, tags=list(tags),
+                            author_id=author, created_at=at, last_activity_at=at, score=self.rng.randint(2, 30),
+                            views=self.rng.randint(60, 2400))
+        self.state.questions.append(question)
+        self.state.questions.sort(key=lambda q: (q.created_at, q.id))
+        self.state.revisions.append(Revision(id=self.state.take_id("revision", "r"), post_id=question.id, number=1,
+                                             title=title, body=body, tags=list(tags), editor_id=author,
+                                             summary="Asked", created_at=at))
+        return question
+
+    def answer(self, question: Question, body: str, author: str, age_min: int, score: int) -> Answer:
+        at = self.ago(age_min)
+        answer = Answer(id=self.state.take_id("answer", "a"), question_id=question.id, body=body, author_id=author,
+                        created_at=at, score=score)
+        self.state.answers.append(answer)
+        self.state.revisions.append(Revision(id=self.state.take_id("revision", "r"), post_id=answer.id, number=1,
+                                             body=body, editor_id=author, summary="Answered", created_at=at))
+        question.last_activity_at = max(question.last_activity_at, at)
+        return answer
+
+
+def _name(state: ForumState, member_id: str) -> str:
+    member = state.member(member_id)
+    assert member is not None
+    return member.display_name
+
+
+def _bounty(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    state.bounties = []
+    tags, title, opening, detail, command, texts = rng.choice(C.BOUNTY_QUESTIONS)
+    age = rng.randint(6, 9) * _MINUTES_PER_DAY
+    mine = m.question(title, f"{opening} {detail}\n\nWhat I ran:\n$ {command}\n\nI put a bounty on this: it blocks "
+                             "our release.", list(tags), state.me.id, age)
+    authors: list[str] = []
+    answers = []
+    order = [0, 1, 2]
+    rng.shuffle(order)  # the answer that fixed it is not always the first posted
+    for index in order:
+        author = m.ordinary(*authors)
+        authors.append(author)
+        answers.append((index, m.answer(mine, texts[index], author, age - rng.randint(300, 4000),
+                                        rng.randint(0, 6))))
+    fixed = next(a for i, a in answers if i == 0)
+    amount = rng.choice((50, 100, 150))
+    started = rng.randint(2, 4) * _MINUTES_PER_DAY + rng.randint(0, 600)
+    state.bounties.append(Bounty(id=state.take_id("bounty", "b"), question_id=mine.id, amount=amount,
+                                 offered_by=state.me.id, started_at=m.ago(started),
+                                 ends_at=m.ago(started - 7 * _MINUTES_PER_DAY)))
+    # Other members' bounties: open ones across tags (two or three in one tag), and one in that tag that was
+    # awarded already (not on offer any more).
+    others = [q for q in state.live_questions() if q.author_id != state.me.id and state.answers_to(q.id)
+              and q.id not in {k.id for k in keyed.values()} and len(q.tags) == 1]
+    by_tag: dict[str, list[Question]] = {}
+    for question in others:
+        by_tag.setdefault(question.tags[0], []).append(question)
+    tag = rng.choice(sorted(t for t, qs in by_tag.items() if len(qs) >= 3 and t not in tags))
+    in_tag = rng.sample(by_tag[tag], min(len(by_tag[tag]), rng.randint(3, 4)))
+    elsewhere = rng.sample([q for q in others if q.tags[0] != tag], 3)
+    total = 0
+    for index, question in enumerate(in_tag + elsewhere):
+        amount_other = rng.choice(C.BOUNTY_AMOUNTS)
+        begun = rng.randint(1, 6) * _MINUTES_PER_DAY + rng.randint(0, 600)
+        bounty = Bounty(id=state.take_id("bounty", "b"), question_id=question.id, amount=amount_other,
+                        offered_by=question.author_id, started_at=m.ago(begun),
+                        ends_at=m.ago(begun - 7 * _MINUTES_PER_DAY))
+        if index == 0:  # the awarded one
+            winner = state.answers_to(question.id)[0]
+            bounty.awarded_answer_id, bounty.awarded_at = winner.id, m.ago(rng.randint(60, 600))
+        elif question in in_tag:
+            total += amount_other
+        state.bounties.append(bounty)
+    state.bounties.sort(key=lambda b: (b.started_at, b.id))
+    plain = keyed["my_question"]
+    plain_answer = state.answers_to(plain.id)[0]
+    return {"question_id": mine.id, "title": title, "amount": amount, "answer_id": fixed.id,
+            "author": _name(state, fixed.author_id), "answer_ids": [a.id for _, a in answers],
+            "plain": {"question_id": plain.id, "title": plain.title, "author": _name(state, plain_answer.author_id)},
+            "tag": tag, "tag_total": total, "tag_count": len(in_tag) - 1}, mine
+
+
+def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
+                     keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
+    """The focus's binding group (its name and values) and the question that is the task's target."""
+    maker = _Maker(state, rng, ago)
+    if focus == "bounty":
+        values, target = _bounty(maker, keyed)
+        return "bounty", values, target
+    raise ValueError(f"not a feature focus: {focus!r}")

@@ -1,0 +1,121 @@
+"""The later features (bounties, …): each focus's world, its pages and its API, with the 4xx of every
+impossible request; and a world without the feature answers 404 for its pages and its API alike."""
+
+import html as html_module
+import re
+from typing import Any
+
+import pytest
+
+from scenarios.events import EventKind
+
+from . import Doc, client_for, new_world
+
+
+def commits(episode: Any) -> list[Any]:
+    return [e for e in episode.events if e.kind == EventKind.commit]
+
+
+def text_of(html: str) -> str:
+    """The page's words, tags left out (entities as written)."""
+    return " ".join(html_module.unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+# ---- bounties ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_bounty_world(seed: int) -> None:
+    episode = new_world(seed, focus="bounty")[2]
+    state, b = episode.state, episode.bindings["bounty"]
+    assert state.bounties is not None and episode.bindings["target"]["id"] == b["question_id"]
+    mine = [x for x in state.bounties if x.offered_by == state.me.id]
+    assert len(mine) == 1 and mine[0].question_id == b["question_id"] and mine[0].awarded_answer_id is None
+    answers = state.answers_to(b["question_id"])
+    assert sorted(a.id for a in answers) == sorted(b["answer_ids"]) and b["answer_id"] in b["answer_ids"]
+    assert len({a.author_id for a in answers}) == 3
+    assert not any(x.question_id == b["plain"]["question_id"] for x in state.bounties)
+    # The tag's total counts its open bounties only: one in the tag was awarded already.
+    tagged = {q.id for q in state.live_questions() if b["tag"] in q.tags}
+    in_tag = [x for x in state.bounties if x.question_id in tagged]
+    assert sum(x.amount for x in in_tag if x.awarded_answer_id is None) == b["tag_total"]
+    assert any(x.awarded_answer_id for x in in_tag) and b["tag_total"] < sum(
+        x.amount for x in state.bounties if x.awarded_answer_id is None)
+
+
+def test_worlds_without_bounties_have_no_bounty_parts() -> None:
+    episode = new_world(1)[2]
+    assert episode.state.bounties is None and b'"bounties"' not in episode.state_bytes()
+
+
+async def test_award_the_bounty_then_never_again() -> None:
+    app, _, episode = new_world(2, focus="bounty")
+    state, b = episode.state, episode.bindings["bounty"]
+    winner = state.answer(b["answer_id"])
+    assert winner is not None
+    author = state.member(winner.author_id)
+    assert author is not None
+    rep = author.reputation
+    async with client_for(app, episode.id) as client:
+        html = (await client.get(f"/questions/{b['question_id']}")).text
+        assert len(Doc(html).buttons("Award bounty")) == 3 and "Your bounty" in text_of(html)
+        other = next(a for a in b["answer_ids"] if a != b["answer_id"])
+        assert (await client.post(f"/api/questions/{b['question_id']}/bounty/award",
+                                  json={"answer_id": "a9999"})).status_code == 404
+        assert (await client.post(f"/api/questions/{b['question_id']}/bounty/award",
+                                  json={"answer_id": b["answer_id"], "x": 1})).status_code == 422
+        ok = await client.post(f"/api/questions/{b['question_id']}/bounty/award", json={"answer_id": b["answer_id"]})
+        assert ok.status_code == 200, ok.text
+        again = await client.post(f"/api/questions/{b['question_id']}/bounty/award", json={"answer_id": other})
+        assert again.status_code == 409
+        after = text_of((await client.get(f"/questions/{b['question_id']}")).text)
+        assert f"You awarded your bounty to {b['author']}" in after and "Award bounty" not in after
+    assert author.reputation == rep + b["amount"]
+    assert [e.name for e in commits(episode)] == ["award_bounty"]
+
+
+async def test_bounties_are_awarded_only_by_their_owner_and_only_where_there_is_one() -> None:
+    app, _, episode = new_world(3, focus="bounty")
+    state, b = episode.state, episode.bindings["bounty"]
+    theirs = next(x for x in state.bounties or [] if x.offered_by != state.me.id and x.awarded_answer_id is None)
+    their_answer = state.answers_to(theirs.question_id)[0]
+    plain = b["plain"]["question_id"]
+    async with client_for(app, episode.id) as client:
+        forbidden = await client.post(f"/api/questions/{theirs.question_id}/bounty/award",
+                                      json={"answer_id": their_answer.id})
+        assert forbidden.status_code == 403
+        none = await client.post(f"/api/questions/{plain}/bounty/award",
+                                 json={"answer_id": state.answers_to(plain)[0].id})
+        assert none.status_code == 404
+        wrong = await client.post(f"/api/questions/{b['question_id']}/bounty/award",
+                                  json={"answer_id": their_answer.id})
+        assert wrong.status_code == 409
+        box = text_of((await client.get(f"/questions/{plain}")).text)
+        assert "There is no bounty on your question." in box and "Award bounty" not in box
+    assert not commits(episode) and all(x.awarded_answer_id is None or x.question_id != b["question_id"]
+                                        for x in state.bounties or [])
+
+
+async def test_bounties_page_totals_the_open_bounties_of_a_tag() -> None:
+    app, _, episode = new_world(4, focus="bounty")
+    b = episode.bindings["bounty"]
+    async with client_for(app, episode.id) as client:
+        every = Doc((await client.get("/bounties")).text)
+        tagged = Doc((await client.get(f"/bounties?tagged={b['tag']}")).text)
+        assert (await client.get("/bounties?tagged=nope")).status_code == 404
+    summary = tagged.named("p", "Reputation on offer")[0].text
+    assert summary.startswith(f"{b['tag_total']:,} reputation on offer in {b['tag_count']} open")
+    assert every.links(b["tag"]) and every.links("Bounties")
+
+
+async def test_a_world_without_bounties_answers_404() -> None:
+    app, _, episode = new_world(1)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/bounties")).status_code == 404
+        question = episode.state.questions[0].id
+        answer = episode.state.answers_to(question)
+        response = await client.post(f"/api/questions/{question}/bounty/award",
+                                     json={"answer_id": answer[0].id if answer else "a0001"})
+        assert response.status_code == 404
+        page = Doc((await client.get("/")).text)
+        assert not page.links("Bounties")

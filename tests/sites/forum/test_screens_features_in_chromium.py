@@ -1,0 +1,58 @@
+"""The forum's later pages in Chromium through the real proxy, used as a member uses them (a bounty awarded
+from the question page, the bounties of a tag), with their named controls, and screenshots
+(`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/forum-*.png)."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Page
+
+from harness.browser.pool import BrowserPool
+from harness.services.control_client import ControlClient
+from harness.services.oracle_client import OracleClient
+from harness.services.processes import Services
+from tests.screens import keep_screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+async def _shot(page: Page, name: str, landmark: str) -> None:
+    tree = await page.locator("body").aria_snapshot()
+    assert re.search(landmark, tree, re.M), (name, tree)
+    keep_screenshot(await page.screenshot(animations="disabled", full_page=True), name)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_path: Path) -> None:
+    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
+    opened: list[str] = []
+    try:
+        async with BrowserPool() as pool:
+            async def browse(focus: str) -> tuple[dict[str, Any], Page]:
+                episode_id = f"forum-look-{focus}"
+                info = await oracle.create_episode(site="forum", task_id="look", seed=2, episode_id=episode_id,
+                                                   setup={"params": {"focus": focus}})
+                proxy = (await control.open_episode(episode_id, 2, [], tmp_path / episode_id))["proxy_url"]
+                opened.append(episode_id)
+                context = await pool.new_context(proxy)
+                page = await context.new_page()
+                await page.set_viewport_size({"width": 1280, "height": 900})
+                return info, page
+
+            # bounties: the user's question with their bounty, awarded from it; the bounties of a tag
+            info, page = await browse("bounty")
+            base, bounty = info["base_url"], info["bindings"]["bounty"]
+            await page.goto(f"{base}/questions/{bounty['question_id']}", wait_until="load")
+            await _shot(page, "forum-bounty-question.png", r'- region "Bounty"')
+            answer = page.locator("article").filter(has_text=bounty["author"])
+            await answer.get_by_role("button", name="Award bounty").click()
+            await page.get_by_text(f"You awarded your bounty to {bounty['author']}").wait_for()
+            await page.goto(f"{base}/bounties?tagged={bounty['tag']}", wait_until="load")
+            await _shot(page, "forum-bounties.png", r'- group "Reputation on offer"')
+    finally:
+        for episode_id in opened:
+            await control.close_episode(episode_id)
+        await oracle.close()
+        await control.close()
