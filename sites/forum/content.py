@@ -360,3 +360,25 @@ BOUNTY_QUESTIONS = (
 )
 # Open bounties other members put on their questions (amounts a bounty can have).
 BOUNTY_AMOUNTS = (50, 100, 150, 200, 250, 300, 500)
+
+# Private messages. A member asks the user for the link to one of the user's questions: (opening, closing).
+LINK_REQUESTS = (
+    ("Hi! A while ago you asked “{title}” — I have the same problem now.",
+     "Could you send me the link to that question? I can't find it again."),
+    ("Hello, I think we met at the meetup. You mentioned your question “{title}”.",
+     "Would you mind sending me a link to it? Search isn't turning it up for me."),
+)
+# A colleague the user asks something by message, and their answer: (question, answer with {value}, values).
+COLLEAGUE_QUESTIONS = (
+    ("Which PostgreSQL version is the staging server on?",
+     "Staging runs PostgreSQL {value}, we upgraded it last month.", ("15.4", "16.2", "14.11")),
+    ("Which Python version does the build image use?",
+     "The build image is on Python {value} at the moment.", ("3.11.7", "3.12.2", "3.10.13")),
+    ("What nginx version are the edge servers running?",
+     "All edge servers run nginx {value} since the last rollout.", ("1.24.0", "1.25.4", "1.26.1")),
+)
+SMALL_TALK = (
+    ("Thanks for the answer about {tag} last week, it saved me an afternoon.", "Glad it helped!"),
+    ("Are you going to the {tag} meetup next month?", "Probably, if work allows. See you there?"),
+    ("Your edit on my {tag} question made it much clearer, thanks.", "No problem, it was a good question."),
+)

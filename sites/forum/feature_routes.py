@@ -1,6 +1,7 @@
 """The API and pages of the later features (bounties, …). A world without a feature answers 404 for its
 pages and its API alike, as a community that does not offer it would (`available`)."""
 
+import asyncio
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -8,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from scenarios.clock import parse_iso
-from sites.forum.models import AwardBody, Bounty, ForumEpisode, ForumState
+from sites.forum.models import AwardBody, Bounty, ForumEpisode, ForumState, Member, Message, MessageBody
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.kit.notices import notice_of
@@ -17,7 +18,11 @@ from sites.kit.templating import Pages
 Feature = TypeVar("Feature")
 AWARD_AFTER = timedelta(days=1)  # a bounty is awarded no sooner than a day after it was offered
 
-NOTICES = {"bounty_awarded": "Bounty awarded"}
+# A member answers a message a moment after they are asked (they are not at their desk all day); the
+# conversation page waits for it while it is due.
+REPLY_IN_S = 2.5
+
+NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message"}
 
 
 def available(feature: Feature | None, what: str) -> Feature:
@@ -29,7 +34,23 @@ def available(feature: Feature | None, what: str) -> Feature:
 
 def later_features(state: ForumState) -> set[str]:
     """The later features this world has (what the navigation offers)."""
-    return {name for name, part in (("bounties", state.bounties),) if part is not None}
+    return {name for name, part in (("bounties", state.bounties), ("messages", state.messages)) if part is not None}
+
+
+def conversation(state: ForumState, member_id: str) -> list[Message]:
+    """The messages with one member that have arrived, oldest first."""
+    return sorted((m for m in state.messages or [] if m.member_id == member_id and not m.pending),
+                  key=lambda m: (m.sent_at, m.id))
+
+
+def reply_due(state: ForumState, member_id: str) -> bool:
+    """Has the user written to a member whose answer has not arrived yet?"""
+    return any(m.pending for m in state.messages or [] if m.member_id == member_id) and any(
+        m.outgoing for m in conversation(state, member_id))
+
+
+def unread_messages(state: ForumState) -> int:
+    return sum(1 for m in state.messages or [] if not m.outgoing and not m.read and not m.pending)
 
 
 def open_bounty(state: ForumState, question_id: str) -> Bounty | None:
@@ -85,6 +106,54 @@ def feature_api_router() -> APIRouter:
                             touched=[bounty.id, answer.id])
         return {"bounty": bounty.model_dump()}
 
+    # -- private messages ----------------------------------------------------------------------------
+
+    def _member(state: ForumState, member_id: str) -> Member:
+        member = get_or_404(state.members, member_id, detail="That member does not exist.")
+        if member.id == state.me.id:
+            raise HTTPException(409, "You can't send a message to yourself.")
+        return member
+
+    @router.post("/messages/{member_id}", status_code=201)
+    @hook_point("send_message", "write", target=lambda kw: kw["member_id"])
+    async def send_message(member_id: str, body: MessageBody, request: Request,
+                           episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        messages = available(state.messages, "Private messages")
+        member = _member(state, member_id)
+        mine = [m for m in conversation(state, member.id) if m.outgoing]
+        if mine and mine[-1].body == body.body:
+            raise HTTPException(409, "You just sent this message.")
+        at = episode.clock.stamp()
+        new = Message(id=state.take_id("message", "m"), member_id=member.id, outgoing=True, body=body.body,
+                      sent_at=at)
+        messages.append(new)
+        touched = [new.id]
+        for earlier in conversation(state, member.id):  # answering a conversation reads it
+            if not earlier.outgoing and not earlier.read:
+                earlier.read = True
+                touched.append(earlier.id)
+        episode.emit.commit("send_message", new.id, member_id=member.id, touched=touched)
+        return {"message": new.model_dump(exclude={"pending"}), "reply_due": reply_due(state, member.id)}
+
+    @router.post("/messages/{member_id}/arrivals")
+    @hook_point("message_arrivals", "read", target=lambda kw: kw["member_id"])
+    async def arrivals(member_id: str, request: Request, episode: ForumEpisode) -> dict[str, Any]:
+        """Wait for the answer of a member the user wrote to (the page asks while one is due)."""
+        state = episode.state
+        available(state.messages, "Private messages")
+        member = _member(state, member_id)
+        if not reply_due(state, member.id):
+            return {"arrived": []}
+        await asyncio.sleep(REPLY_IN_S)
+        arrived = []
+        for message in state.messages or []:
+            if message.member_id == member.id and message.pending:
+                # it arrives in the conversation the user is reading
+                message.pending, message.read, message.sent_at = False, True, episode.clock.stamp()
+                arrived.append(message.id)
+        return {"arrived": arrived}
+
     return router
 
 
@@ -113,5 +182,39 @@ def feature_page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "bounties.html", title="Bounties", rows=rows, tagged=tagged, tag_names=tag_names,
                          total=sum(r["b"].amount for r in rows), notice=notice_of(request, NOTICES),
                          active="bounties")
+
+    @router.get("/messages", response_class=HTMLResponse)
+    @hook_point("messages", "page")
+    async def inbox(request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        available(state.messages, "Private messages")
+        rows = []
+        for member_id in dict.fromkeys(m.member_id for m in state.messages or [] if not m.pending):
+            shown = conversation(state, member_id)
+            member = state.member(member_id)
+            if member is None or not shown:
+                continue
+            rows.append({"member": member, "last": shown[-1], "count": len(shown),
+                         "unread": sum(1 for m in shown if not m.outgoing and not m.read)})
+        rows.sort(key=lambda r: (r["last"].sent_at, r["member"].id), reverse=True)
+        episode.emit.navigate("view_messages", None, member_ids=[r["member"].id for r in rows])
+        return ui.render(episode, "messages.html", title="Messages", rows=rows, notice=notice_of(request, NOTICES),
+                         active="messages")
+
+    @router.get("/messages/{member_id}", response_class=HTMLResponse)
+    @hook_point("conversation", "page", target=lambda kw: kw["member_id"])
+    async def conversation_page(member_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        available(state.messages, "Private messages")
+        member = get_or_404(state.members, member_id, detail="That member does not exist.")
+        if member.id == state.me.id:
+            raise HTTPException(404, "That is you: pick someone else to write to.")
+        shown = conversation(state, member.id)
+        last_in = next((m.id for m in reversed(shown) if not m.outgoing), None)
+        episode.emit.inspect("view_conversation", member.id, revealed=["messages"],
+                             message_ids=[m.id for m in shown])
+        return ui.render(episode, "conversation.html", title=f"Messages with {member.display_name}", member=member,
+                         messages=shown, last_in=last_in, waiting=reply_due(state, member.id),
+                         notice=notice_of(request, NOTICES), active="messages")
 
     return router

@@ -8,15 +8,19 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             {question_id, title, amount, answer_id (the answer that fixed it), author, answer_ids,
              plain: {question_id, title, author} (the user's question without a bounty, and one answerer),
              tag, tag_total (reputation on offer in the tag's open bounties), tag_count}
+    messages: private messages. A member's unread message asks for the link to one of the user's questions;
+            a colleague the user has never written to answers a question a moment after it is asked.
+            {link: {member_id, name, question_id, question_title, url}, ask: {member_id, name, question,
+             reply_value}}
 """
 
 from random import Random
 from typing import Any
 
 from sites.forum import content as C
-from sites.forum.models import Answer, Bounty, ForumState, Question, Revision
+from sites.forum.models import Answer, Bounty, ForumState, Message, Question, Revision
 
-FEATURE_FOCUSES = ("bounty",)
+FEATURE_FOCUSES = ("bounty", "messages")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -116,6 +120,44 @@ def _bounty(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Ques
             "tag": tag, "tag_total": total, "tag_count": len(in_tag) - 1}, mine
 
 
+def _messages(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    messages: list[Message] = []
+    used: list[str] = []
+    # Small talk with two members, read long ago.
+    for opening, reply in rng.sample(C.SMALL_TALK, 2):
+        member = m.ordinary(*used)
+        used.append(member)
+        age = rng.randint(5, 60) * _MINUTES_PER_DAY
+        tag = rng.choice([t.name for t in state.tags])
+        messages.append(Message(id="", member_id=member, outgoing=False, body=opening.format(tag=tag),
+                                sent_at=m.ago(age)))
+        messages.append(Message(id="", member_id=member, outgoing=True, body=reply,
+                                sent_at=m.ago(age - rng.randint(30, 600))))
+    # The link request, unread.
+    question = keyed["my_question"]
+    asker = m.ordinary(*used, question.author_id)
+    used.append(asker)
+    opening, closing = rng.choice(C.LINK_REQUESTS)
+    messages.append(Message(id="", member_id=asker, outgoing=False,
+                            body=f"{opening.format(title=question.title)} {closing}",
+                            sent_at=m.ago(rng.randint(30, 600)), read=False))
+    # The colleague: no conversation yet; their answer waits until they are asked.
+    colleague = m.ordinary(*used)
+    asked, answer, values = rng.choice(C.COLLEAGUE_QUESTIONS)
+    value = rng.choice(values)
+    messages.append(Message(id="", member_id=colleague, outgoing=False, body=answer.format(value=value),
+                            sent_at=m.ago(0), read=False, pending=True))
+    messages.sort(key=lambda x: (x.sent_at, x.member_id))
+    for message in messages:
+        message.id = state.take_id("message", "m")
+    state.messages = messages
+    return {"link": {"member_id": asker, "name": _name(state, asker), "question_id": question.id,
+                     "question_title": question.title, "url": f"http://forum.test/questions/{question.id}"},
+            "ask": {"member_id": colleague, "name": _name(state, colleague), "question": asked,
+                    "reply_value": value}}, question
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
                      keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -123,4 +165,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
     if focus == "bounty":
         values, target = _bounty(maker, keyed)
         return "bounty", values, target
+    if focus == "messages":
+        values, target = _messages(maker, keyed)
+        return "messages", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

@@ -161,6 +161,19 @@ class Bounty(BaseModel):
     awarded_at: str | None = None
 
 
+class Message(BaseModel):
+    """A private message between the user and another member (a conversation is every message with one
+    member). A reply the other member will send once asked is kept `pending` (not shown) until it arrives."""
+
+    id: str
+    member_id: str = Field(description="the other member of the conversation")
+    outgoing: bool = Field(description="sent by the user")
+    body: str
+    sent_at: str
+    read: bool = True
+    pending: bool = False
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -174,7 +187,7 @@ class Settings(BaseModel):
 class ForumState(TakesIds, BaseModel):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
-    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties",)
+    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages")
 
     user: Account
     members: list[Member]
@@ -190,6 +203,7 @@ class ForumState(TakesIds, BaseModel):
     settings: Settings
     next_ids: dict[str, int]
     bounties: list[Bounty] | None = None  # worlds whose questions carry bounties (a Bounties page)
+    messages: list[Message] | None = None  # worlds with private messages between members
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
@@ -325,6 +339,10 @@ class FlagBody(_Body):
 
 class FollowBody(_Body):
     following: StrictBool
+
+
+class MessageBody(_Body):
+    body: Annotated[str, _text(2, 2000)]
 
 
 class AwardBody(_Body):

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
 from sites.forum.feature_routes import NOTICES as FEATURE_NOTICES
-from sites.forum.feature_routes import bounty_view, later_features
+from sites.forum.feature_routes import bounty_view, later_features, unread_messages
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -131,10 +131,11 @@ def forum_filters() -> dict[str, Any]:
 
 def page_context(state: ForumState | None) -> dict[str, Any]:
     if state is None:
-        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None, "features": set()}
+        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None, "features": set(),
+                "unread_messages": 0}
     return {"me": state.me, "unread": sum(1 for n in state.notifications if not n.read),
             "followed": [f.tag for f in state.follows], "query": "", "active": None,
-            "features": later_features(state)}
+            "features": later_features(state), "unread_messages": unread_messages(state)}
 
 
 def _sort_of(request: Request) -> Sort:
@@ -439,7 +440,8 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_profile", member.id, revealed=["reputation", "location", "about", "posts"])
         return ui.render(episode, "profile.html", title=member.display_name, member=member,
                          asked=[_row(state, q, now) for q in asked], answered=answered,
-                         joined=when(member.joined_at, now), is_me=member.id == state.me.id, active="users")
+                         joined=when(member.joined_at, now), is_me=member.id == state.me.id,
+                         can_message=state.messages is not None and member.id != state.me.id, active="users")
 
     @router.get("/notifications", response_class=HTMLResponse)
     @hook_point("notifications", "page")

@@ -34,3 +34,38 @@
     });
   });
 })();
+
+/* ---- private messages: send; while a member's answer is due, wait for it and show it ----------------- */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
+  var here = window.location.pathname + window.location.search;
+
+  document.querySelectorAll("form[data-message]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var submit = form.querySelector("button[type=submit]");
+      var box = document.querySelector("main [data-alert]");
+      submit.disabled = true;
+      api("POST", "/api/messages/" + form.dataset.message, { body: form.elements.body.value })
+        .then(function () { go(here, "message_sent"); })
+        .catch(function (error) {
+          submit.disabled = false;
+          if (box) { box.textContent = reason(error, "Your message could not be sent — try again"); box.hidden = false; }
+        });
+    });
+  });
+
+  var awaiting = document.querySelector("[data-awaiting]");
+  if (awaiting) {
+    api("POST", "/api/messages/" + awaiting.dataset.awaiting + "/arrivals")
+      .then(function (data) {
+        if (data.arrived.length) go(here, "message_arrived");
+        else awaiting.setAttribute("aria-busy", "false");
+      })
+      .catch(function () { awaiting.setAttribute("aria-busy", "false"); });
+  }
+})();

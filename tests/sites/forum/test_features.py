@@ -119,3 +119,72 @@ async def test_a_world_without_bounties_answers_404() -> None:
         assert response.status_code == 404
         page = Doc((await client.get("/")).text)
         assert not page.links("Bounties")
+
+
+# ---- private messages ----------------------------------------------------------------------------------
+
+
+def test_messages_world() -> None:
+    episode = new_world(2, focus="messages")[2]
+    state, m = episode.state, episode.bindings["messages"]
+    assert state.messages is not None
+    unread = [x for x in state.messages if not x.outgoing and not x.read and not x.pending]
+    assert [x.member_id for x in unread] == [m["link"]["member_id"]]
+    assert m["link"]["question_title"] in unread[0].body and m["link"]["question_id"] not in unread[0].body
+    pending = [x for x in state.messages if x.pending]
+    assert [x.member_id for x in pending] == [m["ask"]["member_id"]] and m["ask"]["reply_value"] in pending[0].body
+    assert not [x for x in state.messages if x.member_id == m["ask"]["member_id"] and not x.pending]
+
+
+async def test_a_reply_arrives_only_after_the_member_is_asked() -> None:
+    app, _, episode = new_world(3, focus="messages")
+    state, ask = episode.state, episode.bindings["messages"]["ask"]
+    async with client_for(app, episode.id) as client:
+        before = await client.get(f"/messages/{ask['member_id']}")
+        assert ask["reply_value"] not in before.text and 'aria-busy="false"' in before.text
+        early = await client.post(f"/api/messages/{ask['member_id']}/arrivals")
+        assert early.json() == {"arrived": []}
+        sent = await client.post(f"/api/messages/{ask['member_id']}", json={"body": ask["question"]})
+        assert sent.status_code == 201 and sent.json()["reply_due"] is True
+        assert "pending" not in sent.json()["message"]
+        waiting = await client.get(f"/messages/{ask['member_id']}")
+        assert ask["reply_value"] not in waiting.text and "is typing" in waiting.text
+        assert (await client.post(f"/api/messages/{ask['member_id']}",
+                                  json={"body": ask["question"]})).status_code == 409
+        arrived = await client.post(f"/api/messages/{ask['member_id']}/arrivals")
+        assert len(arrived.json()["arrived"]) == 1
+        after = Doc((await client.get(f"/messages/{ask['member_id']}")).text)
+    latest = after.all("article", **{"aria-label": f"Latest message from {ask['name']}"})
+    assert len(latest) == 1 and ask["reply_value"] in latest[0].text
+    assert [e.name for e in commits(episode)] == ["send_message"]
+    assert not any(x.pending for x in state.messages or [])
+
+
+async def test_replying_reads_the_conversation_and_bad_messages_are_refused() -> None:
+    app, _, episode = new_world(1, focus="messages")
+    state, link = episode.state, episode.bindings["messages"]["link"]
+    async with client_for(app, episode.id) as client:
+        inbox = Doc((await client.get("/messages")).text)
+        assert inbox.links(link["name"]) and inbox.links("Messages (1 unread)")
+        assert (await client.post(f"/api/messages/{state.me.id}", json={"body": "hello me"})).status_code == 409
+        assert (await client.post("/api/messages/u999", json={"body": "hello"})).status_code == 404
+        assert (await client.post(f"/api/messages/{link['member_id']}", json={"body": ""})).status_code == 422
+        assert (await client.post(f"/api/messages/{link['member_id']}", json={"text": "hi"})).status_code == 422
+        assert (await client.get(f"/messages/{state.me.id}")).status_code == 404
+        ok = await client.post(f"/api/messages/{link['member_id']}", json={"body": f"Here: {link['url']}"})
+        assert ok.status_code == 201
+        inbox = Doc((await client.get("/messages")).text)
+        profile = Doc((await client.get(f"/users/{link['member_id']}")).text)
+    assert not inbox.links("Messages (1 unread)") and inbox.links("Messages")
+    assert profile.links("Send message")
+    assert all(x.read for x in state.messages or [] if x.member_id == link["member_id"])
+
+
+async def test_a_world_without_messages_answers_404() -> None:
+    app, _, episode = new_world(1)
+    member = episode.state.members[3].id
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/messages")).status_code == 404
+        assert (await client.get(f"/messages/{member}")).status_code == 404
+        assert (await client.post(f"/api/messages/{member}", json={"body": "hello"})).status_code == 404
+        assert not Doc((await client.get(f"/users/{member}")).text).links("Send message")

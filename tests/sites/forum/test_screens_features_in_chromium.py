@@ -1,6 +1,7 @@
-"""The forum's later pages in Chromium through the real proxy, used as a member uses them (a bounty awarded
-from the question page, the bounties of a tag), with their named controls, and screenshots
-(`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as docs/screens/forum-*.png)."""
+"""The forum's later pages in Chromium through the real proxy, used as a member uses them (a bounty
+awarded from the question page, the bounties of a tag, a private message answered a moment after it is
+sent), with their named controls, and screenshots (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps them as
+docs/screens/forum-*.png)."""
 
 import re
 from pathlib import Path
@@ -51,6 +52,18 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             await page.get_by_text(f"You awarded your bounty to {bounty['author']}").wait_for()
             await page.goto(f"{base}/bounties?tagged={bounty['tag']}", wait_until="load")
             await _shot(page, "forum-bounties.png", r'- group "Reputation on offer"')
+
+            # messages: the inbox, a question sent to a member from their profile and their answer arriving
+            info, page = await browse("messages")
+            base, ask = info["base_url"], info["bindings"]["messages"]["ask"]
+            await page.goto(f"{base}/messages", wait_until="load")
+            await _shot(page, "forum-messages.png", r'- list "Conversations"')
+            await page.goto(f"{base}/users/{ask['member_id']}", wait_until="load")
+            await page.get_by_role("link", name="Send message").click()
+            await page.get_by_role("textbox", name=f"Message to {ask['name']}").fill(ask["question"])
+            await page.get_by_role("button", name="Send").click()
+            await page.get_by_role("article", name=f"Latest message from {ask['name']}").wait_for(timeout=10_000)
+            await _shot(page, "forum-conversation.png", r'- region "Conversation"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
