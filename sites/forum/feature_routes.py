@@ -2,14 +2,29 @@
 pages and its API alike, as a community that does not offer it would (`available`)."""
 
 import asyncio
+import base64
+import binascii
+import hashlib
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from scenarios.clock import parse_iso
-from sites.forum.models import AwardBody, Bounty, ForumEpisode, ForumState, Member, Message, MessageBody
+from sites.forum.models import (
+    ATTACHMENT_MAX_BYTES,
+    Attachment,
+    AttachmentBody,
+    AwardBody,
+    Bounty,
+    DataExport,
+    ForumEpisode,
+    ForumState,
+    Member,
+    Message,
+    MessageBody,
+)
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.kit.notices import notice_of
@@ -22,7 +37,11 @@ AWARD_AFTER = timedelta(days=1)  # a bounty is awarded no sooner than a day afte
 # conversation page waits for it while it is due.
 REPLY_IN_S = 2.5
 
-NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message"}
+EXPORT_PREPARED_IN_S = 2.0  # a copy of your data is put together when asked for: it takes a moment
+PNG = b"\x89PNG\r\n\x1a\n"
+
+NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message",
+           "attached": "File attached"}
 
 
 def available(feature: Feature | None, what: str) -> Feature:
@@ -34,7 +53,29 @@ def available(feature: Feature | None, what: str) -> Feature:
 
 def later_features(state: ForumState) -> set[str]:
     """The later features this world has (what the navigation offers)."""
-    return {name for name, part in (("bounties", state.bounties), ("messages", state.messages)) if part is not None}
+    parts = (("bounties", state.bounties), ("messages", state.messages), ("exports", state.exports),
+             ("attachments", state.attachments))
+    return {name for name, part in parts if part is not None}
+
+
+def attachments_of(state: ForumState, post_id: str) -> list[Attachment] | None:
+    """A post's attached files (None in a world whose posts take none)."""
+    if state.attachments is None:
+        return None
+    return [a for a in state.attachments if a.post_id == post_id]
+
+
+def size_text(size: int) -> str:
+    return f"{size} bytes" if size < 1024 else f"{size / 1024:.1f} KB"
+
+
+def export_summary(state: ForumState) -> dict[str, int]:
+    """What the data export counts (read when the file is made)."""
+    answers = [a for a in state.live_answers() if a.author_id == state.me.id]
+    questions = [q for q in state.live_questions() if q.author_id == state.me.id]
+    accepted = {q.accepted_answer_id for q in state.live_questions()}
+    return {"questions": len(questions), "answers": len(answers), "answer_score": sum(a.score for a in answers),
+            "question_score": sum(q.score for q in questions), "accepted": sum(1 for a in answers if a.id in accepted)}
 
 
 def conversation(state: ForumState, member_id: str) -> list[Message]:
@@ -154,6 +195,60 @@ def feature_api_router() -> APIRouter:
                 arrived.append(message.id)
         return {"arrived": arrived}
 
+    # -- a copy of your data ---------------------------------------------------------------------------
+
+    @router.post("/export", status_code=201)
+    @hook_point("request_export", "write")
+    async def request_export(request: Request, episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        exports = available(state.exports, "Data exports")
+        if not exports:
+            await asyncio.sleep(EXPORT_PREPARED_IN_S)
+            made = DataExport(id=state.take_id("export", "x"), requested_at=episode.clock.stamp(),
+                              file_name=f"threadline-data-{state.me.id}.html")
+            exports.append(made)
+            episode.emit.commit("request_export", made.id, touched=[made.id])
+        return {"export": exports[-1].model_dump(), "download": "/settings/data-export"}
+
+    # -- attachments -------------------------------------------------------------------------------------
+
+    @router.post("/posts/{post_id}/attachments", status_code=201)
+    @hook_point("attach_file", "write", target=lambda kw: kw["post_id"])
+    async def attach_file(post_id: str, body: AttachmentBody, request: Request,
+                          episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        attachments = available(state.attachments, "Attachments")
+        post = state.post(post_id)
+        if post is None:
+            raise HTTPException(404, f"no question or answer {post_id[:40]!r}")
+        if post.author_id != state.me.id:
+            raise HTTPException(403, "You can only attach files to your own posts.")
+        try:
+            data = base64.b64decode(body.data, validate=True)
+        except (binascii.Error, ValueError):
+            raise HTTPException(422, "data must be the file's bytes in base64") from None
+        if not data:
+            raise HTTPException(422, f"{body.name} is empty")
+        if len(data) > ATTACHMENT_MAX_BYTES:
+            raise HTTPException(413, f"a file may be at most {ATTACHMENT_MAX_BYTES // 1024} KB")
+        text = None
+        if body.content_type == "image/png":
+            if not data.startswith(PNG):
+                raise HTTPException(422, f"{body.name} is not a PNG image")
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise HTTPException(422, f"{body.name} is not a text file") from None
+        if any(a.post_id == post.id and a.name == body.name for a in attachments):
+            raise HTTPException(409, f"{body.name} is attached to this post already.")
+        made = Attachment(id=state.take_id("attachment", "f"), post_id=post.id, name=body.name,
+                          content_type=body.content_type, size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
+                          text=text, attached_at=episode.clock.stamp())
+        attachments.append(made)
+        episode.emit.commit("attach_file", made.id, post_id=post.id, file_name=made.name, touched=[made.id])
+        return {"attachment": made.model_dump(exclude={"text"})}
+
     return router
 
 
@@ -216,5 +311,41 @@ def feature_page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "conversation.html", title=f"Messages with {member.display_name}", member=member,
                          messages=shown, last_in=last_in, waiting=reply_due(state, member.id),
                          notice=notice_of(request, NOTICES), active="messages")
+
+    @router.get("/settings/data-export", response_class=HTMLResponse)
+    @hook_point("data_export", "page")
+    async def data_export(request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        exports = available(state.exports, "Data exports")
+        if not exports:
+            raise HTTPException(404, "No copy of your data has been prepared yet: ask for one in your settings.")
+        made = exports[-1]
+        questions = sorted((q for q in state.live_questions() if q.author_id == state.me.id),
+                           key=lambda q: q.created_at)
+        answers = []
+        for answer in sorted((a for a in state.live_answers() if a.author_id == state.me.id),
+                             key=lambda a: a.created_at):
+            question = state.question(answer.question_id)
+            if question is not None:
+                answers.append({"a": answer, "q": question, "accepted": question.accepted_answer_id == answer.id})
+        episode.emit.inspect("download_export", made.id, revealed=["export"])
+        page = ui.render(episode, "export.html", title="Your Threadline data", made=made, member=state.me,
+                         email=state.user.email, questions=questions, answers=answers,
+                         summary=export_summary(state))
+        page.headers["Content-Disposition"] = f'attachment; filename="{made.file_name}"'
+        return page
+
+    @router.get("/attachments/{attachment_id}")
+    @hook_point("attachment", "page", target=lambda kw: kw["attachment_id"])
+    async def attachment(attachment_id: str, request: Request, episode: ForumEpisode) -> Response:
+        state = episode.state
+        found = get_or_404(available(state.attachments, "Attachments"), attachment_id, "attachment")
+        if state.post(found.post_id) is None:
+            raise HTTPException(404, "The post this file was attached to has been deleted.")
+        episode.emit.inspect("view_attachment", found.id, revealed=["file"])
+        if found.text is None:  # an image: its bytes are not kept, only what it was
+            raise HTTPException(410, f"{found.name} can no longer be downloaded.")
+        return Response(found.text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'inline; filename="{found.name}"'})
 
     return router

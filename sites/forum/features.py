@@ -12,15 +12,19 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             a colleague the user has never written to answers a question a moment after it is asked.
             {link: {member_id, name, question_id, question_title, url}, ask: {member_id, name, question,
              reply_value}}
+    export: a copy of the user's data, prepared on request and downloaded from the settings.
+            {answer_count, answer_score_total (the total the export states; no page sums it)}
+    attach: files attached to posts. On the user's own question a member asks, in a comment, for the full
+            error log. {question_id, title, commenter, comment_id, comment_marker, file, other_file}
 """
 
 from random import Random
 from typing import Any
 
 from sites.forum import content as C
-from sites.forum.models import Answer, Bounty, ForumState, Message, Question, Revision
+from sites.forum.models import Answer, Bounty, Comment, ForumState, Message, Question, Revision
 
-FEATURE_FOCUSES = ("bounty", "messages")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -158,6 +162,43 @@ def _messages(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Qu
                     "reply_value": value}}, question
 
 
+def _export(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state = m.state
+    state.exports = []
+    mine = [a for a in state.live_answers() if a.author_id == state.me.id]
+    if len(mine) < 3:  # a member with a few answers to their name (the total is not one answer's score)
+        cutoff = m.ago(20 * _MINUTES_PER_DAY)  # asked before the answers come
+        pool = [q for q in state.live_questions() if q.author_id != state.me.id and q.created_at < cutoff
+                and q.id not in {k.id for k in keyed.values()} and state.answers_to(q.id)]
+        for question in m.rng.sample(pool, 3 - len(mine)):
+            body = (f"What fixed it for me: {excerpt_of(question)}, then run it again and check the output; it "
+                    "should be clean now.")
+            mine.append(m.answer(question, body, state.me.id, m.rng.randint(600, 19 * _MINUTES_PER_DAY),
+                                 m.rng.randint(1, 25)))
+    return {"answer_count": len(mine), "answer_score_total": sum(a.score for a in mine)}, keyed["my_question"]
+
+
+def excerpt_of(question: Question) -> str:
+    """The command a question shows (its '$ ' line), as an answer would quote it."""
+    line = next((x for x in question.body.split("\n") if x.startswith("$ ")), "$ the same command")
+    return f"`{line[2:]}` with the flags reset"
+
+
+def _attach(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    state.attachments = []
+    question = keyed["my_question"]
+    commenter = m.ordinary(question.author_id, *(a.author_id for a in state.answers_to(question.id)))
+    marker = "attach the full error log"
+    comment = Comment(id=state.take_id("comment", "c"), post_id=question.id, author_id=commenter,
+                      body=f"Could you {marker} to the question? The excerpt above isn't enough to see what fails.",
+                      created_at=m.ago(rng.randint(20, 300)))
+    state.comments.append(comment)
+    return {"question_id": question.id, "title": question.title, "commenter": _name(state, commenter),
+            "comment_id": comment.id, "comment_marker": marker, "file": "error.log",
+            "other_file": "access.log"}, question
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
                      keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -168,4 +209,10 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
     if focus == "messages":
         values, target = _messages(maker, keyed)
         return "messages", values, target
+    if focus == "export":
+        values, target = _export(maker, keyed)
+        return "export", values, target
+    if focus == "attach":
+        values, target = _attach(maker, keyed)
+        return "attach", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

@@ -174,6 +174,27 @@ class Message(BaseModel):
     pending: bool = False
 
 
+class DataExport(BaseModel):
+    """A copy of the user's data, prepared on request (the settings page then offers the download)."""
+
+    id: str
+    requested_at: str
+    file_name: str
+
+
+class Attachment(BaseModel):
+    """A file the author attached to their post (a log, a screenshot), shown under it."""
+
+    id: str
+    post_id: str
+    name: str
+    content_type: str
+    size_bytes: int
+    sha256: str
+    text: str | None = Field(default=None, description="a text file's content (what its download shows)")
+    attached_at: str
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -187,7 +208,7 @@ class Settings(BaseModel):
 class ForumState(TakesIds, BaseModel):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
-    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages")
+    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments")
 
     user: Account
     members: list[Member]
@@ -204,6 +225,8 @@ class ForumState(TakesIds, BaseModel):
     next_ids: dict[str, int]
     bounties: list[Bounty] | None = None  # worlds whose questions carry bounties (a Bounties page)
     messages: list[Message] | None = None  # worlds with private messages between members
+    exports: list[DataExport] | None = None  # worlds whose settings offer a copy of your data
+    attachments: list[Attachment] | None = None  # worlds whose posts take attached files
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
@@ -343,6 +366,18 @@ class FollowBody(_Body):
 
 class MessageBody(_Body):
     body: Annotated[str, _text(2, 2000)]
+
+
+ATTACHMENT_TYPES = ("text/plain", "image/png")
+ATTACHMENT_MAX_BYTES = 256 * 1024  # a log excerpt or a screenshot; larger files are refused (413)
+
+
+class AttachmentBody(_Body):
+    name: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=80,
+                                           pattern=r"^[A-Za-z0-9][A-Za-z0-9._ -]*$")]
+    content_type: Literal["text/plain", "image/png"]
+    data: Annotated[str, StringConstraints(strict=True, max_length=ATTACHMENT_MAX_BYTES * 2)] = Field(
+        description="the file's bytes, base64")
 
 
 class AwardBody(_Body):

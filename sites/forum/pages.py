@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
 from sites.forum.feature_routes import NOTICES as FEATURE_NOTICES
-from sites.forum.feature_routes import bounty_view, later_features, unread_messages
+from sites.forum.feature_routes import attachments_of, bounty_view, later_features, size_text, unread_messages
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -124,7 +124,7 @@ def excerpt(text: str, limit: int = 160) -> str:
 
 
 def forum_filters() -> dict[str, Any]:
-    return {"render_post": render_post, "full_date": full_date, "count": count}
+    return {"render_post": render_post, "full_date": full_date, "count": count, "size_text": size_text}
 
 
 # ---- shared context ------------------------------------------------------------------------------
@@ -306,6 +306,7 @@ def page_router(ui: Pages) -> APIRouter:
                     "when_full": full_date(post.created_at), "edited": len(revisions) > 1,
                     "edited_when": when(revisions[-1].created_at, now) if len(revisions) > 1 else None,
                     "flagged": any(f.post_id == post.id for f in state.flags),
+                    "files": attachments_of(state, post.id),
                     "comments": [{"c": c, "author": _author(state, c.author_id), "when": when(c.created_at, now),
                                   "mine": c.author_id == state.me.id} for c in state.comments_on(post.id)]}
 
@@ -466,6 +467,7 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         episode.emit.navigate("view_settings", None)
         return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,
-                         email=state.user.email, notice=notice_of(request, NOTICES), active="settings")
+                         email=state.user.email, notice=notice_of(request, NOTICES), active="settings",
+                         exports=state.exports)
 
     return router

@@ -69,3 +69,64 @@
       .catch(function () { awaiting.setAttribute("aria-busy", "false"); });
   }
 })();
+
+/* ---- a copy of your data; attachments ------------------------------------------------------------ */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
+  var here = window.location.pathname + window.location.search;
+
+  document.querySelectorAll("[data-export]").forEach(function (panel) {
+    var button = panel.querySelector("button[data-export-request]");
+    var status = panel.querySelector("[data-export-status]");
+    if (!button) return;
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      panel.setAttribute("aria-busy", "true");
+      status.textContent = "Preparing your data…";
+      api("POST", "/api/export")
+        .then(function (data) {
+          var link = document.createElement("a");
+          link.className = "btn btn-outline";
+          link.href = data.download;
+          link.setAttribute("download", "");
+          link.textContent = "Download your data";
+          button.replaceWith(link);
+          status.textContent = "Your data is ready.";
+          panel.setAttribute("aria-busy", "false");
+        })
+        .catch(function (error) {
+          button.disabled = false;
+          panel.setAttribute("aria-busy", "false");
+          status.textContent = reason(error, "Your data could not be prepared — try again");
+        });
+    });
+  });
+
+  document.querySelectorAll("button[data-attach]").forEach(function (button) {
+    var input = document.querySelector('input[data-attach-input="' + button.dataset.attach + '"]');
+    var box = document.querySelector("main [data-alert]");
+    button.addEventListener("click", function () { input.click(); });
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      if (!file) return;
+      var reader = new FileReader();
+      button.disabled = true;
+      reader.onload = function () {
+        var data = String(reader.result).split(",")[1] || "";
+        var type = file.type === "image/png" ? "image/png" : "text/plain";
+        api("POST", "/api/posts/" + button.dataset.attach + "/attachments", { name: file.name, content_type: type, data: data })
+          .then(function () { go(here, "attached", button.dataset.attach); })
+          .catch(function (error) {
+            button.disabled = false;
+            input.value = "";
+            if (box) { box.textContent = reason(error, "The file could not be attached — try again"); box.hidden = false; }
+          });
+      };
+      reader.readAsDataURL(file);
+    });
+  });
+})();

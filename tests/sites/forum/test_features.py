@@ -1,6 +1,7 @@
 """The later features (bounties, …): each focus's world, its pages and its API, with the 4xx of every
 impossible request; and a world without the feature answers 404 for its pages and its API alike."""
 
+import base64
 import html as html_module
 import re
 from typing import Any
@@ -188,3 +189,76 @@ async def test_a_world_without_messages_answers_404() -> None:
         assert (await client.get(f"/messages/{member}")).status_code == 404
         assert (await client.post(f"/api/messages/{member}", json={"body": "hello"})).status_code == 404
         assert not Doc((await client.get(f"/users/{member}")).text).links("Send message")
+
+
+# ---- a copy of your data ---------------------------------------------------------------------------------
+
+
+async def test_the_export_is_prepared_on_request_and_states_the_answer_total() -> None:
+    app, _, episode = new_world(2, focus="export")
+    state, export = episode.state, episode.bindings["export"]
+    async with client_for(app, episode.id) as client:
+        settings = Doc((await client.get("/settings")).text)
+        assert settings.buttons("Request a copy of your data") and not settings.links("Download your data")
+        assert (await client.get("/settings/data-export")).status_code == 404
+        made = await client.post("/api/export")
+        assert made.status_code == 201 and made.json()["download"] == "/settings/data-export"
+        again = await client.post("/api/export")
+        assert again.json()["export"]["id"] == made.json()["export"]["id"]
+        assert Doc((await client.get("/settings")).text).links("Download your data")
+        file = await client.get("/settings/data-export")
+    assert file.status_code == 200 and "attachment" in file.headers["content-disposition"]
+    total = Doc(file.text).all("p", **{"aria-label": "Total score of your answers"})
+    assert len(total) == 1 and total[0].text.startswith(f"{export['answer_score_total']} total score")
+    assert export["answer_count"] >= 3 and state.exports is not None and len(state.exports) == 1
+    assert [e.name for e in commits(episode)] == ["request_export"]
+
+
+# ---- attachments ---------------------------------------------------------------------------------------
+
+LOG = base64.b64encode(b"[error] no live upstreams while connecting to upstream\n").decode()
+
+
+async def test_a_file_is_attached_to_your_own_post_only() -> None:
+    app, _, episode = new_world(1, focus="attach")
+    state, attach = episode.state, episode.bindings["attach"]
+    other = next(q for q in state.live_questions() if q.author_id != state.me.id)
+    url = f"/api/posts/{attach['question_id']}/attachments"
+    async with client_for(app, episode.id) as client:
+        page = Doc((await client.get(f"/questions/{attach['question_id']}")).text)
+        assert len(page.buttons("Attach a file")) == 1
+        theirs = await client.post(f"/api/posts/{other.id}/attachments",
+                                   json={"name": "error.log", "content_type": "text/plain", "data": LOG})
+        assert theirs.status_code == 403
+        bad = [({"name": "error.log", "content_type": "text/plain", "data": "%%%"}, 422),
+               ({"name": "error.log", "content_type": "image/png", "data": LOG}, 422),
+               ({"name": "../x.log", "content_type": "text/plain", "data": LOG}, 422),
+               ({"name": "error.log", "content_type": "text/html", "data": LOG}, 422),
+               ({"name": "error.log", "content_type": "text/plain", "data": ""}, 422),
+               ({"name": "big.log", "content_type": "text/plain",
+                 "data": base64.b64encode(b"x" * (300 * 1024)).decode()}, 413)]
+        for body, status in bad:
+            assert (await client.post(url, json=body)).status_code == status, body
+        ok = await client.post(url, json={"name": "error.log", "content_type": "text/plain", "data": LOG})
+        assert ok.status_code == 201 and "text" not in ok.json()["attachment"]
+        assert (await client.post(url, json={"name": "error.log", "content_type": "text/plain",
+                                             "data": LOG})).status_code == 409
+        page = Doc((await client.get(f"/questions/{attach['question_id']}")).text)
+        link = page.links("error.log")
+        shown = await client.get(link[0].attrs["href"])
+    assert shown.status_code == 200 and "no live upstreams" in shown.text
+    assert shown.headers["content-type"].startswith("text/plain")
+    assert [e.name for e in commits(episode)] == ["attach_file"]
+
+
+async def test_worlds_without_exports_or_attachments_answer_404() -> None:
+    app, _, episode = new_world(1)
+    mine = next(q for q in episode.state.live_questions() if q.author_id == episode.state.me.id)
+    async with client_for(app, episode.id) as client:
+        assert (await client.post("/api/export")).status_code == 404
+        assert (await client.get("/settings/data-export")).status_code == 404
+        assert (await client.get("/attachments/f0001")).status_code == 404
+        response = await client.post(f"/api/posts/{mine.id}/attachments",
+                                     json={"name": "a.log", "content_type": "text/plain", "data": LOG})
+        assert response.status_code == 404
+        assert not Doc((await client.get(f"/questions/{mine.id}")).text).buttons("Attach a file")

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.e2e
 async def _shot(page: Page, name: str, landmark: str) -> None:
     tree = await page.locator("body").aria_snapshot()
     assert re.search(landmark, tree, re.M), (name, tree)
+    await page.evaluate("window.scrollTo(0, 0)")  # a page opened at an #anchor: the sticky header at the top
     keep_screenshot(await page.screenshot(animations="disabled", full_page=True), name)
 
 
@@ -64,6 +65,25 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             await page.get_by_role("button", name="Send").click()
             await page.get_by_role("article", name=f"Latest message from {ask['name']}").wait_for(timeout=10_000)
             await _shot(page, "forum-conversation.png", r'- region "Conversation"')
+
+            # a copy of your data: asked for in the settings, then offered as a download
+            info, page = await browse("export")
+            await page.goto(f"{info['base_url']}/settings", wait_until="load")
+            await page.get_by_role("button", name="Request a copy of your data").click()
+            await page.get_by_role("link", name="Download your data").wait_for(timeout=10_000)
+            await _shot(page, "forum-settings-data.png", r'- region "Your data"')
+
+            # attachments: a log chosen for the user's own question is listed under it
+            info, page = await browse("attach")
+            attach = info["bindings"]["attach"]
+            await page.goto(f"{info['base_url']}/questions/{attach['question_id']}", wait_until="load")
+            log = tmp_path / "error.log"
+            log.write_text("[error] no live upstreams while connecting to upstream\n")
+            async with page.expect_file_chooser() as chooser:
+                await page.get_by_role("button", name="Attach a file").click()
+            await (await chooser.value).set_files(log)
+            await page.get_by_role("link", name="error.log").wait_for()
+            await _shot(page, "forum-attachment.png", r'- list "Attachments"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
