@@ -382,3 +382,26 @@ SMALL_TALK = (
     ("Are you going to the {tag} meetup next month?", "Probably, if work allows. See you there?"),
     ("Your edit on my {tag} question made it much clearer, thanks.", "No problem, it was a good question."),
 )
+
+# One problem asked three times: (tags, search words, original, a copy closed as its duplicate, the user's
+# question, the original's accepted answer). Each title and body holds every search word.
+DUPLICATES = (
+    (("linux", "bash"), "cron job environment variables",
+     "Cron job can't see my environment variables",
+     "Environment variables missing when my script runs as a cron job",
+     "Why are environment variables empty in my cron job?",
+     "cron runs jobs with a minimal environment. Set the variables at the top of the crontab, or source your "
+     "profile in the job: `. $HOME/.profile; /path/to/script`."),
+    (("ssh",), "ssh permission denied publickey",
+     "SSH fails with Permission denied (publickey)",
+     "Permission denied (publickey) when I ssh to a new server",
+     "ssh keeps saying Permission denied (publickey) after I copied my key",
+     "Check the permissions: ~/.ssh must be 700 and authorized_keys 600 on the server, or sshd ignores the key. "
+     "`ssh -v` shows which keys are offered."),
+    (("docker",), "docker compose env file",
+     "Docker Compose ignores my .env file",
+     "Variables from the .env file are not picked up by docker compose",
+     "docker compose does not read the env file in a subfolder",
+     "Compose reads .env from the project directory (where the compose file is), not from where you run it. "
+     "Pass `--env-file path/.env` or move the file."),
+)

@@ -18,6 +18,8 @@ from sites.forum.models import (
     AttachmentBody,
     AwardBody,
     Bounty,
+    CloseBody,
+    Closure,
     DataExport,
     ForumEpisode,
     ForumState,
@@ -25,6 +27,7 @@ from sites.forum.models import (
     Message,
     MessageBody,
 )
+from sites.forum.search import parse_search, search_questions
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.kit.notices import notice_of
@@ -41,7 +44,7 @@ EXPORT_PREPARED_IN_S = 2.0  # a copy of your data is put together when asked for
 PNG = b"\x89PNG\r\n\x1a\n"
 
 NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message",
-           "attached": "File attached"}
+           "attached": "File attached", "closed": "Closed as a duplicate"}
 
 
 def available(feature: Feature | None, what: str) -> Feature:
@@ -54,7 +57,7 @@ def available(feature: Feature | None, what: str) -> Feature:
 def later_features(state: ForumState) -> set[str]:
     """The later features this world has (what the navigation offers)."""
     parts = (("bounties", state.bounties), ("messages", state.messages), ("exports", state.exports),
-             ("attachments", state.attachments))
+             ("attachments", state.attachments), ("closures", state.closures))
     return {name for name, part in parts if part is not None}
 
 
@@ -63,6 +66,19 @@ def attachments_of(state: ForumState, post_id: str) -> list[Attachment] | None:
     if state.attachments is None:
         return None
     return [a for a in state.attachments if a.post_id == post_id]
+
+
+def closure_of(state: ForumState, question_id: str) -> Closure | None:
+    return next((c for c in state.closures or [] if c.question_id == question_id), None)
+
+
+def closure_view(state: ForumState, question_id: str) -> dict[str, Any] | None:
+    """What the question page shows when the question is closed as a duplicate (None when it is not)."""
+    closure = closure_of(state, question_id)
+    original = state.question(closure.duplicate_of) if closure else None
+    if closure is None or original is None:
+        return None
+    return {"c": closure, "original": original, "by": state.member(closure.closed_by)}
 
 
 def size_text(size: int) -> str:
@@ -195,6 +211,35 @@ def feature_api_router() -> APIRouter:
                 arrived.append(message.id)
         return {"arrived": arrived}
 
+    # -- closing as a duplicate --------------------------------------------------------------------------
+
+    @router.post("/questions/{question_id}/close")
+    @hook_point("close_duplicate", "write", target=lambda kw: kw["question_id"])
+    async def close_duplicate(question_id: str, body: CloseBody, request: Request,
+                              episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        closures = available(state.closures, "Duplicate closing")
+        question = get_or_404(state.live_questions(), question_id, "question")
+        if question.author_id != state.me.id:
+            raise HTTPException(403, "You can only close your own questions; flag others' as duplicates instead.")
+        if closure_of(state, question.id) is not None:
+            raise HTTPException(409, "This question is closed already.")
+        original = get_or_404(state.live_questions(), body.duplicate_of, "question")
+        if original.id == question.id:
+            raise HTTPException(409, "A question can't be a duplicate of itself.")
+        copy_of = closure_of(state, original.id)
+        if copy_of is not None:
+            first = state.question(copy_of.duplicate_of)
+            raise HTTPException(409, f"“{original.title}” is itself closed as a duplicate"
+                                     f"{' of “' + first.title + '”' if first else ''}: pick the original question.")
+        at = episode.clock.stamp()
+        made = Closure(id=state.take_id("closure", "k"), question_id=question.id, duplicate_of=original.id,
+                       closed_by=state.me.id, closed_at=at)
+        closures.append(made)
+        question.last_activity_at = at
+        episode.emit.commit("close_duplicate", question.id, duplicate_of=original.id, touched=[made.id, question.id])
+        return {"closure": made.model_dump()}
+
     # -- a copy of your data ---------------------------------------------------------------------------
 
     @router.post("/export", status_code=201)
@@ -311,6 +356,29 @@ def feature_page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "conversation.html", title=f"Messages with {member.display_name}", member=member,
                          messages=shown, last_in=last_in, waiting=reply_due(state, member.id),
                          notice=notice_of(request, NOTICES), active="messages")
+
+    @router.get("/questions/{question_id}/close", response_class=HTMLResponse)
+    @hook_point("close_page", "page", target=lambda kw: kw["question_id"])
+    async def close_page(question_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        available(state.closures, "Duplicate closing")
+        question = get_or_404(state.live_questions(), question_id,
+                              detail="This question doesn't exist or has been deleted.")
+        if question.author_id != state.me.id:
+            raise HTTPException(403, "You can only close your own questions.")
+        raw = request.query_params.get("q", "").strip()
+        found: list[dict[str, Any]] = []
+        if raw:
+            tags, words = parse_search(raw)
+            for hit in sorted(search_questions(state, tags, words), key=lambda q: (q.created_at, q.id), reverse=True):
+                if hit.id != question.id:
+                    found.append({"q": hit, "closed": closure_view(state, hit.id),
+                                  "answers": len(state.answers_to(hit.id)), "accepted": bool(hit.accepted_answer_id)})
+            episode.emit.search("search_originals", query=raw, results=[r["q"].id for r in found[:20]])
+        else:
+            episode.emit.navigate("view_close", question.id)
+        return ui.render(episode, "close.html", title="Close as a duplicate", question=question, original_query=raw,
+                         results=found[:20], closed=closure_view(state, question.id), active="questions")
 
     @router.get("/settings/data-export", response_class=HTMLResponse)
     @hook_point("data_export", "page")

@@ -16,15 +16,18 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             {answer_count, answer_score_total (the total the export states; no page sums it)}
     attach: files attached to posts. On the user's own question a member asks, in a comment, for the full
             error log. {question_id, title, commenter, comment_id, comment_marker, file, other_file}
+    duplicate: questions closed as duplicates. The user's new question was asked before: a search finds a
+            copy first, itself closed as a duplicate of the original (which has the accepted answer).
+            {search, question_id, title, original_id, original_title, copy_id, copy_title}
 """
 
 from random import Random
 from typing import Any
 
 from sites.forum import content as C
-from sites.forum.models import Answer, Bounty, Comment, ForumState, Message, Question, Revision
+from sites.forum.models import Answer, Bounty, Closure, Comment, ForumState, Message, Question, Revision
 
-FEATURE_FOCUSES = ("bounty", "messages", "export", "attach")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -199,6 +202,30 @@ def _attach(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Ques
             "other_file": "access.log"}, question
 
 
+def _duplicate(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    tags, search, original_title, copy_title, mine_title, fix = rng.choice(C.DUPLICATES)
+
+    def body(opening: str) -> str:  # the titles hold the search words; the bodies tell the story
+        return f"{opening}\n\nWhat am I missing?"
+
+    original_age = rng.randint(400, 1500) * _MINUTES_PER_DAY
+    original = m.question(original_title, body("This works in my shell but not from the scheduled run."), list(tags),
+                          m.ordinary(), original_age)
+    fixer = m.ordinary(original.author_id)
+    answer = m.answer(original, fix, fixer, original_age - rng.randint(60, 2000), rng.randint(40, 300))
+    original.accepted_answer_id = answer.id
+    copy_age = rng.randint(30, 300) * _MINUTES_PER_DAY
+    copy = m.question(copy_title, body("Same setup as everyone else, I think, and still it fails."), list(tags),
+                      m.ordinary(original.author_id, fixer), copy_age)
+    mine = m.question(mine_title, body("I tried everything I could find and it still fails."), list(tags),
+                      state.me.id, rng.randint(60, 900))
+    state.closures = [Closure(id=state.take_id("closure", "k"), question_id=copy.id, duplicate_of=original.id,
+                              closed_by=m.ordinary(copy.author_id), closed_at=m.ago(copy_age - rng.randint(60, 900)))]
+    return {"search": search, "question_id": mine.id, "title": mine_title, "original_id": original.id,
+            "original_title": original_title, "copy_id": copy.id, "copy_title": copy_title}, mine
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
                      keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -215,4 +242,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
     if focus == "attach":
         values, target = _attach(maker, keyed)
         return "attach", values, target
+    if focus == "duplicate":
+        values, target = _duplicate(maker, keyed)
+        return "duplicate", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

@@ -195,6 +195,16 @@ class Attachment(BaseModel):
     attached_at: str
 
 
+class Closure(BaseModel):
+    """A question closed as a duplicate of an earlier one (the original keeps the answers)."""
+
+    id: str
+    question_id: str
+    duplicate_of: str
+    closed_by: str
+    closed_at: str
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -208,7 +218,8 @@ class Settings(BaseModel):
 class ForumState(TakesIds, BaseModel):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
-    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments")
+    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments",
+                                                       "closures")
 
     user: Account
     members: list[Member]
@@ -227,6 +238,7 @@ class ForumState(TakesIds, BaseModel):
     messages: list[Message] | None = None  # worlds with private messages between members
     exports: list[DataExport] | None = None  # worlds whose settings offer a copy of your data
     attachments: list[Attachment] | None = None  # worlds whose posts take attached files
+    closures: list[Closure] | None = None  # worlds where questions are closed as duplicates
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
@@ -378,6 +390,10 @@ class AttachmentBody(_Body):
     content_type: Literal["text/plain", "image/png"]
     data: Annotated[str, StringConstraints(strict=True, max_length=ATTACHMENT_MAX_BYTES * 2)] = Field(
         description="the file's bytes, base64")
+
+
+class CloseBody(_Body):
+    duplicate_of: Id
 
 
 class AwardBody(_Body):

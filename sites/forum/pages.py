@@ -13,7 +13,14 @@ from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
 from sites.forum.feature_routes import NOTICES as FEATURE_NOTICES
-from sites.forum.feature_routes import attachments_of, bounty_view, later_features, size_text, unread_messages
+from sites.forum.feature_routes import (
+    attachments_of,
+    bounty_view,
+    closure_view,
+    later_features,
+    size_text,
+    unread_messages,
+)
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -27,6 +34,7 @@ from sites.forum.models import (
     Question,
     Sort,
 )
+from sites.forum.search import parse_search, search_questions
 from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
@@ -37,8 +45,6 @@ from sites.kit.templating import Pages
 from sites.kit.urls import same_page_url
 
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
-MAX_QUERY = 300
-_TAG_TOKEN = re.compile(r"\[([^\]\s]{1,25})\]")
 _URL = re.compile(r"https?://[^\s<>\"'`]+[^\s<>\"'`.,;:!?)]")
 
 NOTICES = {
@@ -153,26 +159,6 @@ def sort_questions(state: ForumState, questions: list[Question], sort: Sort) -> 
     if sort == "unanswered":
         return [q for q in newest if not state.answers_to(q.id)]
     return newest
-
-
-def parse_search(raw: str) -> tuple[list[str], list[str]]:
-    """'[git] undo commit' -> (tags ['git'], words ['undo', 'commit'])."""
-    if len(raw) > MAX_QUERY:
-        raise HTTPException(400, f"Searches are limited to {MAX_QUERY} characters.")
-    tags = [t.lower() for t in _TAG_TOKEN.findall(raw)]
-    words = [w.casefold() for w in _TAG_TOKEN.sub(" ", raw).split()]
-    return tags, words
-
-
-def search_questions(state: ForumState, tags: list[str], words: list[str]) -> list[Question]:
-    found = []
-    for question in state.live_questions():
-        if any(t not in question.tags for t in tags):
-            continue
-        haystack = f"{question.title}\n{question.body}".casefold()
-        if all(w in haystack for w in words):
-            found.append(question)
-    return found
 
 
 def _row(state: ForumState, question: Question, now: datetime) -> dict[str, Any]:
@@ -320,7 +306,8 @@ def page_router(ui: Pages) -> APIRouter:
             answers=[post_view(a) for a in answers], order=order, notice=notice_of(request, NOTICES),
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
             my_question=question.author_id == state.me.id, related=related[:6],
-            bounty=bounty_view(state, question.id), active="questions",
+            bounty=bounty_view(state, question.id), closed=closure_view(state, question.id),
+            can_close=state.closures is not None and question.author_id == state.me.id, active="questions",
         )
 
     @router.get("/questions/{question_id}/timeline", response_class=HTMLResponse)

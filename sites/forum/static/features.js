@@ -130,3 +130,32 @@
     });
   });
 })();
+
+/* ---- closing your question as a duplicate ---------------------------------------------------------- */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
+
+  document.querySelectorAll("form[data-close]").forEach(function (form) {
+    var box = document.querySelector("main [data-alert]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var chosen = form.querySelector("input[name=duplicate_of]:checked");
+      var submit = form.querySelector("button[type=submit]");
+      if (!chosen) {
+        if (box) { box.textContent = "Choose the question yours duplicates."; box.hidden = false; }
+        return;
+      }
+      submit.disabled = true;
+      api("POST", "/api/questions/" + form.dataset.close + "/close", { duplicate_of: chosen.value })
+        .then(function () { go("/questions/" + form.dataset.close, "closed"); })
+        .catch(function (error) {
+          submit.disabled = false;
+          if (box) { box.textContent = reason(error, "The question could not be closed — try again"); box.hidden = false; }
+        });
+    });
+  });
+})();

@@ -262,3 +262,47 @@ async def test_worlds_without_exports_or_attachments_answer_404() -> None:
                                      json={"name": "a.log", "content_type": "text/plain", "data": LOG})
         assert response.status_code == 404
         assert not Doc((await client.get(f"/questions/{mine.id}")).text).buttons("Attach a file")
+
+
+# ---- closing as a duplicate -------------------------------------------------------------------------------
+
+
+async def test_close_your_question_as_a_duplicate_of_the_original_only() -> None:
+    app, _, episode = new_world(3, focus="duplicate")
+    state, dup = episode.state, episode.bindings["duplicate"]
+    original = state.question(dup["original_id"])
+    assert original is not None and original.accepted_answer_id
+    url = f"/api/questions/{dup['question_id']}/close"
+    async with client_for(app, episode.id) as client:
+        copy = text_of((await client.get(f"/questions/{dup['copy_id']}")).text)
+        assert f"This question already has an answer here: {dup['original_title']}" in copy
+        assert "Close as duplicate" not in copy  # not the user's question
+        found = Doc((await client.get(f"/search?q={dup['search']}")).text)
+        titles = [a.text for a in found.all("a") if a.text in (dup["title"], dup["copy_title"], dup["original_title"])]
+        assert titles == [dup["title"], dup["copy_title"], dup["original_title"]]  # newest first: the copy first
+        page = Doc((await client.get(f"/questions/{dup['question_id']}/close?q={dup['search']}")).text)
+        radios = [r.attrs.get("aria-label") for r in page.all("input", type="radio")]
+        assert radios == [dup["copy_title"], dup["original_title"]]
+        assert (await client.post(url, json={"duplicate_of": dup["copy_id"]})).status_code == 409
+        assert (await client.post(url, json={"duplicate_of": dup["question_id"]})).status_code == 409
+        assert (await client.post(url, json={"duplicate_of": "q9999"})).status_code == 404
+        assert (await client.post(f"/api/questions/{dup['copy_id']}/close",
+                                  json={"duplicate_of": dup["original_id"]})).status_code == 403
+        assert (await client.get(f"/questions/{dup['copy_id']}/close")).status_code == 403
+        ok = await client.post(url, json={"duplicate_of": dup["original_id"]})
+        assert ok.status_code == 200
+        assert (await client.post(url, json={"duplicate_of": dup["original_id"]})).status_code == 409
+        mine = text_of((await client.get(f"/questions/{dup['question_id']}")).text)
+    assert f"This question already has an answer here: {dup['original_title']}" in mine
+    assert [e.name for e in commits(episode)] == ["close_duplicate"]
+
+
+async def test_a_world_without_closing_answers_404() -> None:
+    app, _, episode = new_world(2)
+    mine = next(q for q in episode.state.live_questions() if q.author_id == episode.state.me.id)
+    other = next(q for q in episode.state.live_questions() if q.author_id != episode.state.me.id)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get(f"/questions/{mine.id}/close")).status_code == 404
+        closing = await client.post(f"/api/questions/{mine.id}/close", json={"duplicate_of": other.id})
+        assert closing.status_code == 404
+        assert not Doc((await client.get(f"/questions/{mine.id}")).text).links("Close as duplicate")

@@ -84,6 +84,18 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             await (await chooser.value).set_files(log)
             await page.get_by_role("link", name="error.log").wait_for()
             await _shot(page, "forum-attachment.png", r'- list "Attachments"')
+
+            # duplicates: the original picked on the close page; the question then points to it
+            info, page = await browse("duplicate")
+            dup = info["bindings"]["duplicate"]
+            await page.goto(f"{info['base_url']}/questions/{dup['question_id']}/close", wait_until="load")
+            await page.get_by_role("searchbox", name="Find the original question").fill(dup["search"])
+            await page.get_by_role("searchbox", name="Find the original question").press("Enter")
+            await page.get_by_role("radio", name=dup["original_title"]).check()
+            await _shot(page, "forum-close-duplicate.png", r'- group "Duplicate of"')
+            await page.get_by_role("button", name="Close as duplicate").click()
+            await page.get_by_role("region", name="Closed as duplicate").wait_for()
+            await _shot(page, "forum-closed-question.png", r'- region "Closed as duplicate"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
