@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from scenarios.clock import parse_iso
 from sites.forum.models import (
     ATTACHMENT_MAX_BYTES,
+    REJECT_REASONS,
     Attachment,
     AttachmentBody,
     AwardBody,
@@ -26,6 +27,10 @@ from sites.forum.models import (
     Member,
     Message,
     MessageBody,
+    Question,
+    ReviewBody,
+    Revision,
+    SuggestedEdit,
 )
 from sites.forum.search import parse_search, search_questions
 from sites.kit.hooks import hook_point
@@ -44,7 +49,8 @@ EXPORT_PREPARED_IN_S = 2.0  # a copy of your data is put together when asked for
 PNG = b"\x89PNG\r\n\x1a\n"
 
 NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message",
-           "attached": "File attached", "closed": "Closed as a duplicate"}
+           "attached": "File attached", "closed": "Closed as a duplicate", "edit_approved": "Edit approved",
+           "edit_rejected": "Edit rejected"}
 
 
 def available(feature: Feature | None, what: str) -> Feature:
@@ -57,7 +63,7 @@ def available(feature: Feature | None, what: str) -> Feature:
 def later_features(state: ForumState) -> set[str]:
     """The later features this world has (what the navigation offers)."""
     parts = (("bounties", state.bounties), ("messages", state.messages), ("exports", state.exports),
-             ("attachments", state.attachments), ("closures", state.closures))
+             ("attachments", state.attachments), ("closures", state.closures), ("review", state.suggested_edits))
     return {name for name, part in parts if part is not None}
 
 
@@ -104,6 +110,10 @@ def reply_due(state: ForumState, member_id: str) -> bool:
     """Has the user written to a member whose answer has not arrived yet?"""
     return any(m.pending for m in state.messages or [] if m.member_id == member_id) and any(
         m.outgoing for m in conversation(state, member_id))
+
+
+def pending_reviews(state: ForumState) -> int:
+    return sum(1 for e in state.suggested_edits or [] if e.status == "pending")
 
 
 def unread_messages(state: ForumState) -> int:
@@ -239,6 +249,39 @@ def feature_api_router() -> APIRouter:
         question.last_activity_at = at
         episode.emit.commit("close_duplicate", question.id, duplicate_of=original.id, touched=[made.id, question.id])
         return {"closure": made.model_dump()}
+
+    # -- the review queue ------------------------------------------------------------------------------
+
+    @router.post("/suggested-edits/{edit_id}/review")
+    @hook_point("review_edit", "write", target=lambda kw: kw["edit_id"])
+    async def review_edit(edit_id: str, body: ReviewBody, request: Request, episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        edit: SuggestedEdit = get_or_404(available(state.suggested_edits, "Reviews"), edit_id, "suggested edit")
+        if edit.status != "pending":
+            raise HTTPException(409, f"This edit was {edit.status} already.")
+        if body.decision == "reject" and body.reason is None:
+            raise HTTPException(422, "Say why the edit is rejected.")
+        if body.decision == "approve" and body.reason is not None:
+            raise HTTPException(422, "An approved edit takes no rejection reason.")
+        post = state.post(edit.post_id)
+        if post is None:
+            raise HTTPException(409, "The post was deleted; the edit can't be reviewed any more.")
+        at = episode.clock.stamp()
+        edit.status, edit.reason, edit.reviewed_at = (
+            "approved" if body.decision == "approve" else "rejected"), body.reason, at
+        touched = [edit.id]
+        if body.decision == "approve":
+            post.body = edit.body
+            number = len(state.revisions_of(post.id)) + 1
+            revision = Revision(id=state.take_id("revision", "r"), post_id=post.id, number=number,
+                                title=post.title if isinstance(post, Question) else None, body=post.body,
+                                tags=list(post.tags) if isinstance(post, Question) else [], editor_id=edit.editor_id,
+                                summary=edit.summary, created_at=at)
+            state.revisions.append(revision)
+            touched += [post.id, revision.id]
+        episode.emit.commit("approve_edit" if body.decision == "approve" else "reject_edit", edit.id,
+                            post_id=post.id, reason=body.reason, touched=touched)
+        return {"edit": edit.model_dump()}
 
     # -- a copy of your data ---------------------------------------------------------------------------
 
@@ -379,6 +422,39 @@ def feature_page_router(ui: Pages) -> APIRouter:
             episode.emit.navigate("view_close", question.id)
         return ui.render(episode, "close.html", title="Close as a duplicate", question=question, original_query=raw,
                          results=found[:20], closed=closure_view(state, question.id), active="questions")
+
+    @router.get("/review", response_class=HTMLResponse)
+    @hook_point("review_queue", "page")
+    async def review_queue(request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        edits = available(state.suggested_edits, "Reviews")
+        now = episode.clock.now().replace(tzinfo=None)
+
+        def row(edit: SuggestedEdit) -> dict[str, Any]:
+            post = state.post(edit.post_id)
+            question = state.question_of(post) if post else None
+            return {"e": edit, "question": question, "editor": state.member(edit.editor_id),
+                    "when": parse_iso(edit.suggested_at), "now": now}
+
+        pending = [row(e) for e in edits if e.status == "pending"]
+        done = [row(e) for e in sorted(edits, key=lambda e: e.reviewed_at or "", reverse=True) if e.status != "pending"]
+        episode.emit.navigate("view_review", None, edit_ids=[r["e"].id for r in pending])
+        return ui.render(episode, "review.html", title="Review suggested edits", pending=pending, done=done,
+                         reasons=REJECT_REASONS, notice=notice_of(request, NOTICES), active="review")
+
+    @router.get("/review/{edit_id}", response_class=HTMLResponse)
+    @hook_point("review_item", "page", target=lambda kw: kw["edit_id"])
+    async def review_item(edit_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        edit = get_or_404(available(state.suggested_edits, "Reviews"), edit_id, "suggested edit")
+        post = state.post(edit.post_id)
+        question = state.question_of(post) if post else None
+        if post is None or question is None:
+            raise HTTPException(404, "The post was deleted.")
+        episode.emit.inspect("view_suggested_edit", edit.id, revealed=["body", "summary"])
+        return ui.render(episode, "review_item.html", title="Review suggested edit", edit=edit, post=post,
+                         question=question, editor=state.member(edit.editor_id),
+                         author=state.member(post.author_id), reasons=REJECT_REASONS, active="review")
 
     @router.get("/settings/data-export", response_class=HTMLResponse)
     @hook_point("data_export", "page")

@@ -19,15 +19,28 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
     duplicate: questions closed as duplicates. The user's new question was asked before: a search finds a
             copy first, itself closed as a duplicate of the original (which has the accepted answer).
             {search, question_id, title, original_id, original_title, copy_id, copy_title}
+    review: the suggested-edits queue: four edits to others' answers wait for review; one fixes a spelling
+            mistake, one formats a command as code, one adds an advertisement, one only adds a greeting.
+            {spelling, format, spam, greeting: {id, post_id, title (the question's)}, spam_url}
 """
 
 from random import Random
 from typing import Any
 
 from sites.forum import content as C
-from sites.forum.models import Answer, Bounty, Closure, Comment, ForumState, Message, Question, Revision
+from sites.forum.models import (
+    Answer,
+    Bounty,
+    Closure,
+    Comment,
+    ForumState,
+    Message,
+    Question,
+    Revision,
+    SuggestedEdit,
+)
 
-FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -226,6 +239,55 @@ def _duplicate(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Q
             "original_title": original_title, "copy_id": copy.id, "copy_title": copy_title}, mine
 
 
+def _review(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    special = {k.id for k in keyed.values()}
+    used_questions: set[str] = set()
+
+    def pick(test: Any) -> Answer:
+        pool = [a for a in state.live_answers() if a.author_id != state.me.id and a.question_id not in special
+                and a.question_id not in used_questions and test(a.body)]
+        chosen = rng.choice(pool)
+        used_questions.add(chosen.question_id)
+        return chosen
+
+    def set_text(answer: Answer, body: str) -> None:  # the post as it stands (and as it was first written)
+        answer.body = body
+        for revision in state.revisions_of(answer.id):
+            revision.body = body
+
+    edits: dict[str, tuple[Answer, str, str]] = {}
+    typo = pick(lambda body: " the " in body and "`" not in body.split(" the ", 1)[0])
+    set_text(typo, typo.body.replace(" the ", " teh ", 1))
+    edits["spelling"] = (typo, typo.body.replace(" teh ", " the ", 1), "fixed spelling")
+    coded = pick(lambda body: body.count("`") == 2)
+    with_code = coded.body
+    set_text(coded, with_code.replace("`", ""))
+    edits["format"] = (coded, with_code, "formatted the command as code")
+    product, domain = rng.choice(C.SPAM_PRODUCTS)
+    spam_url = f"https://{domain}/get?src=edit"
+    ad = pick(lambda body: True)
+    edits["spam"] = (ad, f"{ad.body}\n\nUpdate: the quickest fix is {product}, it repairs this automatically. Download "
+                         f"it here: {spam_url}", "added a better solution")
+    hello = pick(lambda body: True)
+    edits["greeting"] = (hello, f"Hi there! {hello.body}\n\nHope this helps, good luck!!", "improved the answer")
+    state.suggested_edits = []
+    order = list(edits)
+    rng.shuffle(order)  # the queue's order is not the task's
+    out: dict[str, Any] = {}
+    for age, kind in zip(sorted(rng.sample(range(30, 2000), 4), reverse=True), order, strict=True):
+        answer, body, summary = edits[kind]
+        editor = m.ordinary(answer.author_id)
+        made = SuggestedEdit(id=state.take_id("suggested_edit", "s"), post_id=answer.id, editor_id=editor, body=body,
+                             summary=summary, suggested_at=m.ago(age))
+        state.suggested_edits.append(made)
+        question = state.question(answer.question_id)
+        assert question is not None
+        out[kind] = {"id": made.id, "post_id": answer.id, "title": question.title}
+    out["spam_url"] = spam_url
+    return out, keyed["my_question"]
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
                      keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -245,4 +307,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
     if focus == "duplicate":
         values, target = _duplicate(maker, keyed)
         return "duplicate", values, target
+    if focus == "review":
+        values, target = _review(maker, keyed)
+        return "review", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

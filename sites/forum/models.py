@@ -205,6 +205,25 @@ class Closure(BaseModel):
     closed_at: str
 
 
+REJECT_REASONS: dict[str, str] = {"spam": "Spam or advertising", "no_improvement": "No improvement",
+                                  "changes_meaning": "Changes the meaning"}
+
+
+class SuggestedEdit(BaseModel):
+    """An edit a member without editing rights suggested to someone's post; it waits in the review queue
+    until a reviewer approves it (the post then takes the text) or rejects it with a reason."""
+
+    id: str
+    post_id: str
+    editor_id: str
+    body: str = Field(description="the post's text as the edit would make it")
+    summary: str
+    suggested_at: str
+    status: Literal["pending", "approved", "rejected"] = "pending"
+    reason: Literal["spam", "no_improvement", "changes_meaning"] | None = None
+    reviewed_at: str | None = None
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -219,7 +238,7 @@ class ForumState(TakesIds, BaseModel):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
     _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments",
-                                                       "closures")
+                                                       "closures", "suggested_edits")
 
     user: Account
     members: list[Member]
@@ -239,6 +258,7 @@ class ForumState(TakesIds, BaseModel):
     exports: list[DataExport] | None = None  # worlds whose settings offer a copy of your data
     attachments: list[Attachment] | None = None  # worlds whose posts take attached files
     closures: list[Closure] | None = None  # worlds where questions are closed as duplicates
+    suggested_edits: list[SuggestedEdit] | None = None  # worlds where the user reviews suggested edits
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
@@ -390,6 +410,11 @@ class AttachmentBody(_Body):
     content_type: Literal["text/plain", "image/png"]
     data: Annotated[str, StringConstraints(strict=True, max_length=ATTACHMENT_MAX_BYTES * 2)] = Field(
         description="the file's bytes, base64")
+
+
+class ReviewBody(_Body):
+    decision: Literal["approve", "reject"]
+    reason: Literal["spam", "no_improvement", "changes_meaning"] | None = None
 
 
 class CloseBody(_Body):

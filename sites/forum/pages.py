@@ -18,6 +18,7 @@ from sites.forum.feature_routes import (
     bounty_view,
     closure_view,
     later_features,
+    pending_reviews,
     size_text,
     unread_messages,
 )
@@ -138,10 +139,11 @@ def forum_filters() -> dict[str, Any]:
 def page_context(state: ForumState | None) -> dict[str, Any]:
     if state is None:
         return {"me": None, "unread": 0, "followed": [], "query": "", "active": None, "features": set(),
-                "unread_messages": 0}
+                "unread_messages": 0, "pending_reviews": 0}
     return {"me": state.me, "unread": sum(1 for n in state.notifications if not n.read),
             "followed": [f.tag for f in state.follows], "query": "", "active": None,
-            "features": later_features(state), "unread_messages": unread_messages(state)}
+            "features": later_features(state), "unread_messages": unread_messages(state),
+            "pending_reviews": pending_reviews(state)}
 
 
 def _sort_of(request: Request) -> Sort:

@@ -159,3 +159,34 @@
     });
   });
 })();
+
+/* ---- the review queue ------------------------------------------------------------------------------- */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
+
+  document.querySelectorAll("form[data-review]").forEach(function (form) {
+    var box = document.querySelector("main [data-alert]");
+    form.querySelectorAll("button[data-decision]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var decision = button.dataset.decision;
+        var why = form.elements.reason.value;
+        if (decision === "reject" && !why) {
+          if (box) { box.textContent = "Choose a reason for rejecting the edit."; box.hidden = false; }
+          return;
+        }
+        button.disabled = true;
+        api("POST", "/api/suggested-edits/" + form.dataset.review + "/review",
+            decision === "reject" ? { decision: decision, reason: why } : { decision: decision })
+          .then(function () { go("/review", decision === "approve" ? "edit_approved" : "edit_rejected"); })
+          .catch(function (error) {
+            button.disabled = false;
+            if (box) { box.textContent = reason(error, "Your review could not be saved — try again"); box.hidden = false; }
+          });
+      });
+    });
+  });
+})();

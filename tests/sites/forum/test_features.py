@@ -306,3 +306,53 @@ async def test_a_world_without_closing_answers_404() -> None:
         closing = await client.post(f"/api/questions/{mine.id}/close", json={"duplicate_of": other.id})
         assert closing.status_code == 404
         assert not Doc((await client.get(f"/questions/{mine.id}")).text).links("Close as duplicate")
+
+
+# ---- the review queue ---------------------------------------------------------------------------------------
+
+
+def test_review_world() -> None:
+    episode = new_world(4, focus="review")[2]
+    state, review = episode.state, episode.bindings["review"]
+    edits = {e.id: e for e in state.suggested_edits or []}
+    assert len(edits) == 4 and all(e.status == "pending" for e in edits.values())
+    typo, coded = state.answer(review["spelling"]["post_id"]), state.answer(review["format"]["post_id"])
+    assert typo and " teh " in typo.body and " teh " not in edits[review["spelling"]["id"]].body
+    assert coded and "`" not in coded.body and "`" in edits[review["format"]["id"]].body
+    assert review["spam_url"] in edits[review["spam"]["id"]].body
+    assert len({review[k]["title"] for k in ("spelling", "format", "spam", "greeting")}) == 4
+
+
+async def test_approving_applies_the_edit_and_rejecting_needs_a_reason() -> None:
+    app, _, episode = new_world(5, focus="review")
+    state, review = episode.state, episode.bindings["review"]
+    spelling, spam = review["spelling"], review["spam"]
+    url = "/api/suggested-edits/{}/review"
+    async with client_for(app, episode.id) as client:
+        queue = Doc((await client.get("/review")).text)
+        assert queue.links(f"Suggested edit on {spam['title']}") and queue.links("Review (4 waiting)")
+        item = Doc((await client.get(f"/review/{spam['id']}")).text)
+        assert item.buttons("Approve") and item.buttons("Reject") and item.labelled("Reason for rejecting")
+        assert (await client.post(url.format(spam["id"]), json={"decision": "reject"})).status_code == 422
+        assert (await client.post(url.format(spam["id"]), json={"decision": "approve",
+                                                                "reason": "spam"})).status_code == 422
+        assert (await client.post(url.format("s999"), json={"decision": "approve"})).status_code == 404
+        rejected = await client.post(url.format(spam["id"]), json={"decision": "reject", "reason": "spam"})
+        assert rejected.status_code == 200
+        assert (await client.post(url.format(spam["id"]), json={"decision": "approve"})).status_code == 409
+        assert (await client.post(url.format(spelling["id"]), json={"decision": "approve"})).status_code == 200
+        queue = Doc((await client.get("/review")).text)
+    assert not queue.links(f"Suggested edit on {spam['title']}") and queue.links("Review (2 waiting)")
+    fixed = state.answer(spelling["post_id"])
+    assert fixed and " teh " not in fixed.body and state.revisions_of(fixed.id)[-1].number == 2
+    assert not [a for a in state.answers if review["spam_url"] in a.body]
+    assert [e.name for e in commits(episode)] == ["reject_edit", "approve_edit"]
+
+
+async def test_a_world_without_reviews_answers_404() -> None:
+    app, _, episode = new_world(2)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/review")).status_code == 404
+        assert (await client.get("/review/s0001")).status_code == 404
+        review = await client.post("/api/suggested-edits/s0001/review", json={"decision": "approve"})
+        assert review.status_code == 404

@@ -96,6 +96,17 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             await page.get_by_role("button", name="Close as duplicate").click()
             await page.get_by_role("region", name="Closed as duplicate").wait_for()
             await _shot(page, "forum-closed-question.png", r'- region "Closed as duplicate"')
+
+            # the review queue: an edit compared with the post, rejected with a reason
+            info, page = await browse("review")
+            review = info["bindings"]["review"]
+            await page.goto(f"{info['base_url']}/review", wait_until="load")
+            await page.get_by_role("link", name=f"Suggested edit on {review['spam']['title']}").click()
+            await page.get_by_role("combobox", name="Reason for rejecting").select_option(label="Spam or advertising")
+            await _shot(page, "forum-review-edit.png", r'- region "Suggested text"')
+            await page.get_by_role("button", name="Reject").click()
+            await page.get_by_text("Edit rejected").first.wait_for()
+            await _shot(page, "forum-review-queue.png", r'- list "Reviewed edits"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
