@@ -405,3 +405,11 @@ DUPLICATES = (
      "Compose reads .env from the project directory (where the compose file is), not from where you run it. "
      "Pass `--env-file path/.env` or move the file."),
 )
+
+# Tags merged into another (the old name stays, deprecated): (old, new, what the questions are about).
+DEPRECATED_TAGS = (
+    ("postgres", "postgresql", "PostgreSQL"),
+    ("py3", "python", "Python"),
+    ("shell-script", "bash", "shell scripting"),
+    ("js", "javascript", "JavaScript"),
+)

@@ -31,6 +31,7 @@ from sites.forum.models import (
     ReviewBody,
     Revision,
     SuggestedEdit,
+    TagWiki,
 )
 from sites.forum.search import parse_search, search_questions
 from sites.kit.hooks import hook_point
@@ -50,7 +51,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message",
            "attached": "File attached", "closed": "Closed as a duplicate", "edit_approved": "Edit approved",
-           "edit_rejected": "Edit rejected"}
+           "edit_rejected": "Edit rejected", "followed": "You now follow this tag",
+           "unfollowed": "You no longer follow this tag"}
 
 
 def available(feature: Feature | None, what: str) -> Feature:
@@ -63,7 +65,8 @@ def available(feature: Feature | None, what: str) -> Feature:
 def later_features(state: ForumState) -> set[str]:
     """The later features this world has (what the navigation offers)."""
     parts = (("bounties", state.bounties), ("messages", state.messages), ("exports", state.exports),
-             ("attachments", state.attachments), ("closures", state.closures), ("review", state.suggested_edits))
+             ("attachments", state.attachments), ("closures", state.closures), ("review", state.suggested_edits),
+             ("tag_wikis", state.tag_wikis))
     return {name for name, part in parts if part is not None}
 
 
@@ -110,6 +113,10 @@ def reply_due(state: ForumState, member_id: str) -> bool:
     """Has the user written to a member whose answer has not arrived yet?"""
     return any(m.pending for m in state.messages or [] if m.member_id == member_id) and any(
         m.outgoing for m in conversation(state, member_id))
+
+
+def wiki_of(state: ForumState, tag: str) -> TagWiki | None:
+    return next((w for w in state.tag_wikis or [] if w.tag == tag), None)
 
 
 def pending_reviews(state: ForumState) -> int:
@@ -455,6 +462,18 @@ def feature_page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "review_item.html", title="Review suggested edit", edit=edit, post=post,
                          question=question, editor=state.member(edit.editor_id),
                          author=state.member(post.author_id), reasons=REJECT_REASONS, active="review")
+
+    @router.get("/tags/{name}/info", response_class=HTMLResponse)
+    @hook_point("tag_info", "page", target=lambda kw: kw["name"])
+    async def tag_info(name: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        available(state.tag_wikis, "Tag wikis")
+        tag = get_or_404(state.tags, name, key="name", detail=f"There is no tag called “{name[:40]}”.")
+        wiki = wiki_of(state, tag.name)
+        count = sum(1 for q in state.live_questions() if tag.name in q.tags)
+        episode.emit.inspect("view_tag_wiki", tag.id, revealed=["wiki"])
+        return ui.render(episode, "tag_info.html", title=f"About {tag.name}", tag=tag, wiki=wiki, count=count,
+                         following=state.follows_tag(tag.name), notice=notice_of(request, NOTICES), active="tags")
 
     @router.get("/settings/data-export", response_class=HTMLResponse)
     @hook_point("data_export", "page")

@@ -22,6 +22,8 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
     review: the suggested-edits queue: four edits to others' answers wait for review; one fixes a spelling
             mistake, one formats a command as code, one adds an advertisement, one only adds a greeting.
             {spelling, format, spam, greeting: {id, post_id, title (the question's)}, spam_url}
+    tagwiki: every tag has a wiki page; an old tag name, deprecated, was merged into another and can't be
+            followed. {old, new, topic}
 """
 
 from random import Random
@@ -38,9 +40,11 @@ from sites.forum.models import (
     Question,
     Revision,
     SuggestedEdit,
+    Tag,
+    TagWiki,
 )
 
-FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -288,6 +292,25 @@ def _review(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Ques
     return out, keyed["my_question"]
 
 
+def _tagwiki(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    old, new, topic = rng.choice(C.DEPRECATED_TAGS)
+    state.tags.append(Tag(id=f"t{len(state.tags) + 1:02d}", name=old, summary=f"An older name for {new}."))
+    wikis = []
+    for tag in state.tags:
+        count = sum(1 for q in state.live_questions() if tag.name in q.tags)
+        if tag.name == old:
+            body = (f"The {old} tag is deprecated: it was merged into {new}, and its questions were retagged. "
+                    f"Use and follow {new} instead.")
+        else:
+            body = (f"{tag.summary} Use it for questions about {tag.name} itself, not for everything that happens "
+                    f"to involve it. {count} questions so far.")
+        wikis.append(TagWiki(id=f"wiki-{tag.id}", tag=tag.name, body=body,
+                             deprecated_for=new if tag.name == old else None))
+    state.tag_wikis = wikis
+    return {"old": old, "new": new, "topic": topic}, keyed["my_question"]
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
                      keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -310,4 +333,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
     if focus == "review":
         values, target = _review(maker, keyed)
         return "review", values, target
+    if focus == "tagwiki":
+        values, target = _tagwiki(m=maker, keyed=keyed)
+        return "tagwiki", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

@@ -224,6 +224,15 @@ class SuggestedEdit(BaseModel):
     reviewed_at: str | None = None
 
 
+class TagWiki(BaseModel):
+    """What a tag is for, written by the community; a deprecated tag names the tag it was merged into."""
+
+    id: str
+    tag: str
+    body: str
+    deprecated_for: str | None = None
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -238,7 +247,8 @@ class ForumState(TakesIds, BaseModel):
     # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
     _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments",
-                                                       "closures", "suggested_edits")
+                                                       "closures", "suggested_edits",
+                                                       "tag_wikis")
 
     user: Account
     members: list[Member]
@@ -259,6 +269,7 @@ class ForumState(TakesIds, BaseModel):
     attachments: list[Attachment] | None = None  # worlds whose posts take attached files
     closures: list[Closure] | None = None  # worlds where questions are closed as duplicates
     suggested_edits: list[SuggestedEdit] | None = None  # worlds where the user reviews suggested edits
+    tag_wikis: list[TagWiki] | None = None  # worlds whose tags have wiki pages (and deprecated tags)
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:

@@ -391,7 +391,7 @@ def page_router(ui: Pages) -> APIRouter:
                  "following": state.follows_tag(t.name)} for t in shown]
         episode.emit.navigate("view_tags", None, tag_ids=[t.id for t in shown])
         return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle,
-                         notice=notice_of(request, NOTICES), active="tags")
+                         notice=notice_of(request, NOTICES), active="tags", wikis=state.tag_wikis is not None)
 
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])

@@ -356,3 +356,34 @@ async def test_a_world_without_reviews_answers_404() -> None:
         assert (await client.get("/review/s0001")).status_code == 404
         review = await client.post("/api/suggested-edits/s0001/review", json={"decision": "approve"})
         assert review.status_code == 404
+
+
+# ---- tag wikis -------------------------------------------------------------------------------------------------
+
+
+async def test_a_deprecated_tag_points_to_its_replacement_and_cannot_be_followed() -> None:
+    app, _, episode = new_world(3, focus="tagwiki")
+    state, wiki = episode.state, episode.bindings["tagwiki"]
+    assert state.tag(wiki["old"]) and state.tag(wiki["new"])
+    assert not [q for q in state.live_questions() if wiki["old"] in q.tags]
+    async with client_for(app, episode.id) as client:
+        tags = Doc((await client.get(f"/tags?q={wiki['old']}")).text)
+        assert tags.links(f"About {wiki['old']}")
+        old = Doc((await client.get(f"/tags/{wiki['old']}/info")).text)
+        assert "Deprecated tag" in old.all("section", **{"aria-label": "Tag wiki"})[0].text
+        assert old.links(wiki["new"]) and not old.buttons(f"Follow {wiki['old']}")
+        refused = await client.put(f"/api/tags/{wiki['old']}/follow", json={"following": True})
+        assert refused.status_code == 409 and wiki["new"] in refused.json()["detail"]
+        new = Doc((await client.get(f"/tags/{wiki['new']}/info")).text)
+        assert [b for b in new.all("button") if b.attrs.get("aria-label") == f"Follow {wiki['new']}"]
+        assert (await client.put(f"/api/tags/{wiki['new']}/follow", json={"following": True})).status_code == 200
+        assert (await client.get("/tags/nope/info")).status_code == 404
+    assert [f.tag for f in state.follows] == [wiki["new"]]
+    assert [e.name for e in commits(episode)] == ["follow_tag"]
+
+
+async def test_a_world_without_tag_wikis_answers_404() -> None:
+    app, _, episode = new_world(2)
+    async with client_for(app, episode.id) as client:
+        assert (await client.get("/tags/python/info")).status_code == 404
+        assert not Doc((await client.get("/tags")).text).links("About python")

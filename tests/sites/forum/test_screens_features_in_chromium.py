@@ -107,6 +107,11 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             await page.get_by_role("button", name="Reject").click()
             await page.get_by_text("Edit rejected").first.wait_for()
             await _shot(page, "forum-review-queue.png", r'- list "Reviewed edits"')
+
+            # tag wikis: a deprecated tag's page points to the tag it was merged into
+            info, page = await browse("tagwiki")
+            await page.goto(f"{info['base_url']}/tags/{info['bindings']['tagwiki']['old']}/info", wait_until="load")
+            await _shot(page, "forum-tag-wiki.png", r'- region "Tag wiki"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
