@@ -413,3 +413,12 @@ DEPRECATED_TAGS = (
     ("shell-script", "bash", "shell scripting"),
     ("js", "javascript", "JavaScript"),
 )
+
+# Badge names by tier (what earns them is the community's business; the profile lists them).
+BADGES = {
+    "gold": ("Great Answer", "Famous Question", "Populist", "Steward"),
+    "silver": ("Good Answer", "Guru", "Enlightened", "Necromancer", "Notable Question", "Strunk & White",
+               "Yearling", "Tenacious"),
+    "bronze": ("Nice Answer", "Teacher", "Student", "Editor", "Commentator", "Supporter", "Scholar", "Critic",
+               "Autobiographer", "Informed"),
+}

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from scenarios.clock import parse_iso
 from sites.forum.models import (
     ATTACHMENT_MAX_BYTES,
+    BADGE_TIERS,
     REJECT_REASONS,
     Attachment,
     AttachmentBody,
@@ -66,7 +67,7 @@ def later_features(state: ForumState) -> set[str]:
     """The later features this world has (what the navigation offers)."""
     parts = (("bounties", state.bounties), ("messages", state.messages), ("exports", state.exports),
              ("attachments", state.attachments), ("closures", state.closures), ("review", state.suggested_edits),
-             ("tag_wikis", state.tag_wikis))
+             ("tag_wikis", state.tag_wikis), ("badges", state.badges))
     return {name for name, part in parts if part is not None}
 
 
@@ -117,6 +118,14 @@ def reply_due(state: ForumState, member_id: str) -> bool:
 
 def wiki_of(state: ForumState, tag: str) -> TagWiki | None:
     return next((w for w in state.tag_wikis or [] if w.tag == tag), None)
+
+
+def badges_of(state: ForumState, member_id: str) -> dict[str, list[str]] | None:
+    """A member's badge names by tier, newest first (None in a world without badges)."""
+    if state.badges is None:
+        return None
+    mine = sorted((b for b in state.badges if b.member_id == member_id), key=lambda b: b.awarded_at, reverse=True)
+    return {tier: [b.name for b in mine if b.tier == tier] for tier in BADGE_TIERS}
 
 
 def pending_reviews(state: ForumState) -> int:

@@ -24,6 +24,8 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             {spelling, format, spam, greeting: {id, post_id, title (the question's)}, spam_url}
     tagwiki: every tag has a wiki page; an old tag name, deprecated, was merged into another and can't be
             followed. {old, new, topic}
+    badges: members' badges on their profiles; the two members who share a display name have different
+            numbers of silver badges. {name, location, silver, other_location, other_silver}
 """
 
 from random import Random
@@ -32,6 +34,7 @@ from typing import Any
 from sites.forum import content as C
 from sites.forum.models import (
     Answer,
+    Badge,
     Bounty,
     Closure,
     Comment,
@@ -44,7 +47,7 @@ from sites.forum.models import (
     TagWiki,
 )
 
-FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki", "badges")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -311,8 +314,33 @@ def _tagwiki(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Que
     return {"old": old, "new": new, "topic": topic}, keyed["my_question"]
 
 
-def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
-                     keyed: dict[str, Question]) -> tuple[str, dict[str, Any], Question]:
+def _badges(m: _Maker, keyed: dict[str, Question], namesake: dict[str, Any]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    badges: list[Badge] = []
+    pair = {namesake["member_id"]: rng.randint(2, 7)}
+    pair[namesake["other"]["member_id"]] = rng.choice([n for n in range(1, 9) if n != pair[namesake["member_id"]]])
+    for member in state.members:
+        if member.reputation <= 1:
+            continue  # a spammer's fresh account has none
+        counts = {"gold": rng.randint(0, 2), "silver": pair.get(member.id, rng.randint(0, 6)),
+                  "bronze": rng.randint(1, 9)}
+        for tier, count in counts.items():
+            names = C.BADGES[tier]
+            for index in range(count):
+                badges.append(Badge(id="", member_id=member.id, name=names[(index + rng.randrange(len(names)))
+                                                                              % len(names)],
+                                    tier=tier, awarded_at=m.ago(rng.randint(1, 900) * _MINUTES_PER_DAY)))
+    badges.sort(key=lambda b: (b.awarded_at, b.member_id))
+    for badge in badges:
+        badge.id = state.take_id("badge", "g")
+    state.badges = badges
+    return {"name": namesake["name"], "location": namesake["location"], "silver": pair[namesake["member_id"]],
+            "other_location": namesake["other"]["location"],
+            "other_silver": pair[namesake["other"]["member_id"]]}, keyed["namesake"]
+
+
+def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed: dict[str, Question],
+                     namesake: dict[str, Any]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
     maker = _Maker(state, rng, ago)
     if focus == "bounty":
@@ -336,4 +364,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any,
     if focus == "tagwiki":
         values, target = _tagwiki(m=maker, keyed=keyed)
         return "tagwiki", values, target
+    if focus == "badges":
+        values, target = _badges(maker, keyed, namesake)
+        return "badges", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

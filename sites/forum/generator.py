@@ -415,7 +415,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
         bindings["lookup"], focused = lookup_bindings(focus, state, rng, keyed, d_title, distros)
     elif focus in FEATURE_FOCUSES:
         # Likewise last: a later feature's world (sites/forum/features.py).
-        group, bindings[group], focused = feature_bindings(focus, state, rng, b.ago, keyed)
+        group, bindings[group], focused = feature_bindings(focus, state, rng, b.ago, keyed,
+                                                             bindings["namesake"])
     else:
         focused = {"distro": distro_qs[distro_target], "namesake": ns_question, "spam": spam_q,
                    "outdated": keyed["outdated"], "own": keyed["own"]}[focus]

@@ -233,6 +233,19 @@ class TagWiki(BaseModel):
     deprecated_for: str | None = None
 
 
+BADGE_TIERS = ("gold", "silver", "bronze")
+
+
+class Badge(BaseModel):
+    """A badge a member earned (gold, silver or bronze), shown on their profile."""
+
+    id: str
+    member_id: str
+    name: str
+    tier: Literal["gold", "silver", "bronze"]
+    awarded_at: str
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -248,7 +261,7 @@ class ForumState(TakesIds, BaseModel):
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
     _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments",
                                                        "closures", "suggested_edits",
-                                                       "tag_wikis")
+                                                       "tag_wikis", "badges")
 
     user: Account
     members: list[Member]
@@ -270,6 +283,7 @@ class ForumState(TakesIds, BaseModel):
     closures: list[Closure] | None = None  # worlds where questions are closed as duplicates
     suggested_edits: list[SuggestedEdit] | None = None  # worlds where the user reviews suggested edits
     tag_wikis: list[TagWiki] | None = None  # worlds whose tags have wiki pages (and deprecated tags)
+    badges: list[Badge] | None = None  # worlds whose profiles show badges
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:

@@ -15,6 +15,7 @@ from scenarios.clock import parse_iso
 from sites.forum.feature_routes import NOTICES as FEATURE_NOTICES
 from sites.forum.feature_routes import (
     attachments_of,
+    badges_of,
     bounty_view,
     closure_view,
     later_features,
@@ -431,7 +432,8 @@ def page_router(ui: Pages) -> APIRouter:
         return ui.render(episode, "profile.html", title=member.display_name, member=member,
                          asked=[_row(state, q, now) for q in asked], answered=answered,
                          joined=when(member.joined_at, now), is_me=member.id == state.me.id,
-                         can_message=state.messages is not None and member.id != state.me.id, active="users")
+                         can_message=state.messages is not None and member.id != state.me.id,
+                         badges=badges_of(state, member.id), active="users")
 
     @router.get("/notifications", response_class=HTMLResponse)
     @hook_point("notifications", "page")

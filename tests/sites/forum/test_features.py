@@ -387,3 +387,23 @@ async def test_a_world_without_tag_wikis_answers_404() -> None:
     async with client_for(app, episode.id) as client:
         assert (await client.get("/tags/python/info")).status_code == 404
         assert not Doc((await client.get("/tags")).text).links("About python")
+
+
+# ---- badges ------------------------------------------------------------------------------------------------------
+
+
+async def test_profiles_show_badges_and_the_namesakes_counts_differ() -> None:
+    app, _, episode = new_world(2, focus="badges")
+    state, badges = episode.state, episode.bindings["badges"]
+    pair = [m for m in state.members if m.display_name == badges["name"]]
+    assert len(pair) == 2 and badges["silver"] != badges["other_silver"]
+    async with client_for(app, episode.id) as client:
+        counts = {}
+        for member in pair:
+            page = Doc((await client.get(f"/users/{member.id}")).text)
+            silver = page.all("p", **{"aria-label": "Silver badges"})
+            counts[member.location] = int(silver[0].text.split()[0])
+        plain_app, _, plain = new_world(2)
+        async with client_for(plain_app, plain.id) as other:
+            assert not Doc((await other.get(f"/users/{pair[0].id}")).text).all("p", **{"aria-label": "Silver badges"})
+    assert counts == {badges["location"]: badges["silver"], badges["other_location"]: badges["other_silver"]}

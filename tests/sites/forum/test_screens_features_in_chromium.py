@@ -112,6 +112,11 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             info, page = await browse("tagwiki")
             await page.goto(f"{info['base_url']}/tags/{info['bindings']['tagwiki']['old']}/info", wait_until="load")
             await _shot(page, "forum-tag-wiki.png", r'- region "Tag wiki"')
+
+            # badges: a member's profile lists them by tier
+            info, page = await browse("badges")
+            await page.goto(f"{info['base_url']}/users/{info['bindings']['namesake']['member_id']}", wait_until="load")
+            await _shot(page, "forum-profile-badges.png", r'- group "Silver badges"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
