@@ -7,7 +7,8 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
     bounty: the user's own question carries their open bounty; other members' questions carry theirs.
             {question_id, title, amount, answer_id (the answer that fixed it), author, answer_ids,
              plain: {question_id, title, author} (the user's question without a bounty, and one answerer),
-             tag, tag_total (reputation on offer in the tag's open bounties), tag_count}
+             tag, tag_total (reputation on offer in the tag's open bounties), tag_count,
+             top: {question_id, title, amount} (the tag's largest open bounty)}
     messages: private messages. A member's unread message asks for the link to one of the user's questions;
             a colleague the user has never written to answers a question a moment after it is asked.
             {link: {member_id, name, question_id, question_title, url}, ask: {member_id, name, question,
@@ -126,8 +127,11 @@ def _bounty(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Ques
     in_tag = rng.sample(by_tag[tag], min(len(by_tag[tag]), rng.randint(3, 4)))
     elsewhere = rng.sample([q for q in others if q.tags[0] != tag], 3)
     total = 0
+    top: tuple[int, Question] | None = None
     for index, question in enumerate(in_tag + elsewhere):
         amount_other = rng.choice(C.BOUNTY_AMOUNTS)
+        if question in in_tag and index and top is not None and amount_other == top[0]:
+            amount_other += 50  # the tag's largest open bounty is one question, not a tie
         begun = rng.randint(1, 6) * _MINUTES_PER_DAY + rng.randint(0, 600)
         bounty = Bounty(id=state.take_id("bounty", "b"), question_id=question.id, amount=amount_other,
                         offered_by=question.author_id, started_at=m.ago(begun),
@@ -137,6 +141,8 @@ def _bounty(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Ques
             bounty.awarded_answer_id, bounty.awarded_at = winner.id, m.ago(rng.randint(60, 600))
         elif question in in_tag:
             total += amount_other
+            if top is None or amount_other > top[0]:
+                top = (amount_other, question)
         state.bounties.append(bounty)
     state.bounties.sort(key=lambda b: (b.started_at, b.id))
     plain = keyed["my_question"]
@@ -144,7 +150,8 @@ def _bounty(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Ques
     return {"question_id": mine.id, "title": title, "amount": amount, "answer_id": fixed.id,
             "author": _name(state, fixed.author_id), "answer_ids": [a.id for _, a in answers],
             "plain": {"question_id": plain.id, "title": plain.title, "author": _name(state, plain_answer.author_id)},
-            "tag": tag, "tag_total": total, "tag_count": len(in_tag) - 1}, mine
+            "tag": tag, "tag_total": total, "tag_count": len(in_tag) - 1,
+            "top": {"question_id": top[1].id, "title": top[1].title, "amount": top[0]} if top else None}, mine
 
 
 def _messages(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:

@@ -42,6 +42,9 @@ def test_bounty_world(seed: int) -> None:
     assert sum(x.amount for x in in_tag if x.awarded_answer_id is None) == b["tag_total"]
     assert any(x.awarded_answer_id for x in in_tag) and b["tag_total"] < sum(
         x.amount for x in state.bounties if x.awarded_answer_id is None)
+    # The tag's largest open bounty is on one question (no tie).
+    open_in_tag = sorted((x.amount, x.question_id) for x in in_tag if x.awarded_answer_id is None)
+    assert open_in_tag[-1] == (b["top"]["amount"], b["top"]["question_id"]) and open_in_tag[-2][0] < open_in_tag[-1][0]
 
 
 def test_worlds_without_bounties_have_no_bounty_parts() -> None:
