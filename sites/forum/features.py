@@ -19,7 +19,8 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             error log. {question_id, title, commenter, comment_id, comment_marker, file, other_file}
     duplicate: questions closed as duplicates. The user's new question was asked before: a search finds a
             copy first, itself closed as a duplicate of the original (which has the accepted answer).
-            {search, question_id, title, original_id, original_title, copy_id, copy_title}
+            {search, question_id, title, original_id, original_title, copy_id, copy_title,
+             answer_id, answerer (the original's accepted answer and its author)}
     review: the suggested-edits queue: four edits to others' answers wait for review; one fixes a spelling
             mistake, one formats a command as code, one adds an advertisement, one only adds a greeting.
             {spelling, format, spam, greeting: {id, post_id, title (the question's)}, spam_url}
@@ -250,7 +251,8 @@ def _duplicate(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Q
     state.closures = [Closure(id=state.take_id("closure", "k"), question_id=copy.id, duplicate_of=original.id,
                               closed_by=m.ordinary(copy.author_id), closed_at=m.ago(copy_age - rng.randint(60, 900)))]
     return {"search": search, "question_id": mine.id, "title": mine_title, "original_id": original.id,
-            "original_title": original_title, "copy_id": copy.id, "copy_title": copy_title}, mine
+            "original_title": original_title, "copy_id": copy.id, "copy_title": copy_title,
+            "answer_id": answer.id, "answerer": _name(state, fixer)}, mine
 
 
 def _review(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
