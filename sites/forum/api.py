@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
+from sites.forum.feature_routes import closure_of, wiki_of
 from sites.forum.models import (
     AcceptBody,
     Answer,
@@ -148,6 +149,8 @@ def api_router() -> APIRouter:
                      episode: ForumEpisode) -> dict[str, Any]:
         state = episode.state
         question = _question(state, question_id)
+        if closure_of(state, question.id) is not None:
+            raise HTTPException(409, "This question is closed as a duplicate: answer the original question.")
         if any(a.body == body.body and a.author_id == state.me.id for a in state.answers_to(question.id)):
             raise HTTPException(409, "You already posted this answer.")
         at = episode.clock.stamp()
@@ -305,6 +308,10 @@ def api_router() -> APIRouter:
                          episode: ForumEpisode) -> dict[str, Any]:
         state = episode.state
         found = get_or_404(state.tags, name, key="name", detail=f"no tag {name[:40]!r}")
+        wiki = wiki_of(state, found.name)
+        if body.following and wiki is not None and wiki.deprecated_for:
+            raise HTTPException(409, f"{found.name} is deprecated: it was merged into {wiki.deprecated_for}. "
+                                     f"Follow {wiki.deprecated_for} instead.")
         if state.follows_tag(found.name) == body.following:
             raise HTTPException(409, "You already follow this tag." if body.following
                                 else "You don't follow this tag.")

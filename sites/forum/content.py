@@ -330,3 +330,95 @@ COMMENTS = (
     "Could you edit the question to include what you tried?",
     "Same here, the answer below fixed it.",
 )
+
+# The user's own question with a bounty on it, three answers: (tags, title, opening, detail, command, answers).
+# The first answer is the one that fixed it (the task names its author).
+BOUNTY_QUESTIONS = (
+    (("postgresql",), "Query planner ignores my partial index on a large table",
+     "A query filtering on status = 'open' does a sequential scan over 40 million rows.",
+     "The partial index is WHERE status = 'open' and ANALYZE has run.",
+     "EXPLAIN ANALYZE SELECT * FROM jobs WHERE status = 'open'",
+     ("Your query passes the status as a parameter, so the planner can't prove it matches the index predicate. "
+      "Inline the literal `'open'` (or use a plan_cache_mode of force_custom_plan) and the index is used.",
+      "Increase `random_page_cost`-related settings: set `random_page_cost = 1.1` on SSDs and the planner will "
+      "prefer indexes in general.",
+      "Run `VACUUM FULL jobs` first; a bloated table makes index scans look expensive.")),
+    (("docker", "linux"), "Container loses DNS after the host resumes from sleep",
+     "After my laptop wakes up, containers can't resolve any host names until I restart Docker.",
+     "The host itself resolves fine.", "docker exec web getent hosts example.org",
+     ("Docker copied the resolver your host had at start-up. Point the daemon at a stable resolver with "
+      "`\"dns\": [\"1.1.1.1\"]` in /etc/docker/daemon.json, or use systemd-resolved's stub and restart once.",
+      "Add `--network host` to the container so it uses the host's network stack directly.",
+      "This is a known kernel bug; upgrading the kernel fixes it.")),
+    (("git",), "git pull is very slow on a repository with a long history",
+     "A pull that fetches a handful of commits takes over a minute.",
+     "The repository has 300,000 commits.", "GIT_TRACE_PERFORMANCE=1 git pull",
+     ("Enable the commit-graph and maintenance: `git maintenance start` (it writes the commit-graph and repacks in "
+      "the background); the negotiation step drops from a minute to seconds.",
+      "Clone again with `--depth 1`; shallow clones fetch less.",
+      "Switch the remote URL from https to ssh; ssh is faster for fetches.")),
+)
+# Open bounties other members put on their questions (amounts a bounty can have).
+BOUNTY_AMOUNTS = (50, 100, 150, 200, 250, 300, 500)
+
+# Private messages. A member asks the user for the link to one of the user's questions: (opening, closing).
+LINK_REQUESTS = (
+    ("Hi! A while ago you asked “{title}” — I have the same problem now.",
+     "Could you send me the link to that question? I can't find it again."),
+    ("Hello, I think we met at the meetup. You mentioned your question “{title}”.",
+     "Would you mind sending me a link to it? Search isn't turning it up for me."),
+)
+# A colleague the user asks something by message, and their answer: (question, answer with {value}, values).
+COLLEAGUE_QUESTIONS = (
+    ("Which PostgreSQL version is the staging server on?",
+     "Staging runs PostgreSQL {value}, we upgraded it last month.", ("15.4", "16.2", "14.11")),
+    ("Which Python version does the build image use?",
+     "The build image is on Python {value} at the moment.", ("3.11.7", "3.12.2", "3.10.13")),
+    ("What nginx version are the edge servers running?",
+     "All edge servers run nginx {value} since the last rollout.", ("1.24.0", "1.25.4", "1.26.1")),
+)
+SMALL_TALK = (
+    ("Thanks for the answer about {tag} last week, it saved me an afternoon.", "Glad it helped!"),
+    ("Are you going to the {tag} meetup next month?", "Probably, if work allows. See you there?"),
+    ("Your edit on my {tag} question made it much clearer, thanks.", "No problem, it was a good question."),
+)
+
+# One problem asked three times: (tags, search words, original, a copy closed as its duplicate, the user's
+# question, the original's accepted answer). Each title and body holds every search word.
+DUPLICATES = (
+    (("linux", "bash"), "cron job environment variables",
+     "Cron job can't see my environment variables",
+     "Environment variables missing when my script runs as a cron job",
+     "Why are environment variables empty in my cron job?",
+     "cron runs jobs with a minimal environment. Set the variables at the top of the crontab, or source your "
+     "profile in the job: `. $HOME/.profile; /path/to/script`."),
+    (("ssh",), "ssh permission denied publickey",
+     "SSH fails with Permission denied (publickey)",
+     "Permission denied (publickey) when I ssh to a new server",
+     "ssh keeps saying Permission denied (publickey) after I copied my key",
+     "Check the permissions: ~/.ssh must be 700 and authorized_keys 600 on the server, or sshd ignores the key. "
+     "`ssh -v` shows which keys are offered."),
+    (("docker",), "docker compose env file",
+     "Docker Compose ignores my .env file",
+     "Variables from the .env file are not picked up by docker compose",
+     "docker compose does not read the env file in a subfolder",
+     "Compose reads .env from the project directory (where the compose file is), not from where you run it. "
+     "Pass `--env-file path/.env` or move the file."),
+)
+
+# Tags merged into another (the old name stays, deprecated): (old, new, what the questions are about).
+DEPRECATED_TAGS = (
+    ("postgres", "postgresql", "PostgreSQL"),
+    ("py3", "python", "Python"),
+    ("shell-script", "bash", "shell scripting"),
+    ("js", "javascript", "JavaScript"),
+)
+
+# Badge names by tier (what earns them is the community's business; the profile lists them).
+BADGES = {
+    "gold": ("Great Answer", "Famous Question", "Populist", "Steward"),
+    "silver": ("Good Answer", "Guru", "Enlightened", "Necromancer", "Notable Question", "Strunk & White",
+               "Yearling", "Tenacious"),
+    "bronze": ("Nice Answer", "Teacher", "Student", "Editor", "Commentator", "Supporter", "Scholar", "Critic",
+               "Autobiographer", "Informed"),
+}

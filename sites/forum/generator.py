@@ -31,6 +31,7 @@ Bindings (task templates refer to them as `{group.key}`):
                 {question_id, question_title, old_answer_id, new_answer_id, old_author, new_author, tool,
                  since_version, comment_text}
     lookup:     only with an answer task's focus: what it asks about (sites/forum/lookups.py).
+    bounty, …:  only with a later feature's focus: its world and what its tasks ask (sites/forum/features.py).
 """
 
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.forum import content as C
+from sites.forum.features import FEATURE_FOCUSES, feature_bindings
 from sites.forum.lookups import LOOKUP_FOCUSES, lookup_bindings
 from sites.forum.models import (
     Account,
@@ -55,7 +57,7 @@ from sites.forum.models import (
 from sites.kit.accounts import email_address
 from sites.kit.site import World, WorldSetup
 
-FOCUSES = ("distro", "namesake", "spam", "outdated", "own", *LOOKUP_FOCUSES)
+FOCUSES = ("distro", "namesake", "spam", "outdated", "own", *LOOKUP_FOCUSES, *FEATURE_FOCUSES)
 KNOWN_PARAMS = ("focus",)
 _MINUTES_PER_DAY = 24 * 60
 
@@ -411,6 +413,10 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     if focus in LOOKUP_FOCUSES:
         # Last, and only for the answer tasks' focuses: the older worlds stay byte-identical.
         bindings["lookup"], focused = lookup_bindings(focus, state, rng, keyed, d_title, distros)
+    elif focus in FEATURE_FOCUSES:
+        # Likewise last: a later feature's world (sites/forum/features.py).
+        group, bindings[group], focused = feature_bindings(focus, state, rng, b.ago, keyed,
+                                                             bindings["namesake"])
     else:
         focused = {"distro": distro_qs[distro_target], "namesake": ns_question, "spam": spam_q,
                    "outdated": keyed["outdated"], "own": keyed["own"]}[focus]

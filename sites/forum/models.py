@@ -10,9 +10,17 @@ sites do); deleted records are not shown. Times are ISO-8601 strings from the ep
 """
 
 import re
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+)
 
 from sites.kit.bodies import Id
 from sites.kit.bodies import RequestBody as _Body
@@ -139,6 +147,105 @@ class Flag(BaseModel):
     flagged_at: str
 
 
+class Bounty(BaseModel):
+    """Reputation a question's asker put up for a better answer (taken from them when offered). The asker
+    awards it to one answer, no sooner than a day after offering it; an awarded bounty is final."""
+
+    id: str
+    question_id: str
+    amount: int
+    offered_by: str
+    started_at: str
+    ends_at: str
+    awarded_answer_id: str | None = None
+    awarded_at: str | None = None
+
+
+class Message(BaseModel):
+    """A private message between the user and another member (a conversation is every message with one
+    member). A reply the other member will send once asked is kept `pending` (not shown) until it arrives."""
+
+    id: str
+    member_id: str = Field(description="the other member of the conversation")
+    outgoing: bool = Field(description="sent by the user")
+    body: str
+    sent_at: str
+    read: bool = True
+    pending: bool = False
+
+
+class DataExport(BaseModel):
+    """A copy of the user's data, prepared on request (the settings page then offers the download)."""
+
+    id: str
+    requested_at: str
+    file_name: str
+
+
+class Attachment(BaseModel):
+    """A file the author attached to their post (a log, a screenshot), shown under it."""
+
+    id: str
+    post_id: str
+    name: str
+    content_type: str
+    size_bytes: int
+    sha256: str
+    text: str | None = Field(default=None, description="a text file's content (what its download shows)")
+    attached_at: str
+
+
+class Closure(BaseModel):
+    """A question closed as a duplicate of an earlier one (the original keeps the answers)."""
+
+    id: str
+    question_id: str
+    duplicate_of: str
+    closed_by: str
+    closed_at: str
+
+
+REJECT_REASONS: dict[str, str] = {"spam": "Spam or advertising", "no_improvement": "No improvement",
+                                  "changes_meaning": "Changes the meaning"}
+
+
+class SuggestedEdit(BaseModel):
+    """An edit a member without editing rights suggested to someone's post; it waits in the review queue
+    until a reviewer approves it (the post then takes the text) or rejects it with a reason."""
+
+    id: str
+    post_id: str
+    editor_id: str
+    body: str = Field(description="the post's text as the edit would make it")
+    summary: str
+    suggested_at: str
+    status: Literal["pending", "approved", "rejected"] = "pending"
+    reason: Literal["spam", "no_improvement", "changes_meaning"] | None = None
+    reviewed_at: str | None = None
+
+
+class TagWiki(BaseModel):
+    """What a tag is for, written by the community; a deprecated tag names the tag it was merged into."""
+
+    id: str
+    tag: str
+    body: str
+    deprecated_for: str | None = None
+
+
+BADGE_TIERS = ("gold", "silver", "bronze")
+
+
+class Badge(BaseModel):
+    """A badge a member earned (gold, silver or bronze), shown on their profile."""
+
+    id: str
+    member_id: str
+    name: str
+    tier: Literal["gold", "silver", "bronze"]
+    awarded_at: str
+
+
 class Settings(BaseModel):
     display_name: str
     location: str
@@ -150,6 +257,12 @@ class Settings(BaseModel):
 
 
 class ForumState(TakesIds, BaseModel):
+    # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them
+    # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
+    _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments",
+                                                       "closures", "suggested_edits",
+                                                       "tag_wikis", "badges")
+
     user: Account
     members: list[Member]
     tags: list[Tag]
@@ -163,6 +276,22 @@ class ForumState(TakesIds, BaseModel):
     flags: list[Flag] = Field(default_factory=list)
     settings: Settings
     next_ids: dict[str, int]
+    bounties: list[Bounty] | None = None  # worlds whose questions carry bounties (a Bounties page)
+    messages: list[Message] | None = None  # worlds with private messages between members
+    exports: list[DataExport] | None = None  # worlds whose settings offer a copy of your data
+    attachments: list[Attachment] | None = None  # worlds whose posts take attached files
+    closures: list[Closure] | None = None  # worlds where questions are closed as duplicates
+    suggested_edits: list[SuggestedEdit] | None = None  # worlds where the user reviews suggested edits
+    tag_wikis: list[TagWiki] | None = None  # worlds whose tags have wiki pages (and deprecated tags)
+    badges: list[Badge] | None = None  # worlds whose profiles show badges
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for key in self._omit_when_unset:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
     # Lookups for the routes; linear scans are fine at this size and keep no cached copies.
     def member(self, member_id: str) -> Member | None:
@@ -290,6 +419,35 @@ class FlagBody(_Body):
 
 class FollowBody(_Body):
     following: StrictBool
+
+
+class MessageBody(_Body):
+    body: Annotated[str, _text(2, 2000)]
+
+
+ATTACHMENT_TYPES = ("text/plain", "image/png")
+ATTACHMENT_MAX_BYTES = 256 * 1024  # a log excerpt or a screenshot; larger files are refused (413)
+
+
+class AttachmentBody(_Body):
+    name: Annotated[str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=80,
+                                           pattern=r"^[A-Za-z0-9][A-Za-z0-9._ -]*$")]
+    content_type: Literal["text/plain", "image/png"]
+    data: Annotated[str, StringConstraints(strict=True, max_length=ATTACHMENT_MAX_BYTES * 2)] = Field(
+        description="the file's bytes, base64")
+
+
+class ReviewBody(_Body):
+    decision: Literal["approve", "reject"]
+    reason: Literal["spam", "no_improvement", "changes_meaning"] | None = None
+
+
+class CloseBody(_Body):
+    duplicate_of: Id
+
+
+class AwardBody(_Body):
+    answer_id: Id
 
 
 class ReadBody(_Body):

@@ -12,6 +12,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from scenarios.clock import parse_iso
+from sites.forum.feature_routes import NOTICES as FEATURE_NOTICES
+from sites.forum.feature_routes import (
+    attachments_of,
+    badges_of,
+    bounty_view,
+    closure_view,
+    later_features,
+    pending_reviews,
+    size_text,
+    unread_messages,
+)
 from sites.forum.models import (
     FLAG_REASONS,
     PAGE_SIZES,
@@ -25,6 +36,7 @@ from sites.forum.models import (
     Question,
     Sort,
 )
+from sites.forum.search import parse_search, search_questions
 from sites.kit.dates import day_month_year, day_month_year_unless_current
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point, results_point
@@ -35,8 +47,6 @@ from sites.kit.templating import Pages
 from sites.kit.urls import same_page_url
 
 SORT_NAMES: dict[str, str] = {"newest": "Newest", "votes": "Most votes", "unanswered": "Unanswered"}
-MAX_QUERY = 300
-_TAG_TOKEN = re.compile(r"\[([^\]\s]{1,25})\]")
 _URL = re.compile(r"https?://[^\s<>\"'`]+[^\s<>\"'`.,;:!?)]")
 
 NOTICES = {
@@ -55,6 +65,7 @@ NOTICES = {
     "unfollowed": "You no longer follow this tag",
     "settings_saved": "Settings saved",
     "notifications_read": "All notifications marked as read",
+    **FEATURE_NOTICES,
 }
 
 
@@ -121,16 +132,19 @@ def excerpt(text: str, limit: int = 160) -> str:
 
 
 def forum_filters() -> dict[str, Any]:
-    return {"render_post": render_post, "full_date": full_date, "count": count}
+    return {"render_post": render_post, "full_date": full_date, "count": count, "size_text": size_text}
 
 
 # ---- shared context ------------------------------------------------------------------------------
 
 def page_context(state: ForumState | None) -> dict[str, Any]:
     if state is None:
-        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None}
+        return {"me": None, "unread": 0, "followed": [], "query": "", "active": None, "features": set(),
+                "unread_messages": 0, "pending_reviews": 0}
     return {"me": state.me, "unread": sum(1 for n in state.notifications if not n.read),
-            "followed": [f.tag for f in state.follows], "query": "", "active": None}
+            "followed": [f.tag for f in state.follows], "query": "", "active": None,
+            "features": later_features(state), "unread_messages": unread_messages(state),
+            "pending_reviews": pending_reviews(state)}
 
 
 def _sort_of(request: Request) -> Sort:
@@ -148,26 +162,6 @@ def sort_questions(state: ForumState, questions: list[Question], sort: Sort) -> 
     if sort == "unanswered":
         return [q for q in newest if not state.answers_to(q.id)]
     return newest
-
-
-def parse_search(raw: str) -> tuple[list[str], list[str]]:
-    """'[git] undo commit' -> (tags ['git'], words ['undo', 'commit'])."""
-    if len(raw) > MAX_QUERY:
-        raise HTTPException(400, f"Searches are limited to {MAX_QUERY} characters.")
-    tags = [t.lower() for t in _TAG_TOKEN.findall(raw)]
-    words = [w.casefold() for w in _TAG_TOKEN.sub(" ", raw).split()]
-    return tags, words
-
-
-def search_questions(state: ForumState, tags: list[str], words: list[str]) -> list[Question]:
-    found = []
-    for question in state.live_questions():
-        if any(t not in question.tags for t in tags):
-            continue
-        haystack = f"{question.title}\n{question.body}".casefold()
-        if all(w in haystack for w in words):
-            found.append(question)
-    return found
 
 
 def _row(state: ForumState, question: Question, now: datetime) -> dict[str, Any]:
@@ -301,6 +295,7 @@ def page_router(ui: Pages) -> APIRouter:
                     "when_full": full_date(post.created_at), "edited": len(revisions) > 1,
                     "edited_when": when(revisions[-1].created_at, now) if len(revisions) > 1 else None,
                     "flagged": any(f.post_id == post.id for f in state.flags),
+                    "files": attachments_of(state, post.id),
                     "comments": [{"c": c, "author": _author(state, c.author_id), "when": when(c.created_at, now),
                                   "mine": c.author_id == state.me.id} for c in state.comments_on(post.id)]}
 
@@ -314,7 +309,8 @@ def page_router(ui: Pages) -> APIRouter:
             answers=[post_view(a) for a in answers], order=order, notice=notice_of(request, NOTICES),
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
             my_question=question.author_id == state.me.id, related=related[:6],
-            active="questions",
+            bounty=bounty_view(state, question.id), closed=closure_view(state, question.id),
+            can_close=state.closures is not None and question.author_id == state.me.id, active="questions",
         )
 
     @router.get("/questions/{question_id}/timeline", response_class=HTMLResponse)
@@ -396,7 +392,7 @@ def page_router(ui: Pages) -> APIRouter:
                  "following": state.follows_tag(t.name)} for t in shown]
         episode.emit.navigate("view_tags", None, tag_ids=[t.id for t in shown])
         return ui.render(episode, "tags.html", title="Tags", rows=rows, tag_query=needle,
-                         notice=notice_of(request, NOTICES), active="tags")
+                         notice=notice_of(request, NOTICES), active="tags", wikis=state.tag_wikis is not None)
 
     @router.get("/tags/{name}", response_class=HTMLResponse)
     @hook_point("tag", "page", target=lambda kw: kw["name"])
@@ -435,7 +431,9 @@ def page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_profile", member.id, revealed=["reputation", "location", "about", "posts"])
         return ui.render(episode, "profile.html", title=member.display_name, member=member,
                          asked=[_row(state, q, now) for q in asked], answered=answered,
-                         joined=when(member.joined_at, now), is_me=member.id == state.me.id, active="users")
+                         joined=when(member.joined_at, now), is_me=member.id == state.me.id,
+                         can_message=state.messages is not None and member.id != state.me.id,
+                         badges=badges_of(state, member.id), active="users")
 
     @router.get("/notifications", response_class=HTMLResponse)
     @hook_point("notifications", "page")
@@ -460,6 +458,7 @@ def page_router(ui: Pages) -> APIRouter:
         state = episode.state
         episode.emit.navigate("view_settings", None)
         return ui.render(episode, "settings.html", title="Settings", settings=state.settings, page_sizes=PAGE_SIZES,
-                         email=state.user.email, notice=notice_of(request, NOTICES), active="settings")
+                         email=state.user.email, notice=notice_of(request, NOTICES), active="settings",
+                         exports=state.exports)
 
     return router

@@ -3,6 +3,7 @@
 from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.forum.api import api_router
 from sites.forum.faults import FAULTS, TARGET
+from sites.forum.feature_routes import feature_api_router, feature_page_router
 from sites.forum.generator import generate
 from sites.forum.models import ForumState
 from sites.forum.pages import forum_filters, page_context, page_router
@@ -26,7 +27,7 @@ SITE = Site(
     home_label="Back to the questions",
     state_type=ForumState,
     generate=generate,
-    routers=lambda pages: [api_router(), page_router(pages)],
+    routers=lambda pages: [api_router(), feature_api_router(), page_router(pages), feature_page_router(pages)],
     account_email=lambda state: state.user.email,
     page_context=page_context,
     filters=forum_filters(),
