@@ -367,7 +367,7 @@ def feature_page_router(ui: Pages) -> APIRouter:
         tagged = request.query_params.get("tagged", "").strip().lower()[:40]
         if tagged:
             get_or_404(state.tags, tagged, key="name", detail=f"There is no tag called “{tagged}”.")
-        rows = []
+        rows: list[dict[str, Any]] = []
         for bounty in sorted((b for b in every if b.awarded_answer_id is None), key=lambda b: (b.ends_at, b.id)):
             question = state.question(bounty.question_id)
             if question is None or (tagged and tagged not in question.tags):
@@ -387,7 +387,7 @@ def feature_page_router(ui: Pages) -> APIRouter:
     async def inbox(request: Request, episode: ForumEpisode) -> HTMLResponse:
         state = episode.state
         available(state.messages, "Private messages")
-        rows = []
+        rows: list[dict[str, Any]] = []
         for member_id in dict.fromkeys(m.member_id for m in state.messages or [] if not m.pending):
             shown = conversation(state, member_id)
             member = state.member(member_id)

@@ -194,13 +194,14 @@ def add_coursework(state: LearnState, bindings: dict[str, Any], rng: Random, clo
 
     # -- report: the grade report of section 02 (its averages are computed when it is rendered) ------------
     asked = rng.choice(sets[:2])
-    average = next(row["average"] for row in report_rows(state, teach2.id) if row["a"] is asked)
+    asked_average = next(row["average"] for row in report_rows(state, teach2.id) if row["a"] is asked)
     out["report"] = {**_course(teach2), "other_course_id": teach1.id, "section": teach2.section,
-                     "title": asked.title, "assignment_id": asked.id, "average": f"{average:.1f}"}
+                     "title": asked.title, "assignment_id": asked.id, "average": f"{asked_average:.1f}"}
 
     # -- compare: the section that did better on a problem set (never a tie) ------------------------------
     def average(course_id: str, assignment_id: str) -> float:
-        return float(next(row["average"] for row in report_rows(state, course_id) if row["a"].id == assignment_id))
+        rows: list[dict[str, Any]] = report_rows(state, course_id)
+        return float(next(row["average"] for row in rows if row["a"].id == assignment_id))
 
     n = rng.randrange(2)
     first_set, second_set = course_assignments(state, teach1.id)[n], sets[n]
