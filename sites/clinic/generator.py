@@ -63,6 +63,10 @@ from sites.kit.site import World, WorldSetup
 DAYS_AHEAD = 21
 SLOT_TIMES = [(h, m) for h in range(8, 17) for m in (0, 30)]
 
+# focuses that add to the world what their task is about (tests/sites/test_worlds.py holds the others to moving
+# only the target binding)
+ADDING_FOCUSES = tuple(focus for focus, build in FOCUSES.items() if build is not None)
+
 
 def long_date(stamp: str) -> str:
     """'2025-01-14T09:30:00Z' -> 'Tuesday 14 January 2025'."""

@@ -58,6 +58,9 @@ from sites.kit.accounts import email_address
 from sites.kit.site import World, WorldSetup
 
 FOCUSES = ("distro", "namesake", "spam", "outdated", "own", *LOOKUP_FOCUSES, *FEATURE_FOCUSES)
+# focuses that add to the world what their task is about (tests/sites/test_worlds.py holds the others to moving
+# only the target binding)
+ADDING_FOCUSES = FEATURE_FOCUSES
 KNOWN_PARAMS = ("focus",)
 _MINUTES_PER_DAY = 24 * 60
 

@@ -15,11 +15,9 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 from pydantic import (
     BaseModel,
     Field,
-    SerializerFunctionWrapHandler,
     StrictBool,
     StringConstraints,
     field_validator,
-    model_serializer,
     model_validator,
 )
 
@@ -29,6 +27,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
 from sites.kit.lookup import find
+from sites.kit.omitting import OmitsUnused
 
 if TYPE_CHECKING:
     pass
@@ -63,22 +62,7 @@ class Label(BaseModel):
     color: str = Field(description="#rrggbb")
 
 
-class _OmitsUnused(BaseModel):
-    """A model whose later-added fields are left out of its JSON while unset (None): worlds that do not use a
-    feature serialize byte-identically to the worlds made before it existed (tests/sites/test_digests.py)."""
-
-    _omit_when_unset: tuple[str, ...] = ()
-
-    @model_serializer(mode="wrap")
-    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        data: dict[str, object] = handler(self)
-        for key in self._omit_when_unset:
-            if data.get(key) is None:
-                data.pop(key, None)
-        return data
-
-
-class Attachment(_OmitsUnused):
+class Attachment(OmitsUnused):
     """Metadata; the bytes are not part of the world, except a `document` the world writes itself (an HTML
     statement the user can download) and, for a file the user attached, the `upload` it came from."""
 
@@ -112,7 +96,7 @@ class MessageLink(BaseModel):
     kind: LinkKind = "web"
 
 
-class Message(_OmitsUnused):
+class Message(OmitsUnused):
     _omit_when_unset = ("scheduled_for", "snoozed_until")
 
     id: str
@@ -207,7 +191,7 @@ class Unsubscription(BaseModel):
     unsubscribed_at: str
 
 
-class MailState(TakesIds, _OmitsUnused):
+class MailState(TakesIds, OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on
     # (the `extras` param): files attached while writing, scheduled send and snooze.

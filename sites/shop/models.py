@@ -6,17 +6,16 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import (
     BaseModel,
     Field,
-    SerializerFunctionWrapHandler,
     StrictBool,
     StrictInt,
     StringConstraints,
-    model_serializer,
 )
 
 from sites.kit.bodies import RequestBody as _Body
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
 from sites.kit.lookup import find
+from sites.kit.omitting import OmitsUnused
 
 
 class Product(BaseModel):
@@ -70,22 +69,7 @@ class OrderLine(BaseModel):
     unit_price_cents: int
 
 
-class _OmitsUnused(BaseModel):
-    """A model whose later-added fields are left out of its JSON while unset (None): worlds that do not use a
-    feature serialize byte-identically to the worlds made before it existed (tests/sites/test_digests.py)."""
-
-    _omit_when_unset: tuple[str, ...] = ()
-
-    @model_serializer(mode="wrap")
-    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        data: dict[str, object] = handler(self)
-        for key in self._omit_when_unset:
-            if data.get(key) is None:
-                data.pop(key, None)
-        return data
-
-
-class Order(_OmitsUnused):
+class Order(OmitsUnused):
     _omit_when_unset = ("coupon", "discount_cents", "gift_message", "gift_wrap_cents", "cancelled_at")
 
     id: str
@@ -133,7 +117,7 @@ class Review(BaseModel):
     posted_at: str
 
 
-class ReturnLine(_OmitsUnused):
+class ReturnLine(OmitsUnused):
     _omit_when_unset = ("photo",)
 
     product_id: str
@@ -163,7 +147,7 @@ class Store(BaseModel):
     stock: dict[str, int]  # product id -> units on its shelves (products it does not carry are absent)
 
 
-class ProductQuestion(_OmitsUnused):
+class ProductQuestion(OmitsUnused):
     """A question a shopper asked on a product's page, with the answer when one came (the seller's or a buyer's)."""
 
     _omit_when_unset = ("answer", "answered_by", "answered_at")
@@ -235,7 +219,7 @@ class TrackingEvent(BaseModel):
     description: str
 
 
-class Shipment(_OmitsUnused):
+class Shipment(OmitsUnused):
     """A parcel of an order on its way: the carrier's tracking number and the scans the shop has from it, oldest
     first; `newer`: scans the carrier has made since, which only its live lookup returns (None: none)."""
 
@@ -268,7 +252,7 @@ class WishListItem(BaseModel):
     added_at: str
 
 
-class ShopState(TakesIds, _OmitsUnused):
+class ShopState(TakesIds, OmitsUnused):
     id_width: ClassVar[int] = 0  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's setup turns them on.
     _omit_when_unset = ("returns", "shipments", "coupons", "wishlist", "gift_wrap_cents", "uploads", "invoices",

@@ -12,11 +12,9 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 from pydantic import (
     BaseModel,
     Field,
-    SerializerFunctionWrapHandler,
     StrictBool,
     StrictInt,
     StringConstraints,
-    model_serializer,
 )
 
 from sites.kit.bodies import Day, Id
@@ -26,6 +24,7 @@ from sites.kit.dates import day_month, day_month_year
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
 from sites.kit.lookup import find
+from sites.kit.omitting import OmitsUnused
 
 if TYPE_CHECKING:
     pass
@@ -43,21 +42,6 @@ MAX_GUESTS = 8
 MAX_ROOMS = 4
 BOOK_AHEAD_DAYS = 365
 MAX_BAGS = 3
-
-
-class _OmitsUnused(BaseModel):
-    """A model whose later-added fields are left out of its JSON while unset (None): worlds that do not use a
-    feature serialize byte-identically to the worlds made before it existed (tests/sites/test_digests.py)."""
-
-    _omit_when_unset: tuple[str, ...] = ()
-
-    @model_serializer(mode="wrap")
-    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        data: dict[str, object] = handler(self)
-        for key in self._omit_when_unset:
-            if data.get(key) is None:
-                data.pop(key, None)
-        return data
 
 
 class Account(BaseModel):
@@ -170,7 +154,7 @@ class Flight(BaseModel):
     seats: int
 
 
-class FlightBooking(_OmitsUnused):
+class FlightBooking(OmitsUnused):
     _omit_when_unset = ("fare", "seat", "bags", "checked_in_at", "passport_upload")
 
     id: str
@@ -244,7 +228,7 @@ class PointsEntry(BaseModel):
     at: str
 
 
-class TravelState(TakesIds, _OmitsUnused):
+class TravelState(TakesIds, OmitsUnused):
     id_width: ClassVar[int] = 3  # of `take_id`'s numbers
     # Features later than the first worlds: None (and absent from the JSON) unless a task's focus turns them on.
     _omit_when_unset = ("folio", "shares", "uploads", "holds", "full_nights", "fares", "streaming")
