@@ -19,17 +19,20 @@ def _expects_the_button_early(task_id: str) -> bool:
 
 def test_it_expands_onto_every_button_commit_but_those_expected_early() -> None:
     expanded = {v.tasks[0] for v in CATALOG.variants.values() if v.recipe == RECIPE}
+    expanded |= {s.task_id for s in CATALOG.over_budget if s.variant_id.startswith(f"{RECIPE}@")}
     eligible = set()
     for task_id, task in CATALOG.tasks.items():
         bound = bind_step(task, "commit")
         if bound is None or bound.step is None or bound.step.do != "click" or bound.step.role != "button":
             continue
-        if "{" in (bound.step.name or ""):
-            continue  # a name from the world: no literal name for the client fault to target
+        name = bound.step.name or ""
+        if "{" in name or (len(name) > 1 and name.startswith("/") and name.endswith("/")):
+            continue  # a name from the world or a /pattern/: no literal name for the client fault to target
         eligible.add(task_id)
     assert expanded == {t for t in eligible if not _expects_the_button_early(t)}
     assert {t for t in eligible if _expects_the_button_early(t)} == {
-        "mail_create_filter", "mail_send_draft", "mail_set_vacation", "travel_cancel_one_trip"}
+        "learn_compare_section_averages", "learn_report_average", "mail_create_filter", "mail_fix_domain_filter",
+        "mail_label_project_mail", "mail_send_draft", "mail_set_vacation", "travel_cancel_one_trip"}
     assert {CATALOG.tasks[t].site for t in expanded} == {"bank", "clinic", "forum", "learn", "mail", "shop", "travel"}
 
 
