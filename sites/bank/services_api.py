@@ -2,9 +2,6 @@
 `api.py`, with the same rules: check everything, then change the state, step the clock once and record
 one `commit` event; a 4xx with a `detail` message changes nothing)."""
 
-import base64
-import binascii
-import hashlib
 from datetime import date
 from typing import Any
 
@@ -25,8 +22,8 @@ from sites.bank.models import (
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.kit.templating import format_cents
+from sites.kit.uploads import decoded_upload, sha256_hex
 
-SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 MAX_TRIP_DAYS = 90          # a travel notice covers at most this many days
 MAX_NOTICE_AHEAD_DAYS = 365
 
@@ -109,16 +106,9 @@ def services_api_router() -> APIRouter:
     @hook_point("upload_evidence", "write", target=lambda kw: kw["body"].name)
     async def upload(body: UploadBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
         state = episode.state
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data must be the file's bytes in base64") from None
-        if len(data) > UPLOAD_MAX_BYTES:
-            raise HTTPException(413, f"a file may be at most {UPLOAD_MAX_BYTES // 1024} kB")
-        if not data.startswith(SIGNATURES[body.content_type]):
-            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} image")
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type, max_bytes=UPLOAD_MAX_BYTES)
         made = Upload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
-                      size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), uploaded_at=episode.clock.stamp())
+                      size_bytes=len(data), sha256=sha256_hex(data), uploaded_at=episode.clock.stamp())
         state.uploads.append(made)
         episode.emit.commit("upload_evidence", made.id, file_name=made.name, touched=[made.id])
         return {"upload": made.model_dump()}

@@ -8,9 +8,6 @@ Bindings:
 """
 
 import asyncio
-import base64
-import binascii
-import hashlib
 from random import Random
 from typing import Any
 
@@ -20,10 +17,10 @@ from scenarios.clock import EpisodeClock
 from sites.clinic.models import PHOTO_MAX_BYTES, CardPhoto, ClinicEpisode, ClinicState, PhotoBody
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
+from sites.kit.uploads import decoded_upload, sha256_hex
 
 # The portal checks that a photo is readable before it keeps it: that takes a moment.
 PHOTO_CHECKED_IN_S = 0.6
-SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
 def card_photo(state: ClinicState, bindings: dict[str, Any], rng: Random, clock: EpisodeClock) -> None:
@@ -59,20 +56,14 @@ def card_photo_api_router() -> APIRouter:
         if state.card_photos is None:
             raise HTTPException(404, "Card photos are not available on this account.")
         card = get_or_404(state.insurance_cards, card_id, "insurance card")
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data must be the photo's bytes in base64") from None
-        if len(data) > PHOTO_MAX_BYTES:
-            raise HTTPException(413, f"a photo may be at most {PHOTO_MAX_BYTES // 1024} kB")
-        if not data.startswith(SIGNATURES[body.content_type]):
-            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} image")
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type, max_bytes=PHOTO_MAX_BYTES,
+                              what="photo")
         await asyncio.sleep(PHOTO_CHECKED_IN_S)
         # a new photo of a card replaces the one it had
         state.card_photos = [p for p in state.card_photos if p.card_id != card.id]
         made = CardPhoto(id=state.take_id("photo", "cp"), card_id=card.id, name=body.name,
                          content_type=body.content_type, size_bytes=len(data),
-                         sha256=hashlib.sha256(data).hexdigest(), uploaded_at=episode.clock.stamp())
+                         sha256=sha256_hex(data), uploaded_at=episode.clock.stamp())
         state.card_photos.append(made)
         episode.emit.commit("card_photo", made.id, card=card.id, file_name=made.name, touched=[made.id, card.id])
         return {"photo": made.model_dump()}

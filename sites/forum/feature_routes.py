@@ -2,9 +2,6 @@
 pages and its API alike, as a community that does not offer it would (`available`)."""
 
 import asyncio
-import base64
-import binascii
-import hashlib
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -39,6 +36,7 @@ from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.kit.notices import notice_of
 from sites.kit.templating import Pages
+from sites.kit.uploads import decoded_upload, sha256_hex
 
 Feature = TypeVar("Feature")
 AWARD_AFTER = timedelta(days=1)  # a bounty is awarded no sooner than a day after it was offered
@@ -48,7 +46,6 @@ AWARD_AFTER = timedelta(days=1)  # a bounty is awarded no sooner than a day afte
 REPLY_IN_S = 2.5
 
 EXPORT_PREPARED_IN_S = 2.0  # a copy of your data is put together when asked for: it takes a moment
-PNG = b"\x89PNG\r\n\x1a\n"
 
 NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message",
            "attached": "File attached", "closed": "Closed as a duplicate", "edit_approved": "Edit approved",
@@ -327,27 +324,13 @@ def feature_api_router() -> APIRouter:
             raise HTTPException(404, f"no question or answer {post_id[:40]!r}")
         if post.author_id != state.me.id:
             raise HTTPException(403, "You can only attach files to your own posts.")
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data must be the file's bytes in base64") from None
-        if not data:
-            raise HTTPException(422, f"{body.name} is empty")
-        if len(data) > ATTACHMENT_MAX_BYTES:
-            raise HTTPException(413, f"a file may be at most {ATTACHMENT_MAX_BYTES // 1024} KB")
-        text = None
-        if body.content_type == "image/png":
-            if not data.startswith(PNG):
-                raise HTTPException(422, f"{body.name} is not a PNG image")
-        else:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise HTTPException(422, f"{body.name} is not a text file") from None
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type,
+                              max_bytes=ATTACHMENT_MAX_BYTES)
+        text = data.decode("utf-8") if body.content_type == "text/plain" else None
         if any(a.post_id == post.id and a.name == body.name for a in attachments):
             raise HTTPException(409, f"{body.name} is attached to this post already.")
         made = Attachment(id=state.take_id("attachment", "f"), post_id=post.id, name=body.name,
-                          content_type=body.content_type, size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
+                          content_type=body.content_type, size_bytes=len(data), sha256=sha256_hex(data),
                           text=text, attached_at=episode.clock.stamp())
         attachments.append(made)
         episode.emit.commit("attach_file", made.id, post_id=post.id, file_name=made.name, touched=[made.id])

@@ -9,8 +9,6 @@ takes, 409 for a request that does not make sense now (no attempts left, a date 
 """
 
 import asyncio
-import base64
-import binascii
 import math
 from datetime import date
 from decimal import Decimal
@@ -21,6 +19,7 @@ from fastapi import APIRouter, HTTPException, Request
 from scenarios.clock import iso, parse_iso
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
+from sites.kit.uploads import decoded_upload
 from sites.learn.models import (
     UPLOAD_MAX_BYTES,
     Announcement,
@@ -59,7 +58,6 @@ MAX_FILES = 60
 # take a moment, as on a real platform: the page says so and waits (the patience tasks are built on it).
 UPLOAD_CHECKED_IN_S = 0.8
 REPORT_PREPARED_IN_S = 1.5
-SIGNATURES = {"application/pdf": b"%PDF", "image/png": b"\x89PNG\r\n\x1a\n"}
 EXTENSION_MAX_DAYS = 60
 
 
@@ -218,21 +216,7 @@ def api_router() -> APIRouter:
     @hook_point("upload_file", "write", target=lambda kw: kw["body"].name)
     async def upload_file(body: UploadBody, request: Request, episode: LearnEpisode) -> dict[str, Any]:
         state = episode.state
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data: the file's bytes in base64") from None
-        if not data:
-            raise HTTPException(422, f"{body.name} is empty")
-        if len(data) > UPLOAD_MAX_BYTES:
-            raise HTTPException(413, f"a file may be at most {UPLOAD_MAX_BYTES // 1024} KB")
-        if body.content_type == "text/plain":
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise HTTPException(422, f"{body.name} is not a text file") from None
-        elif not data.startswith(SIGNATURES[body.content_type]):
-            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} file")
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type, max_bytes=UPLOAD_MAX_BYTES)
         if len(state.files) >= MAX_FILES:
             raise HTTPException(409, f"You can keep at most {MAX_FILES} files.")
         await asyncio.sleep(UPLOAD_CHECKED_IN_S)

@@ -7,9 +7,6 @@ a request that does not make sense in the current state, 422 for a malformed bod
 """
 
 import asyncio
-import base64
-import binascii
-import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +15,7 @@ from fastapi import APIRouter, HTTPException, Request
 from sites.kit.episode import SiteEpisode
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
+from sites.kit.uploads import decoded_upload, sha256_hex
 from sites.mail.models import (
     UPLOAD_MAX_BYTES,
     Attachment,
@@ -331,16 +329,11 @@ def api_router() -> APIRouter:
         state = episode.state
         if state.uploads is None:
             raise HTTPException(404, "attaching files is not available")
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data must be the file's bytes in base64") from None
-        if not data:
-            raise HTTPException(422, f"{body.name} is empty")
-        if len(data) > UPLOAD_MAX_BYTES:
-            raise HTTPException(413, f"a file may be at most {UPLOAD_MAX_BYTES // 1024} kB")
+        # any kind of file can be attached, as it is: no signature or text check
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type, max_bytes=UPLOAD_MAX_BYTES,
+                              signatures={}, text_types=())
         made = Upload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
-                      size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), uploaded_at=episode.clock.stamp())
+                      size_bytes=len(data), sha256=sha256_hex(data), uploaded_at=episode.clock.stamp())
         state.uploads.append(made)
         episode.emit.commit("upload_file", made.id, file_name=made.name, size_bytes=made.size_bytes,
                             touched=[made.id])

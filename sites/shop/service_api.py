@@ -3,15 +3,13 @@ its newer scans, and pricing a coupon at checkout (placing an order with a coupo
 `place_order`). A world without the feature answers 404, as a store without it would."""
 
 import asyncio
-import base64
-import binascii
-import hashlib
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
+from sites.kit.uploads import decoded_upload, sha256_hex
 from sites.shop.api import add_to_cart_item
 from sites.shop.models import (
     UPLOAD_MAX_BYTES,
@@ -57,7 +55,6 @@ PHOTO_CHECKED_IN_S = 0.6
 STORE_ANSWERS_IN_S = 1.2  # a store's own stock system, asked live
 INVOICE_PREPARED_IN_S = 1.5
 PICKUP_READY = "ready for pickup in 2 hours"
-SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
 
@@ -117,17 +114,11 @@ def service_api_router() -> APIRouter:
     async def upload_photo(body: NewUpload, request: Request, episode: ShopEpisode) -> dict[str, Any]:
         state = episode.state
         uploads = available(state.uploads, "photo uploads")
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data must be the photo's bytes in base64") from None
-        if len(data) > UPLOAD_MAX_BYTES:
-            raise HTTPException(413, f"a photo may be at most {UPLOAD_MAX_BYTES // 1024} kB")
-        if not data.startswith(SIGNATURES[body.content_type]):
-            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} image")
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type, max_bytes=UPLOAD_MAX_BYTES,
+                              what="photo")
         await asyncio.sleep(PHOTO_CHECKED_IN_S)
         made = PhotoUpload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
-                           size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
+                           size_bytes=len(data), sha256=sha256_hex(data),
                            uploaded_at=episode.clock.stamp())
         uploads.append(made)
         episode.emit.commit("upload_photo", made.id, file_name=made.name, size_bytes=made.size_bytes)

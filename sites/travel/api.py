@@ -11,9 +11,6 @@ answer 404 in a world that lacks them (`available`); their rules are in sites/tr
 """
 
 import asyncio
-import base64
-import binascii
-import hashlib
 from datetime import date, timedelta
 from typing import Any, TypeVar
 
@@ -21,6 +18,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
+from sites.kit.uploads import decoded_upload, sha256_hex
 from sites.travel.models import (
     Booking,
     BookingBody,
@@ -58,7 +56,6 @@ from sites.travel.stays import Stay, check_stay, fits, promo_discount
 
 T = TypeVar("T")
 UPLOAD_MAX_BYTES = 512 * 1024
-SIGNATURES = {"image/png": b"\x89PNG\r\n\x1a\n", "image/jpeg": b"\xff\xd8\xff"}
 
 
 def available(feature: T | None, what: str) -> T:
@@ -242,16 +239,10 @@ def api_router() -> APIRouter:
     async def upload_document(body: UploadBody, request: Request, episode: TravelEpisode) -> dict[str, Any]:
         state = episode.state
         uploads = available(state.uploads, "Document uploads")
-        try:
-            data = base64.b64decode(body.data, validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPException(422, "data must be the file's bytes in base64") from None
-        if len(data) > UPLOAD_MAX_BYTES:
-            raise HTTPException(413, f"A scan may be at most {UPLOAD_MAX_BYTES // 1024} kB.")
-        if not data.startswith(SIGNATURES[body.content_type]):
-            raise HTTPException(422, f"{body.name} is not a {body.content_type.split('/')[1].upper()} image.")
+        data = decoded_upload(body.data, name=body.name, content_type=body.content_type, max_bytes=UPLOAD_MAX_BYTES,
+                              what="scan")
         made = Upload(id=state.take_id("upload", "up"), name=body.name, content_type=body.content_type,
-                      size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest(), uploaded_at=episode.clock.stamp())
+                      size_bytes=len(data), sha256=sha256_hex(data), uploaded_at=episode.clock.stamp())
         uploads.append(made)
         episode.emit.commit("upload_document", made.id, file_name=made.name, touched=[made.id])
         return {"upload": made.model_dump()}
