@@ -347,6 +347,25 @@
       return { body: body, bad: bad };
     }
 
+    /* The message Send and Schedule post (with the draft it comes from), or null once the page has said what
+       is wrong: an address that isn't one, or no recipient at all. */
+    function checkedPayload() {
+      clear(status);
+      clear(alertBox, true);
+      var built = payload();
+      if (built.bad !== null) {
+        show(alertBox, "“" + built.bad + "” isn't an email address");
+        return null;
+      }
+      if (!built.body.to.length && !built.body.cc.length && !built.body.bcc.length) {
+        show(alertBox, "Add at least one recipient");
+        form.elements.to.focus();
+        return null;
+      }
+      if (form.dataset.draftId) built.body.draft_id = form.dataset.draftId;
+      return built.body;
+    }
+
     var scheduleOpen = form.querySelector("[data-schedule-open]");
     var scheduleButton = form.querySelector("[data-schedule]");
     function busy(on) {
@@ -363,22 +382,11 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       if (sendButton.disabled) return;
-      clear(status);
-      clear(alertBox, true);
-      var built = payload();
-      if (built.bad !== null) {
-        show(alertBox, "“" + built.bad + "” isn't an email address");
-        return;
-      }
-      if (!built.body.to.length && !built.body.cc.length && !built.body.bcc.length) {
-        show(alertBox, "Add at least one recipient");
-        form.elements.to.focus();
-        return;
-      }
-      if (form.dataset.draftId) built.body.draft_id = form.dataset.draftId;
+      var body = checkedPayload();
+      if (body === null) return;
       busy(true);
       sendButton.textContent = "Sending…";
-      api("POST", "/api/messages/send", built.body)
+      api("POST", "/api/messages/send", body)
         .then(function () { go(afterSend(), "sent"); })
         .catch(function (error) {
           busy(false);
@@ -397,28 +405,17 @@
       });
       scheduleButton.addEventListener("click", function () {
         if (scheduleButton.disabled) return;
-        clear(status);
-        clear(alertBox, true);
-        var built = payload();
-        if (built.bad !== null) {
-          show(alertBox, "“" + built.bad + "” isn't an email address");
-          return;
-        }
-        if (!built.body.to.length && !built.body.cc.length && !built.body.bcc.length) {
-          show(alertBox, "Add at least one recipient");
-          form.elements.to.focus();
-          return;
-        }
+        var body = checkedPayload();
+        if (body === null) return;
         if (!form.elements.send_on.value || !form.elements.send_at.value) {
           show(alertBox, "Choose the day and the time to send it");
           return;
         }
-        built.body.send_on = form.elements.send_on.value;
-        built.body.send_at = form.elements.send_at.value;
-        if (form.dataset.draftId) built.body.draft_id = form.dataset.draftId;
+        body.send_on = form.elements.send_on.value;
+        body.send_at = form.elements.send_at.value;
         busy(true);
         scheduleButton.textContent = "Scheduling…";
-        api("POST", "/api/messages/schedule", built.body)
+        api("POST", "/api/messages/schedule", body)
           .then(function () { go("/folder/scheduled", "scheduled"); })
           .catch(function (error) {
             busy(false);
