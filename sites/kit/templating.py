@@ -13,7 +13,7 @@ from sites.kit.episode import SiteEpisode
 
 KIT_DIR = Path(__file__).resolve().parent
 # The kit's macros (templates/kit/_macros.html) every page may call without importing them.
-KIT_MACROS = ("notice_region", "alert_region", "notice_and_alert")
+KIT_MACROS = ("notice_region", "alert_region", "notice_and_alert", "line_items", "line_item")
 
 
 def make_environment(
