@@ -12,7 +12,7 @@ from harness.browser.pool import BrowserPool
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from tests.screens import keep_screenshot
+from tests.screens import shot, walk_pages
 
 pytestmark = pytest.mark.e2e
 
@@ -36,12 +36,7 @@ async def test_main_pages_look_like_a_product(stack: Services, tmp_path: Path) -
             context = await pool.new_context(proxy)
             page = await context.new_page()
             await page.set_viewport_size({"width": 1280, "height": 900})
-            for name, (path, landmark) in pages.items():
-                response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
-                assert response is not None and response.status == 200, path
-                tree = await page.locator("body").aria_snapshot()
-                assert re.search(landmark, tree), (path, tree)
-                keep_screenshot(await page.screenshot(animations="disabled"), name)
+            await walk_pages(page, info["base_url"], pages)
             await context.close()
         await control.close_episode("clinic-look")
     finally:
@@ -66,11 +61,6 @@ async def test_later_pages_work_and_look_like_a_product(stack: Services, tmp_pat
                 page = await context.new_page()
                 await page.set_viewport_size({"width": 1280, "height": 900})
                 return info, page
-
-            async def shot(page: Page, name: str, landmark: str) -> None:
-                tree = await page.locator("body").aria_snapshot()
-                assert re.search(landmark, tree), (name, tree)
-                keep_screenshot(await page.screenshot(animations="disabled", full_page=True), name)
 
             # billing: a statement with a line to dispute, then paying another one
             info, page = await browse("billing")

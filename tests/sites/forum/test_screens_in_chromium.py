@@ -1,21 +1,19 @@
 """The forum's question page in Chromium through the real proxy: its landmarks, named controls,
 and a screenshot (`WEBCHAOS_UPDATE_SCREENSHOTS=1` keeps it as docs/screens/forum-question.png)."""
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from playwright.async_api import Page
 
 from harness.browser.pool import BrowserPool
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
+from tests.screens import walk_pages
 
 pytestmark = pytest.mark.e2e
-DOCS = Path(__file__).resolve().parents[3] / "docs" / "screens"
-
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -29,18 +27,14 @@ async def test_question_page_looks_like_a_product(stack: Services, tmp_path: Pat
             context = await pool.new_context(proxy)
             page = await context.new_page()
             await page.set_viewport_size({"width": 1280, "height": 1100})
-            response = await page.goto(f"{info['base_url']}/questions/{question}", wait_until="load")
-            assert response is not None and response.status == 200
-            tree = await page.locator("body").aria_snapshot()
-            assert re.search(r'^\s*- article "Question"', tree, re.M), tree
-            assert len(re.findall(r'^\s*- article "Answer by ', tree, re.M)) == 3
-            assert len(re.findall(r'- button "Upvote"', tree)) == 4
-            shot = tmp_path / "forum-question.png"
-            await page.screenshot(path=str(shot), animations="disabled")
-            assert shot.stat().st_size > 20_000
-            if os.environ.get("WEBCHAOS_UPDATE_SCREENSHOTS") == "1":
-                DOCS.mkdir(parents=True, exist_ok=True)
-                shutil.copy(shot, DOCS / "forum-question.png")
+
+            async def check(name: str, page: Page, tree: str) -> None:
+                assert len(re.findall(r'^\s*- article "Answer by ', tree, re.M)) == 3
+                assert len(re.findall(r'- button "Upvote"', tree)) == 4
+
+            await walk_pages(page, info["base_url"],
+                             {"forum-question.png": (f"/questions/{question}", r'^\s*- article "Question"')},
+                             check=check)
             await context.close()
         await control.close_episode("forum-look")
     finally:

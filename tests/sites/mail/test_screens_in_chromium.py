@@ -7,21 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Page
 
 from harness.browser.pool import BrowserPool
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from tests.screens import keep_screenshot
+from tests.screens import shot
 
 pytestmark = pytest.mark.e2e
-
-
-async def _shot(page: Page, name: str, landmark: str) -> None:
-    tree = await page.locator("body").aria_snapshot()
-    assert re.search(landmark, tree), (name, tree)
-    keep_screenshot(await page.screenshot(animations="disabled", full_page=True), name)
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -43,14 +36,14 @@ async def test_later_pages_work_and_look_like_the_webmail(stack: Services, tmp_p
             await page.goto(f"{base}/message/{statement['id']}", wait_until="load")
             link = page.get_by_role("link", name=f"Download {statement['file']}")
             await link.wait_for()
-            await _shot(page, "mail-statement-message.png", r'- link "Download ' + re.escape(statement["file"]))
+            await shot(page, "mail-statement-message.png", r'- link "Download ' + re.escape(statement["file"]))
             async with page.expect_download() as started:
                 await link.click()
             saved = tmp_path / (await started.value).suggested_filename
             await (await started.value).save_as(saved)
             assert saved.name == statement["file"]
             await page.goto(saved.as_uri())
-            await _shot(page, "mail-statement-file.png", r'- group "Total due"')
+            await shot(page, "mail-statement-file.png", r'- group "Total due"')
 
             # a reply with a file from the user's computer: uploaded as it is chosen, listed, then sent
             expenses = extras["expenses"]
@@ -60,7 +53,7 @@ async def test_later_pages_work_and_look_like_the_webmail(stack: Services, tmp_p
             await page.get_by_role("combobox", name="Cc", exact=True).fill(expenses["manager"]["email"])
             await page.get_by_role("button", name="Attach files").set_input_files(upload)
             await page.get_by_text(f"{expenses['file']} attached").wait_for()
-            await _shot(page, "mail-compose-attached.png", r'- button "Remove ' + re.escape(expenses["file"]))
+            await shot(page, "mail-compose-attached.png", r'- button "Remove ' + re.escape(expenses["file"]))
             await page.get_by_role("button", name="Send", exact=True).click()
             await page.get_by_text("Message sent").wait_for()
 
@@ -73,20 +66,20 @@ async def test_later_pages_work_and_look_like_the_webmail(stack: Services, tmp_p
             await page.get_by_role("button", name="Schedule send").click()
             await page.get_by_role("textbox", name="Send on").fill(wanted["send_on"])
             await page.get_by_role("textbox", name="At", exact=True).fill(wanted["send_at"])
-            await _shot(page, "mail-compose-schedule.png", r'- button "Schedule"')
+            await shot(page, "mail-compose-schedule.png", r'- button "Schedule"')
             await page.get_by_role("button", name="Schedule", exact=True).click()
             await page.get_by_text("Message scheduled").wait_for()
-            await _shot(page, "mail-scheduled.png", r'- link "Scheduled')
+            await shot(page, "mail-scheduled.png", r'- link "Scheduled')
 
             # snooze: a menu of times on the open message; the message waits in Snoozed
             snooze = extras["snooze"]
             await page.goto(f"{base}/message/{snooze['id']}", wait_until="load")
             await page.get_by_role("button", name="Snooze", exact=True).click()
-            await _shot(page, "mail-snooze-menu.png", r'- button "Next week \(Mon 08:00\)"')
+            await shot(page, "mail-snooze-menu.png", r'- button "Next week \(Mon 08:00\)"')
             await page.get_by_role("button", name="Next week (Mon 08:00)").click()
             await page.wait_for_url(re.compile("notice=snoozed"))
             await page.goto(f"{base}/folder/snoozed", wait_until="load")
-            await _shot(page, "mail-snoozed.png", r"- time: Until Mon, \d{1,2} \w{3} \d{4}, 08:00")
+            await shot(page, "mail-snoozed.png", r"- time: Until Mon, \d{1,2} \w{3} \d{4}, 08:00")
             await context.close()
     finally:
         await control.close_episode(episode_id)

@@ -15,7 +15,7 @@ from harness.episodes.files import png_picture
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from tests.screens import keep_screenshot
+from tests.screens import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -27,12 +27,6 @@ async def _open(oracle: OracleClient, control: ControlClient, question: str,
                                        setup={"params": {"question": question}})
     proxy = (await control.open_episode(episode_id, 2, [], tmp_path / episode_id))["proxy_url"]
     return info, proxy
-
-
-async def _shot(page: Page, name: str, landmark: str) -> None:
-    tree = await page.locator("body").aria_snapshot()
-    assert re.search(landmark, tree), (name, tree)
-    keep_screenshot(await page.screenshot(animations="disabled", full_page=True), name)
 
 
 async def _cart_then_checkout(page: Page, base: str, product_id: str) -> None:
@@ -65,18 +59,18 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
                 await page.get_by_role("combobox", name=f"Reason for returning {item['name']}").select_option(
                     label=item["reason"])
             await page.get_by_role("radio", name="Cartwheel store credit").check()
-            await _shot(page, "shop-return.png", r'- button "Request return"')
+            await shot(page, "shop-return.png", r'- button "Request return"')
             await page.get_by_role("button", name="Request return").click()
             await page.get_by_role("heading", name="Return requested").wait_for()
-            await _shot(page, "shop-return-requested.png", r'- group "Refund amount"')
+            await shot(page, "shop-return-requested.png", r'- group "Refund amount"')
 
             info, page = await browse("return_closed")
             await page.goto(f"{info['base_url']}/orders/{info['bindings']['late_return']['order_id']}/return")
-            await _shot(page, "shop-return-closed.png", r'- region "Return window"')
+            await shot(page, "shop-return-closed.png", r'- region "Return window"')
 
             info, page = await browse("parcel")
             await page.goto(f"{info['base_url']}/orders/{info['bindings']['parcel']['order_id']}/tracking")
-            await _shot(page, "shop-tracking.png", r'- group "Tracking number"')
+            await shot(page, "shop-tracking.png", r'- group "Tracking number"')
 
             # the carrier's newer scans arrive a moment after the page: the panel says so, then shows them
             info, page = await browse("live_parcel")
@@ -86,23 +80,23 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             assert await page.get_by_role("status").inner_text() == f"Updated from {live['carrier']} just now."
             place = page.get_by_role("group", name="Latest scan location").get_by_role("definition")
             assert await place.inner_text() == live["place"]
-            await _shot(page, "shop-tracking-live.png", r'- group "Latest scan location"')
+            await shot(page, "shop-tracking-live.png", r'- group "Latest scan location"')
 
             # coupons: the wallet, then a code applied at checkout
             info, page = await browse("coupons")
             coupon = info["bindings"]["coupon"]
             await page.goto(f"{info['base_url']}/account/coupons", wait_until="load")
-            await _shot(page, "shop-coupons.png", r'- row "' + re.escape(coupon["code"]))
+            await shot(page, "shop-coupons.png", r'- row "' + re.escape(coupon["code"]))
             await _cart_then_checkout(page, info["base_url"], info["bindings"]["target"]["id"])
             await page.get_by_role("textbox", name="Coupon code").fill(coupon["code"])
             await page.get_by_role("button", name="Apply").click()
             await page.get_by_role("status").filter(has_text=f"Coupon {coupon['code']} applied").wait_for()
-            await _shot(page, "shop-checkout-coupon.png", r'- button "Place order"')
+            await shot(page, "shop-checkout-coupon.png", r'- button "Place order"')
 
             info, page = await browse("wishlist")
             await page.goto(f"{info['base_url']}/account/wishlist", wait_until="load")
             first = info["bindings"]["wishlist"]["in_stock"][0]["name"]
-            await _shot(page, "shop-wishlist.png", r'- button "Move ' + re.escape(first) + ' to cart"')
+            await shot(page, "shop-wishlist.png", r'- button "Move ' + re.escape(first) + ' to cart"')
 
             info, page = await browse("review")
             asked = info["bindings"]["review"]
@@ -110,7 +104,7 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("radio", name=f"{asked['rating']} stars").check()
             await page.get_by_role("textbox", name="Review title").fill(asked["title"])
             await page.get_by_role("textbox", name="Your review").fill(asked["body"])
-            await _shot(page, "shop-review.png", r'- button "Submit review"')
+            await shot(page, "shop-review.png", r'- button "Submit review"')
 
             info, page = await browse("gift")
             gift = info["bindings"]["gift"]
@@ -119,7 +113,7 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("checkbox", name="This order is a gift").check()
             await page.get_by_role("textbox", name="Gift message").fill(gift["message"])
             await page.get_by_role("checkbox", name=re.compile("^Add gift wrap")).check()
-            await _shot(page, "shop-checkout-gift.png", r'- checkbox "Add gift wrap')
+            await shot(page, "shop-checkout-gift.png", r'- checkbox "Add gift wrap')
 
             # a damaged item: the photo is uploaded as it is chosen, and the return's page names it
             info, page = await browse("damaged")
@@ -132,10 +126,10 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
                 label="Arrived damaged")
             await page.get_by_role("button", name=f"Photo of the damage to {damaged['product']}").set_input_files(photo)
             await page.get_by_text(f"{damaged['photo']} attached").wait_for()
-            await _shot(page, "shop-return-photo.png", r'- button "Request return"')
+            await shot(page, "shop-return-photo.png", r'- button "Request return"')
             await page.get_by_role("button", name="Request return").click()
             await page.get_by_role("heading", name="Return requested").wait_for()
-            await _shot(page, "shop-return-photo-requested.png", r'- cell "' + re.escape(damaged["photo"]))
+            await shot(page, "shop-return-photo-requested.png", r'- cell "' + re.escape(damaged["photo"]))
 
             # an invoice: asked for on the order's page, ready a moment later, saved as a file and opened
             info, page = await browse("invoice")
@@ -144,14 +138,14 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("button", name="Get invoice").click()
             link = page.get_by_role("link", name="Download invoice")
             await link.wait_for()
-            await _shot(page, "shop-order-invoice.png", r'- link "Download invoice"')
+            await shot(page, "shop-order-invoice.png", r'- link "Download invoice"')
             async with page.expect_download() as started:
                 await link.click()
             saved = tmp_path / (await started.value).suggested_filename
             await (await started.value).save_as(saved)
             assert asked["number"] in saved.name
             await page.goto(saved.as_uri())
-            await _shot(page, "shop-invoice.png", r'- group "Invoice number"')
+            await shot(page, "shop-invoice.png", r'- group "Invoice number"')
 
             # pickup in store: a store's stock, asked of its own system
             info, page = await browse("store_stock")
@@ -162,13 +156,13 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             stock = page.get_by_role("group", name=f"Stock at {store['name']}")
             await stock.wait_for()
             assert (await stock.get_by_role("definition").inner_text()).startswith(f"{store['units']} in stock")
-            await _shot(page, "shop-pickup.png", r'- group "Stock at ')
+            await shot(page, "shop-pickup.png", r'- group "Stock at ')
 
             # a review posted on the wrong item: its page offers to delete it
             info, page = await browse("misplaced_review")
             misplaced = info["bindings"]["misplaced"]
             await page.goto(f"{info['base_url']}/product/{misplaced['wrong_id']}/review", wait_until="load")
-            await _shot(page, "shop-review-posted.png", r'- button "Delete review"')
+            await shot(page, "shop-review-posted.png", r'- button "Delete review"')
 
             # a gift card: its code typed as it reads in the friend's message, the balance then grows
             info, page = await browse("gift_card")
@@ -177,33 +171,33 @@ async def test_later_pages_work_and_look_like_the_store(stack: Services, tmp_pat
             await page.get_by_role("textbox", name="Gift card code").fill(gift["code"])
             await page.get_by_role("button", name="Redeem").click()
             await page.get_by_text(f"Added {gift['added']} to your balance").wait_for()
-            await _shot(page, "shop-gift-cards.png", r'- group "Gift card balance"')
+            await shot(page, "shop-gift-cards.png", r'- group "Gift card balance"')
 
             # saved cards: the expired default cannot be removed before another card is the default
             info, page = await browse("expired_card")
             await page.goto(f"{info['base_url']}/account/payment-methods", wait_until="load")
-            await _shot(page, "shop-payment-methods.png", r'- button "Remove the ')
+            await shot(page, "shop-payment-methods.png", r'- button "Remove the ')
 
             # an order not shipped yet, cancelled from its page
             info, page = await browse("cancel")
             await page.goto(f"{info['base_url']}/orders/{info['bindings']['cancel']['order_id']}", wait_until="load")
             await page.get_by_role("button", name="Cancel order").click()
             await page.get_by_role("heading", name="Order cancelled").wait_for()
-            await _shot(page, "shop-order-cancelled.png", r'- group "Refund to your card"')
+            await shot(page, "shop-order-cancelled.png", r'- group "Refund to your card"')
 
             # a product's questions: the newest on its page, all of them (and the form to ask) on their own
             info, page = await browse("product_qa")
             qa_target = info["bindings"]["target"]["id"]
             await page.goto(f"{info['base_url']}/product/{qa_target}/questions", wait_until="load")
             await page.get_by_role("textbox", name="Your question").fill(info["bindings"]["qa"]["ask"])
-            await _shot(page, "shop-questions.png", r'- button "Post question"')
+            await shot(page, "shop-questions.png", r'- button "Post question"')
 
             # a sold-out listing: an email when it is back
             info, page = await browse("restock")
             await page.goto(f"{info['base_url']}/product/{info['bindings']['target']['id']}", wait_until="load")
             await page.get_by_role("button", name="Email me when it's back").click()
             await page.get_by_text("when it's back in stock").wait_for()
-            await _shot(page, "shop-stock-alert.png", r'- button "Add to wish list"')
+            await shot(page, "shop-stock-alert.png", r'- button "Add to wish list"')
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)

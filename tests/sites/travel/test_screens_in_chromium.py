@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.async_api import Page
 
 from harness.browser.pool import BrowserPool
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
 from sites.kit.templating import format_cents
-from tests.screens import keep_screenshot
+from tests.screens import keep_screenshot, walk_pages
 
 pytestmark = pytest.mark.e2e
 
@@ -29,45 +30,44 @@ async def test_main_pages_look_like_a_product(stack: Services, tmp_path: Path) -
         proxy = (await control.open_episode("travel-look", 1, [], tmp_path / "ep"))["proxy_url"]
         b = info["bindings"]
         ref = b["refundable"]
+        room = re.escape(ref["room_name"])
         pages = {
-            "home": "/",
-            "results": f"/hotels?city={ref['city']}&{_stay(ref)}",
-            "hotel": f"/hotels/{ref['hotel_id']}?{_stay(ref)}",
-            "book": f"/book?hotel={ref['hotel_id']}&room={ref['room_id']}&{_stay(ref)}",
-            "trips": "/trips",
+            "travel-home.png": ("/", [r'- search "Search stays"', r'- combobox "Destination"',
+                                      r'- textbox "Check-in"']),
+            "travel-results.png": (f"/hotels?city={ref['city']}&{_stay(ref)}",
+                                   [r'- button "Apply filters"', r'- checkbox "Free cancellation"']),
+            "travel-hotel.png": (f"/hotels/{ref['hotel_id']}?{_stay(ref)}",
+                                 [rf'- link "Reserve {room}, free cancellation"',
+                                  rf'- link "Reserve {room}, non-refundable"']),
+            "travel-book.png": (f"/book?hotel={ref['hotel_id']}&room={ref['room_id']}&{_stay(ref)}",
+                                r'- button "Continue to payment"'),
+            "travel-trips.png": ("/trips", r'- link "Manage booking"'),
         }
+
+        async def check(name: str, page: Page, tree: str) -> None:
+            if name == "travel-home.png":
+                await page.get_by_role("button", name="Choose check-in date").click()
+                calendar = page.get_by_role("dialog", name="Choose check-in date")
+                assert await calendar.is_visible()
+                await calendar.get_by_role("button", name="Next month").click()
+                day = calendar.locator("button[data-date]:not(:disabled)").nth(13)
+                wanted = await day.get_attribute("data-date")
+                await day.click()
+                assert await page.get_by_role("textbox", name="Check-in").input_value() == wanted
+            if name == "travel-results.png":
+                assert len(re.findall(r'- link "See availability at ', tree)) == 8
+            if name == "travel-book.png":
+                await page.get_by_role("button", name="Continue to payment").click()
+                await page.get_by_role("button", name="Continue to review").click()
+                assert await page.get_by_role("heading", name="3. Review and confirm").is_visible()
+            if name == "travel-trips.png":
+                assert len(re.findall(r'- link "Manage booking"', tree)) >= 3
+
         async with BrowserPool() as pool:
             context = await pool.new_context(proxy)
             page = await context.new_page()
             await page.set_viewport_size({"width": 1280, "height": 1000})
-            for name, path in pages.items():
-                response = await page.goto(f"{info['base_url']}{path}", wait_until="load")
-                assert response is not None and response.status == 200, name
-                tree = await page.locator("body").aria_snapshot()
-                if name == "home":
-                    assert re.search(r'- search "Search stays"', tree), tree
-                    assert '- combobox "Destination"' in tree and '- textbox "Check-in"' in tree
-                    await page.get_by_role("button", name="Choose check-in date").click()
-                    calendar = page.get_by_role("dialog", name="Choose check-in date")
-                    assert await calendar.is_visible()
-                    await calendar.get_by_role("button", name="Next month").click()
-                    day = calendar.locator("button[data-date]:not(:disabled)").nth(13)
-                    wanted = await day.get_attribute("data-date")
-                    await day.click()
-                    assert await page.get_by_role("textbox", name="Check-in").input_value() == wanted
-                if name == "results":
-                    assert len(re.findall(r'- link "See availability at ', tree)) == 8
-                    assert '- button "Apply filters"' in tree and '- checkbox "Free cancellation"' in tree
-                if name == "hotel":
-                    assert f'- link "Reserve {ref["room_name"]}, free cancellation"' in tree
-                    assert f'- link "Reserve {ref["room_name"]}, non-refundable"' in tree
-                if name == "book":
-                    await page.get_by_role("button", name="Continue to payment").click()
-                    await page.get_by_role("button", name="Continue to review").click()
-                    assert await page.get_by_role("heading", name="3. Review and confirm").is_visible()
-                if name == "trips":
-                    assert len(re.findall(r'- link "Manage booking"', tree)) >= 3
-                keep_screenshot(await page.screenshot(animations="disabled"), f"travel-{name}.png")
+            await walk_pages(page, info["base_url"], pages, check=check)
             await context.close()
         await control.close_episode("travel-look")
     finally:
