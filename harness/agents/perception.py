@@ -7,6 +7,7 @@ from playwright.async_api import Locator, Page
 
 from scenarios.schema import Expect, PlanStep
 
+_REDRAWN = re.compile(r"not attached|Cannot find context|Execution context was destroyed")
 _CONTAINERS = "article, section, li, tr, form, fieldset, [role=region], [role=group], [role=listitem]"
 
 
@@ -134,3 +135,42 @@ async def settle_after_write(page: Page, document: float | None, within_s: float
 def first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__
+
+
+async def click_where_seen(target: Locator, wait_ms: float) -> None:
+    """Click the point where the control was seen, as an agent acting on a screenshot does: brought into view
+    and measured, then the pointer goes there and presses; nothing finds the control again on the way, so
+    whatever moved under the pointer meanwhile takes the click (the careful click is Playwright's own, which
+    checks the element is the one under the pointer as the button goes down)."""
+    # what it sees is a page that has loaded (its scripts run), as a screenshot taken after the load shows
+    await target.page.wait_for_load_state("domcontentloaded", timeout=wait_ms)
+    for look in range(3):
+        try:
+            await target.scroll_into_view_if_needed(timeout=wait_ms)
+            # the first box the control is drawn in (a link that wraps has one per line; the middle of all of
+            # them may be between the lines)
+            box = await target.evaluate(
+                "el => { const r = el.getClientRects()[0]; return r ? {x: r.x, y: r.y, width: r.width, "
+                "height: r.height} : null; }", timeout=wait_ms)
+            break
+        except PlaywrightError as exc:
+            # the page drew the list again, or loaded again, after the last action while it was being looked
+            # at: look again
+            if not _REDRAWN.search(str(exc)) or look == 2:
+                raise
+            await target.page.wait_for_load_state("domcontentloaded", timeout=wait_ms)
+    if box is None:
+        raise TargetMissing("the control is not drawn anywhere to click")
+    # The pointer comes from elsewhere, as a hand's does: a pointer already resting on the point (after a
+    # reload) would arrive without moving, and what a page does as the pointer reaches a control would not run.
+    await target.page.mouse.move(0, 0)
+    await target.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+_TEXT_FIELDS = ("textarea, input:not([type]), input[type=text], input[type=search], input[type=email], "
+                "input[type=tel], input[type=url], input[type=password]")
+
+
+async def types_as_text(control: Locator, wait_ms: float) -> bool:
+    """Whether the control takes typed text key by key as it is (dates, numbers and lists are set, not typed)."""
+    return bool(await control.evaluate(f"el => el.matches({_TEXT_FIELDS!r})", timeout=wait_ms))

@@ -38,8 +38,16 @@ RECOVERIES: dict[str, Primitive] = {
     "sign in again": Primitive.state_tracking,          # the session ended: sign in, come back to the step
     "refill the form": Primitive.state_tracking,        # type again what a reload or a detour emptied
     "use the renamed control": Primitive.state_tracking,  # the control's name changed as the form was typed in
+    # a tab the page opened by itself is not where the task is: stay on the task's own (an agent that follows
+    # the newest tab goes on there)
+    "keep to the task's tab": Primitive.state_tracking,
+    # type into the field meant, not into whatever has the focus after clicking it (a page may move the focus)
+    "type into the field itself": Primitive.state_tracking,
     "do the step asked for": Primitive.planning,        # a dialog asks for one more step first: do it, go on
     "dismiss a dialog": Primitive.grounding,            # a banner covers the target: close it to reach the target
+    # find the control again as the button goes down (it may have moved since it was seen), not click the point
+    # where it was: an agent acting on what it saw a moment ago clicks whatever moved there
+    "look again before clicking": Primitive.grounding,
     "refuse a detour": Primitive.planning,              # a dialog offers a way off the task: decline, keep to it
     "open an overflow menu": Primitive.exploration,     # the control is tucked into "More"
     "turn the page": Primitive.exploration,             # the item is on a later page of the list
@@ -87,6 +95,7 @@ class StepState:
     completed: bool = False       # the plan's steps that finish a partly shown write were run
     claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late)
     repeated_here: bool = False   # the write, found missing where it shows, was sent again from the same page
+    may_have_landed: bool = False  # an action on the step's control failed late (a timeout): it may have gone through
     search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
     searched_again: bool = False
     listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
@@ -252,14 +261,19 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.type_slowly = True
         return "the field changed what was typed: typing it again"
     if not state.acted:
-        return await _action_failed(page, step, state, error)
+        return await _action_failed(page, step, state, error, base_url)
     return await _effect_missing(page, step, state, base_url)
 
 
-async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException) -> str:
+async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException, base_url: str) -> str:
     may = state.abilities.may
     if step.expect is not None and page.url != state.url_before and await holds(page, step.expect, 0.5):
         # The action timed out but went through (the page moved on to what it should show).
+        return "effect confirmed"
+    if (isinstance(error, TargetMissing) and state.may_have_landed and step.effect is not None
+            and may("check where the write shows") and await confirm_effect(page, step, base_url, state.affordances)):
+        # The control is gone after a click that timed out as it became usable: the click landed late and
+        # the write is done (catalog check refuses a write whose effect holds before it is made).
         return "effect confirmed"
     if isinstance(error, TargetMissing):
         if may("open an overflow menu") and await open_more_menu(page, step, state.affordances):

@@ -32,10 +32,12 @@ from harness.agents.perception import (
     InputAltered,
     StepFailed,
     TargetMissing,
+    click_where_seen,
     document_of,
     first_line,
     ground,
     holds,
+    types_as_text,
 )
 from harness.agents.recovery import (
     BACKTRACK,
@@ -99,11 +101,25 @@ class ReferenceAgent:
             page.set_default_timeout(self.action_timeout_ms)
             # Loading a page is not an action on it: a busy machine may take longer than a click's wait.
             page.set_default_navigation_timeout(max(self.action_timeout_ms, 15_000))
+            opened: list[Page] = []  # tabs the page opened by itself (window.open, a link to a new tab)
+
+            def on_popup(popup: Page) -> None:
+                opened.append(popup)
+
+            page.on("popup", on_popup)
             started = time.monotonic()
             document = await document_of(page)  # the document each step starts on: where the last one ended
             for index, step in enumerate(ctx.plan):
                 if time.monotonic() - started > ctx.time_budget_s:
                     return self._outcome("timeout", done, ctx, tally, f"time budget of {ctx.time_budget_s}s spent")
+                if opened and not self.abilities.may("keep to the task's tab"):
+                    # It works on in the newest tab, as agents that follow a new tab do.
+                    page = opened[-1]
+                    opened.clear()
+                    page.on("popup", on_popup)
+                    page.set_default_timeout(self.action_timeout_ms)
+                    await page.wait_for_load_state("domcontentloaded")
+                    tally.log.append(f"step {index}: went on in the tab the page opened ({page.url})")
                 error = await self._step(page, ctx, index, step, tally)
                 if error is not None:
                     await _screenshot(page, ctx, f"failed-step-{index}")
@@ -189,6 +205,8 @@ class ReferenceAgent:
                 return None
             except (PlaywrightError, StepFailed) as exc:
                 message = first_line(exc)
+                if not state.acted and step.effect is not None and not isinstance(exc, StepFailed):
+                    state.may_have_landed = True
                 tally.log.append(f"{label}: {message}")
                 if not self.recovery or attempt >= self.max_retries + min(state.fresh_candidates, FREE_CANDIDATES):
                     return message
@@ -270,12 +288,23 @@ class ReferenceAgent:
         if (perform := action_for(step.do)) is not None:
             return await perform(page, ctx, step, target, int(timeout))
         if step.do == "click":
-            await target.click(timeout=timeout)
+            if state.abilities.may("look again before clicking"):
+                await target.click(timeout=timeout)
+            else:
+                await click_where_seen(target, timeout)
         elif step.do == "fill":
             text = step.value or ""
             if state.type_slowly:
                 await target.fill("", timeout=timeout)
                 await target.press_sequentially(text, delay=20, timeout=timeout)
+            elif not state.abilities.may("type into the field itself") and await types_as_text(target, timeout):
+                # click into it, select what it holds and type over it: the keys go wherever the focus is
+                if state.abilities.may("look again before clicking"):
+                    await target.click(timeout=timeout)
+                else:
+                    await click_where_seen(target, timeout)
+                await page.keyboard.press("ControlOrMeta+A")
+                await page.keyboard.type(text)
             else:
                 await target.fill(text, timeout=timeout)
             # With recovery on, the agent reads back what it typed (verification).

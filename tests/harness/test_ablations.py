@@ -101,3 +101,51 @@ async def test_only_the_agent_lacking_the_moves_primitive_fails(
     status, moves, hits = await run_agent(browser, plan(page), f"reference-without-{spared.value}", tmp_path)
     assert status == "done", moves
     assert hits.count("save") == 1
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_click_on_the_point_where_the_control_was_seen_takes_what_moved_there(
+    browser: BrowserPool, tmp_path: Path,  # noqa: F811
+) -> None:
+    """Without looking again before clicking (grounding), the agent presses where the button was when it
+    measured it; the promotion the pointer's arrival put above the button takes the click."""
+    status, _, hits = await run_agent(browser, plan("shifting"), "reference-no-recovery", tmp_path)
+    assert (status, hits) == ("failed", ["promo"])
+    # finding the button again as the button goes down: the promotion never takes the click
+    status, moves, hits = await run_agent(browser, plan("shifting"), "reference-without-planning", tmp_path)
+    assert (status, hits) == ("done", ["save"]), moves
+    status, _, hits = await run_agent(browser, plan("plain"), "reference-no-recovery", tmp_path)
+    assert (status, hits) == ("done", ["save"])  # where nothing moves, the point is the button
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_tab_the_page_opens_is_followed_only_by_the_agent_lacking_state_tracking(
+    browser: BrowserPool, tmp_path: Path,  # noqa: F811
+) -> None:
+    steps = [*plan("popup"), PlanStep(do="click", role="button", name="Finish")]
+    for spec in ("reference-no-recovery", "reference-without-state_tracking"):
+        status, _, hits = await run_agent(browser, steps, spec, tmp_path)
+        assert (status, hits) == ("failed", ["save"]), spec  # Finish is not in the promotion's tab
+    status, moves, hits = await run_agent(browser, steps, "reference-without-planning", tmp_path)
+    assert (status, hits) == ("done", ["save", "finish"]), moves
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_keys_typed_after_the_focus_moved_away_are_lost_only_for_the_agent_lacking_state_tracking(
+    browser: BrowserPool, tmp_path: Path,  # noqa: F811
+) -> None:
+    """An agent that clicks into a field and types sends its keys wherever the focus is; typing into the field
+    itself (state tracking: knowing where the text goes) is not fooled by a page that moves the focus, and
+    reading back what was typed (verification) finds the field empty and types again."""
+    steps = [PlanStep(do="goto", url="/page/stealing"), PlanStep(do="fill", role="textbox", name="Name", value="Ada"),
+             *plan("stealing")[1:]]
+    status, _, hits = await run_agent(browser, steps, "reference-no-recovery", tmp_path)
+    assert (status, hits) == ("failed", [])
+    status, moves, hits = await run_agent(browser, steps, "reference-without-state_tracking", tmp_path)
+    assert (status, hits) == ("done", ["save"]), moves
+    assert "recover: the field changed what was typed: typing it again" in moves, moves
+    status, moves, hits = await run_agent(browser, steps, "reference-without-verification", tmp_path)
+    assert (status, hits, moves) == ("done", ["save"], []), moves
+    plain = [PlanStep(do="goto", url="/page/dropped"), PlanStep(do="fill", role="textbox", name="Name", value="Ada")]
+    status, _, _ = await run_agent(browser, plain, "reference-no-recovery", tmp_path)
+    assert status == "done"  # where the focus stays, the keys land in the field

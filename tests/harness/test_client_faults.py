@@ -519,12 +519,15 @@ async def test_recovery_gets_the_agent_through(agent_runs: dict[tuple[str, str],
     assert on.outcome.recoveries >= 1 or variant in ("shop_product_overlay_returns", "shop_product_delayed_render")
 
 
-async def test_layout_shift_does_not_hurt_an_agent_that_grounds_before_each_action(
+async def test_layout_shift_hurts_only_the_agent_that_clicks_where_it_saw_the_control(
         agent_runs: dict[tuple[str, str], EpisodeResult]) -> None:
-    # A pre-computed coordinate click is hurt (test_layout_shift_moves_the_target...); re-grounding is not.
-    for agent in ("reference-no-recovery", "reference"):
-        result = outcome(agent_runs, "shop_product_layout_shift", agent)
-        assert result.success and result.firings >= 1, (agent, result.outcome)
+    # The agent without recovery clicks the point where it measured the button; the promotion the pointer's
+    # arrival inserted takes the click. Looking again as the button goes down (the reference agent) is not hurt.
+    naive = outcome(agent_runs, "shop_product_layout_shift", "reference-no-recovery")
+    assert not naive.success and naive.firings >= 1, naive.outcome
+    assert naive.outcome.status == "failed" and "Add to cart" in (naive.outcome.error or ""), naive.outcome
+    careful = outcome(agent_runs, "shop_product_layout_shift", "reference")
+    assert careful.success and careful.firings >= 1, careful.outcome
 
 
 async def test_false_toast_fools_an_agent_that_trusts_it_and_the_grader_catches_it(

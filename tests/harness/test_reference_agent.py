@@ -102,9 +102,26 @@ PAGES = {
                         <tr><td>Rent</td><td><button id="r" style="visibility:hidden" onclick="done()">Cancel
                         payment</button></td></tr></tbody></table></section>
                         <script>setTimeout(() => document.getElementById('r').style.visibility = '', 1000)</script>""",
-    # A modal covers the page.
+    # A promotion is put above the button as the pointer reaches it (a layout shift): a click on the point
+    # where the button was seen lands on the promotion.
+    "shifting": """<div id="slot"></div><button id="b" onclick="done()">Save</button>
+                   <script>function shift() { if (window.shifted) return; window.shifted = 1;
+                   document.getElementById('slot').innerHTML = '<a href="#" style="display:block;height:160px" ' +
+                   'onclick="hit(\\'promo\\'); return false">Today only: 20% off</a>'; }
+                   document.getElementById('b').addEventListener('pointermove', shift, true);
+                   document.getElementById('b').addEventListener('mousemove', shift, true);</script>""",
+    # Save opens a promotion in a new tab (the page stays as it was); Finish is on this page only.
+    "popup": """<button onclick="done(); window.open('/page/promo', '_blank')">Save</button>
+                <button onclick="hit('finish')">Finish</button>""",
+    "promo": """<h1>Today only: 20% off</h1>""",
+    # The field gives its focus away the first time it gets it; Save works once it holds "Ada".
+    "stealing": """<label>Name <input id="n" autocomplete="off"
+                   onfocus="if (!window.stolen) { window.stolen = 1; this.blur(); }"></label>
+                   <button onclick="if (document.getElementById('n').value === 'Ada') done()">Save</button>""",
+    # A modal covers the page (its dialog away from the button: a click on the button's point lands on the shade).
     "modal": """<button onclick="done()">Save</button>
-                <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies">
+                <div style="position:fixed;inset:0;background:#0008" id="m"><div role="dialog" aria-label="Cookies"
+                style="margin:40vh auto 0;width:20em;background:#fff">
                 <button onclick="document.getElementById('m').remove()">Accept all</button></div></div>""",
 }
 
