@@ -11,7 +11,8 @@ PYTEST_ARGS ?=
 # PYTEST_ARGS picks the tests). Three on two cores: a test process keeps about half a core busy (its episodes
 # mostly wait on pages and faults' delays), so two left a core idle; four were slower again (696 s of pytest
 # against 613-635 s with three, fresh clones). The API fuzzing runs in a pytest of its
-# own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py).
+# own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py). The files are handed out heaviest first
+# (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps.
 TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,3)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # The plugins the tests use, named instead of autoloaded: pytest rewrites the asserts of every module of a
@@ -95,7 +96,7 @@ demo: $(STAMP) bytecode rrweb chromium
 	$(VENV)/bin/webchaos demo
 
 test: $(STAMP) bytecode rrweb chromium frameworks
-	$(PY) -m pytest -q --durations=25 $(PYTEST_PLUGINS) -p xdist $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	$(PY) -m pytest -q --durations=25 $(PYTEST_PLUGINS) -p xdist $(if $(PARALLEL),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder) $(PYTEST_ARGS)
 	$(if $(PARALLEL),$(PY) -m pytest -q $(PYTEST_PLUGINS) tests/sites/test_fuzz.py)
 
 lint: $(STAMP)

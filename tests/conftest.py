@@ -10,11 +10,20 @@ import pytest
 import pytest_asyncio
 
 from harness.services.processes import Services
+from tests.schedule import schedule_order
 
 # Under pytest-xdist (`make test`), each worker's stacks keep their files (the proxy's CA, logs) apart from
 # the other worker's; subprocesses the tests start inherit it.
 if (_worker := os.environ.get("PYTEST_XDIST_WORKER")) and "WEBCHAOS_STATE_DIR" not in os.environ:
     os.environ["WEBCHAOS_STATE_DIR"] = str(Path(__file__).resolve().parents[1] / ".webchaos" / f"test-{_worker}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker, whose collection pytest-xdist hands out file by file: the heaviest files first
+    (tests/schedule.py)."""
+    if _worker:
+        items[:] = [items[index] for index in schedule_order([item.nodeid for item in items])]
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

@@ -108,8 +108,10 @@ def test_cli_exits_1_on_errors_and_0_on_the_builtin_catalog(
 ])
 def test_each_broken_catalog_fails_naming_file_and_field(tmp_path: Path, tasks: str, variant: str | None,
                                                         where: str, expected: str) -> None:
+    # Each broken thing is broken on every seed: the check's first seed finds it (its default three render
+    # every shop task's plan three times over).
     root = broken(tmp_path, tasks, *([variant] if variant else []))
-    found = errors(check_catalog(root))
+    found = errors(check_catalog(root, seeds=(1,)))
     assert found, "expected an error"
     assert any(f.where == where and expected in f.message and f.file.startswith(str(tmp_path)) for f in found), \
         "\n".join(map(str, found))
