@@ -5,12 +5,13 @@ by `parse_amount` (at most two decimals, positive, below a ceiling). Times are I
 from the episode clock; dates are 'YYYY-MM-DD'.
 
 Collections: `cards`, `travel_notices`, `uploads` (evidence sent with disputes), `tax_documents`,
-`lots` (the shares of each holding by purchase), `accounts`, `transactions` (signed amounts;
-running balances are computed back from each account's current balance), `payees`, `transfers`
-(money that moved), `scheduled` (future and recurring payments), `messages` (security messages),
-`message_actions` (buttons pressed in a message), `disputes`, `securities` (quotes move on the
-episode clock), `holdings`, `order_reviews`, `orders`. Top-level objects: `user`, `limits`,
-`alerts`. `next_ids` is bookkeeping.
+`lots` (the shares of each holding by purchase), `budgets` (a later feature: absent unless the
+world's focus turns it on), `accounts`,
+`transactions` (signed amounts; running balances are computed back from each account's current
+balance), `payees`, `transfers` (money that moved), `scheduled` (future and recurring payments),
+`messages` (security messages), `message_actions` (buttons pressed in a message), `disputes`,
+`securities` (quotes move on the episode clock), `holdings`, `order_reviews`, `orders`. Top-level
+objects: `user`, `limits`, `alerts`. `next_ids` is bookkeeping.
 """
 
 import re
@@ -26,6 +27,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
 from sites.kit.lookup import find
+from sites.kit.omitting import OmitsUnused
 
 if TYPE_CHECKING:
     from scenarios.clock import EpisodeClock
@@ -247,6 +249,15 @@ class Lot(BaseModel):
     price_cents: int = Field(description="what one share cost")
 
 
+class Budget(BaseModel):
+    """What the customer means to spend on one category of Everyday Checking a month."""
+
+    id: str
+    category: str
+    amount_cents: int
+    created_at: str
+
+
 class AlertSettings(BaseModel):
     low_balance_on: bool = False
     low_balance_cents: int = 50_000
@@ -263,7 +274,11 @@ class Limits(BaseModel):
     atm_daily_cents: int
 
 
-class BankState(TakesIds, BaseModel):
+class BankState(TakesIds, OmitsUnused):
+    # Features later than the first worlds: None (and absent from the JSON) unless the world's focus turns
+    # them on, so the older tasks' worlds keep their bytes (tests/sites/test_digests.py).
+    _omit_when_unset = ("budgets",)
+
     user: Customer
     accounts: list[Account]
     transactions: list[Transaction]
@@ -284,6 +299,7 @@ class BankState(TakesIds, BaseModel):
     tax_documents: list[TaxDocument] = Field(default_factory=list)
     lots: list[Lot] = Field(default_factory=list)
     alerts: AlertSettings = Field(default_factory=AlertSettings)
+    budgets: list[Budget] | None = None  # worlds with monthly budgets (a Budgets page)
     code_seed: int = Field(description="seeds the confirmation codes of new payees")
     next_ids: dict[str, int]
 
@@ -467,6 +483,19 @@ class ReviewBody(_Body):
         if value:
             parse_amount(value, "The limit price")
         return value or None
+
+
+class BudgetBody(_Body):
+    category: Annotated[str, _text(1, 40)]
+    amount: Amount
+
+    _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v, "A budget"), v)[1]))
+
+
+class BudgetAmountBody(_Body):
+    amount: Amount
+
+    _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v, "A budget"), v)[1]))
 
 
 class PlaceBody(_Body):

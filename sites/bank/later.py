@@ -1,0 +1,91 @@
+"""The worlds of the later focuses: features the first Meridian Bank worlds do not have.
+
+Each focus turns its feature on (a collection that is None elsewhere) and adds what its tasks are about,
+after every other part of the world is made and from one RNG draw taken last, so the worlds of the older
+focuses stay byte-identical. Bindings (one group per focus):
+
+    budgets:    three monthly budgets are set; last month one of them went over, the others did not. Three
+                other categories had spending last month and no budget.
+                {month, month_name, over: {id, category, amount_text, over_cents, over_text},
+                 under: {id, category}, kept_ids (the budgets set), first/second/third: {category, spent_text,
+                 amount_cents, amount_plain, amount_text} (last month's spending rounded up to the next $50)}
+"""
+
+from datetime import date, timedelta
+from random import Random
+from typing import Any
+
+from scenarios.clock import EpisodeClock
+from sites.bank.insights import previous_month, spending_by_category
+from sites.bank.models import BankState, Budget
+from sites.kit.dates import month_year
+from sites.kit.templating import format_cents
+
+LATER_FOCUSES = ("budgets",)
+# The categories a budget can be set for: everyday spending (rent and transfers are not budgeted).
+BUDGET_CATEGORIES = ("Bills", "Eating out", "Groceries", "Health", "Home", "Shopping", "Subscriptions",
+                     "Transport")
+BUDGET_MONTHS = 4           # a budget's page compares it with this many past months
+
+
+def plain(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def add_later(focus: str, state: BankState, bindings: dict[str, Any], rng: Random, clock: EpisodeClock) -> None:
+    today = clock.epoch.date()
+    if focus == "budgets":
+        bindings["budgets"] = _budgets(state, rng, clock, today)
+
+
+# -- budgets ---------------------------------------------------------------------------------------------
+
+def _budgets(state: BankState, rng: Random, clock: EpisodeClock, today: date) -> dict[str, Any]:
+    month = previous_month(today)
+    spent = {r.category: r.total_cents for r in spending_by_category(state, "a1", month)
+             if r.category in BUDGET_CATEGORIES and r.total_cents >= 2_000}
+    categories = sorted(spent)
+    rng.shuffle(categories)
+    over_cat, under_cat, *rest = categories
+    new_cats = sorted(rest[:3])
+    # a third budget, on a category the new ones leave (it may have had no spending last month)
+    spare = sorted(c for c in BUDGET_CATEGORIES if c not in {over_cat, under_cat, *new_cats})
+    other_cat = rng.choice(spare)
+    # over: set a little under what last month cost, in whole $10; the others comfortably above it
+    over_amount = max(1_000, (spent[over_cat] - spent[over_cat] * rng.randint(8, 25) // 100) // 1_000 * 1_000)
+
+    def roomy(category: str) -> int:
+        return max(5_000, -(-spent.get(category, 0) * rng.randint(115, 140) // 100 // 5_000) * 5_000)
+
+    made = clock.ago(days=rng.randint(70, 200))
+    amounts = {over_cat: over_amount, under_cat: roomy(under_cat), other_cat: roomy(other_cat)}
+    # numbered in the order the page lists them (by category), so an id says nothing about which went over
+    state.budgets = [Budget(id=f"b{number}", category=category, amount_cents=amounts[category], created_at=made)
+                     for number, category in enumerate(sorted(amounts), start=1)]
+    state.next_ids["budget"] = len(state.budgets) + 1
+    over = next(b for b in state.budgets if b.category == over_cat)
+    under = next(b for b in state.budgets if b.category == under_cat)
+    over_cents = spent[over_cat] - over_amount
+    new = {}
+    for key, category in zip(("first", "second", "third"), new_cats, strict=True):
+        rounded = -(-spent[category] // 5_000) * 5_000
+        new[key] = {"category": category, "spent_text": format_cents(spent[category]), "amount_cents": rounded,
+                    "amount_plain": plain(rounded), "amount_text": format_cents(rounded)}
+    return {"month": month, "month_name": month_year(month),
+            "over": {"id": over.id, "category": over_cat, "amount_text": format_cents(over_amount),
+                     "over_cents": over_cents, "over_text": format_cents(over_cents)},
+            "kept_ids": [b.id for b in state.budgets],
+            "under": {"id": under.id, "category": under_cat}, **new}
+
+
+def budget_months(state: BankState, budget: Budget, today: date) -> list[dict[str, Any]]:
+    """The budget against each of the last complete months, newest first (what its page shows)."""
+    rows = []
+    first = today.replace(day=1)
+    for _ in range(BUDGET_MONTHS):
+        first = (first - timedelta(days=1)).replace(day=1)
+        month = first.strftime("%Y-%m")
+        spent = next((r.total_cents for r in spending_by_category(state, "a1", month)
+                      if r.category == budget.category), 0)
+        rows.append({"month": month, "name": month_year(month), "spent": spent, "diff": spent - budget.amount_cents})
+    return rows

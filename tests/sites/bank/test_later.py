@@ -1,0 +1,81 @@
+"""Budgets (a later focus): worlds without them keep none of their records
+and answer 404; the pages show what their tasks read; the writes change what they say, or nothing (a 4xx)."""
+
+import re
+
+import pytest
+
+from sites.bank.later import budget_months
+
+from . import client_for, new_world
+
+
+def text_of(html: str) -> str:
+    """The main content's text, each element's text apart, spaces collapsed (as a reader meets it)."""
+    main = html.split("<main", 1)[1].split("</main>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", main.split(">", 1)[1]).split()).replace(" :", ":")
+
+
+async def test_a_world_without_the_later_focuses_has_none_of_their_records_or_pages() -> None:
+    app, _store, episode = new_world(seed=3)
+    state = episode.state
+    assert state.budgets is None
+    assert b'"budgets"' not in episode.state_bytes()
+    async with client_for(app, episode.id) as client:
+        before = episode.state_bytes()
+        for path in ("/budgets", "/budgets/b1"):
+            assert (await client.get(path)).status_code == 404, path
+        assert (await client.post("/api/budgets", json={"category": "Groceries", "amount": "100"})).status_code == 404
+        assert episode.state_bytes() == before
+        card = (await client.get("/cards/c1")).text
+        assert "Budgets" not in card and "later.js" not in card
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+async def test_last_months_overrun_is_on_one_budgets_page_only(seed: int) -> None:
+    app, _store, episode = new_world(seed=seed, focus="budgets")
+    budgets = episode.bindings["budgets"]
+    today = episode.clock.now().date()
+    over = {b.id: m["diff"] for b in episode.state.budgets or []
+            for m in budget_months(episode.state, b, today)[:1] if m["diff"] > 0}
+    assert over == {budgets["over"]["id"]: budgets["over"]["over_cents"]}
+    async with client_for(app, episode.id) as client:
+        listing = text_of((await client.get("/budgets")).text)
+        for kept in budgets["kept_ids"]:
+            page = text_of((await client.get(f"/budgets/{kept}")).text)
+            row = re.search(rf"{budgets['month_name']} \S+ \S+ (Over|Under) by (\$[\d,.]+)", page)
+            assert row is not None, page
+            if kept == budgets["over"]["id"]:
+                assert row.groups() == ("Over", budgets["over"]["over_text"])
+            else:
+                assert row.group(1) == "Under"
+        # the three categories to budget have none yet, and the form offers them
+        for key in ("first", "second", "third"):
+            assert f"{budgets[key]['category']} budget" not in (await client.get("/budgets")).text
+            assert f"<option>{budgets[key]['category']}</option>" in (await client.get("/budgets")).text
+        assert "so far" in listing
+
+
+async def test_budgets_are_added_once_per_category_and_changed_or_removed_on_their_page() -> None:
+    app, _store, episode = new_world(seed=2, focus="budgets")
+    budgets = episode.bindings["budgets"]
+    first = budgets["first"]["category"]
+    async with client_for(app, episode.id) as client:
+        before = episode.state_bytes()
+        for body, status in (({"category": "Housing", "amount": "100"}, 422),      # rent is not budgeted
+                             ({"category": first, "amount": "-5"}, 422),
+                             ({"category": first, "amount": "12.345"}, 422),
+                             ({"category": budgets["under"]["category"], "amount": "90"}, 409)):
+            assert (await client.post("/api/budgets", json=body)).status_code == status, body
+        assert episode.state_bytes() == before
+        made = await client.post("/api/budgets", json={"category": first, "amount": budgets["first"]["amount_plain"]})
+        assert made.status_code == 201
+        made_id = made.json()["budget"]["id"]
+        assert made.json()["budget"]["amount_cents"] == budgets["first"]["amount_cents"]
+        assert f'aria-label="{first} budget"' in (await client.get("/budgets")).text
+        assert (await client.post("/api/budgets", json={"category": first, "amount": "10"})).status_code == 409
+        assert (await client.put(f"/api/budgets/{made_id}", json={"amount": "75.50"})).status_code == 200
+        assert "$75.50" in (await client.get(f"/budgets/{made_id}")).text
+        assert (await client.delete(f"/api/budgets/{made_id}")).status_code == 200
+        assert (await client.get(f"/budgets/{made_id}")).status_code == 404
+        assert [b.id for b in episode.state.budgets or []] == budgets["kept_ids"]
