@@ -9,6 +9,9 @@ focuses stay byte-identical. Bindings (one group per focus):
                 {month, month_name, over: {id, category, amount_text, over_cents, over_text},
                  under: {id, category}, kept_ids (the budgets set), first/second/third: {category, spent_text,
                  amount_cents, amount_plain, amount_text} (last month's spending rounded up to the next $50)}
+    authorised: the son is an authorised user on the debit card; the partner on the shopping virtual card.
+                {son, son_first, partner, daughter, daughter_first, son_limit_cents, son_limit_text,
+                 son_limit_plain, partner_limit_text, card_id, card_label, debit_label}
 """
 
 from datetime import date, timedelta
@@ -17,15 +20,18 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.bank.insights import previous_month, spending_by_category
-from sites.bank.models import BankState, Budget
+from sites.bank.models import AuthorisedUser, BankState, Budget
 from sites.kit.dates import month_year
 from sites.kit.templating import format_cents
 
-LATER_FOCUSES = ("budgets",)
+LATER_FOCUSES = ("budgets", "authorised")
 # The categories a budget can be set for: everyday spending (rent and transfers are not budgeted).
 BUDGET_CATEGORIES = ("Bills", "Eating out", "Groceries", "Health", "Home", "Shopping", "Subscriptions",
                      "Transport")
 BUDGET_MONTHS = 4           # a budget's page compares it with this many past months
+SONS = ("Daniel", "Marcus", "Tomas", "Noah", "Omar", "Victor", "Felix", "Caleb")
+DAUGHTERS = ("Priya", "Elena", "Sofia", "Grace", "Hannah", "Leah", "Irene", "Nadia", "Maya")
+PARTNERS = ("Avery", "Jordan", "Morgan")
 
 
 def plain(cents: int) -> str:
@@ -36,6 +42,8 @@ def add_later(focus: str, state: BankState, bindings: dict[str, Any], rng: Rando
     today = clock.epoch.date()
     if focus == "budgets":
         bindings["budgets"] = _budgets(state, rng, clock, today)
+    elif focus == "authorised":
+        bindings["authorised"] = _authorised(state, rng, clock)
 
 
 # -- budgets ---------------------------------------------------------------------------------------------
@@ -89,3 +97,28 @@ def budget_months(state: BankState, budget: Budget, today: date) -> list[dict[st
                       if r.category == budget.category), 0)
         rows.append({"month": month, "name": month_year(month), "spent": spent, "diff": spent - budget.amount_cents})
     return rows
+
+
+# -- authorised users ------------------------------------------------------------------------------------
+
+def _authorised(state: BankState, rng: Random, clock: EpisodeClock) -> dict[str, Any]:
+    first, last = state.user.name.split(" ", 1)
+    son = rng.choice([n for n in SONS if n != first])
+    daughter = rng.choice([n for n in DAUGHTERS if n != first])
+    partner = rng.choice([n for n in PARTNERS if n != first])
+    debit, shopping = state.cards[0], state.cards[1]
+    son_limit = rng.randint(2, 16) * 2_500           # $50 to $400, under every card's own limit
+    # the partner's limit on the card the daughter joins differs from the son's (the one to copy)
+    partner_limit = min(son_limit + rng.randint(2, 8) * 2_500, shopping.daily_spend_cents)
+    state.authorised_users = [
+        AuthorisedUser(id="au1", card_id=debit.id, name=f"{son} {last}", daily_limit_cents=son_limit,
+                       added_at=clock.ago(days=rng.randint(120, 400))),
+        AuthorisedUser(id="au2", card_id=shopping.id, name=f"{partner} {last}", daily_limit_cents=partner_limit,
+                       added_at=clock.ago(days=rng.randint(30, 100))),
+    ]
+    state.next_ids["authorised"] = 3
+    return {"son": f"{son} {last}", "son_first": son, "partner": f"{partner} {last}",
+            "daughter": f"{daughter} {last}", "daughter_first": daughter,
+            "son_limit_cents": son_limit, "son_limit_text": format_cents(son_limit),
+            "son_limit_plain": plain(son_limit), "partner_limit_text": format_cents(partner_limit),
+            "card_id": shopping.id, "card_label": shopping.label, "debit_label": debit.label}

@@ -1,5 +1,5 @@
-"""The pages and API of Meridian Bank's later features: budgets (sites/bank/later.py makes
-their worlds). A world without a feature answers 404 for its pages and API
+"""The pages and API of Meridian Bank's later features: budgets and authorised users on cards
+(sites/bank/later.py makes their worlds). A world without a feature answers 404 for its pages and API
 alike, as a bank that does not offer it would (`available`). The writes follow `api.py`'s rules: check
 everything, then change the state, step the clock once and record one `commit` event."""
 
@@ -11,6 +11,8 @@ from fastapi.responses import HTMLResponse
 from sites.bank.insights import spending_by_category
 from sites.bank.later import BUDGET_CATEGORIES, budget_months
 from sites.bank.models import (
+    AuthorisedUser,
+    AuthorisedUserBody,
     BankEpisode,
     BankState,
     Budget,
@@ -22,11 +24,11 @@ from sites.kit.dates import month_year
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
 from sites.kit.notices import notice_of
-from sites.kit.templating import Pages
+from sites.kit.templating import Pages, format_cents
 
 Feature = TypeVar("Feature")
 
-# The notices these pages show are in `pages.NOTICES` with the rest.
+# The notices these pages show are in `pages.NOTICES` with the rest (the card page shows the authorised users').
 
 
 def notices() -> dict[str, str]:
@@ -43,8 +45,8 @@ def available(feature: Feature | None, what: str) -> Feature:
 
 
 def later_features(state: BankState) -> set[str]:
-    """The later features this world has (what the navigation offers)."""
-    parts = (("budgets", state.budgets),)
+    """The later features this world has (what the navigation and the card pages offer)."""
+    parts = (("budgets", state.budgets), ("authorised", state.authorised_users))
     return {name for name, part in parts if part is not None}
 
 
@@ -115,6 +117,38 @@ def later_router(ui: Pages) -> APIRouter:
         episode.clock.stamp()
         state.budgets = [b for b in budgets if b.id != found.id]
         episode.emit.commit("remove_budget", found.id, touched=[found.id])
+        return {"removed": found.id}
+
+    # -- authorised users --------------------------------------------------------------------------------
+
+    @router.post("/api/cards/{card_id}/authorised", status_code=201)
+    @hook_point("add_authorised_user", "write", target=lambda kw: kw["card_id"])
+    async def add_authorised(card_id: str, body: AuthorisedUserBody, request: Request,
+                             episode: BankEpisode) -> dict[str, Any]:
+        state = episode.state
+        users = available(state.authorised_users, "Authorised users")
+        card = get_or_404(state.cards, card_id, "card")
+        cents = parse_amount(body.daily_limit, "The daily limit")
+        if cents > card.daily_spend_cents:
+            raise HTTPException(422, f"An authorised user can spend at most the card's own daily limit, "
+                                     f"{format_cents(card.daily_spend_cents)}.")
+        if any(u.card_id == card.id and u.name.casefold() == body.name.casefold() for u in users):
+            raise HTTPException(409, f"{body.name} is already an authorised user on this card.")
+        made = AuthorisedUser(id=state.take_id("authorised", "au", 0), card_id=card.id, name=body.name,
+                              daily_limit_cents=cents, added_at=episode.clock.stamp())
+        users.append(made)
+        episode.emit.commit("add_authorised_user", card.id, amount_cents=cents, touched=[made.id])
+        return {"user": made.model_dump()}
+
+    @router.delete("/api/authorised/{user_id}")
+    @hook_point("remove_authorised_user", "write", target=lambda kw: kw["user_id"])
+    async def remove_authorised(user_id: str, request: Request, episode: BankEpisode) -> dict[str, Any]:
+        state = episode.state
+        users = available(state.authorised_users, "Authorised users")
+        found = get_or_404(users, user_id, "authorised user")
+        episode.clock.stamp()
+        state.authorised_users = [u for u in users if u.id != found.id]
+        episode.emit.commit("remove_authorised_user", found.card_id, touched=[found.id])
         return {"removed": found.id}
 
     return router

@@ -5,8 +5,8 @@ by `parse_amount` (at most two decimals, positive, below a ceiling). Times are I
 from the episode clock; dates are 'YYYY-MM-DD'.
 
 Collections: `cards`, `travel_notices`, `uploads` (evidence sent with disputes), `tax_documents`,
-`lots` (the shares of each holding by purchase), `budgets` (a later feature: absent unless the
-world's focus turns it on), `accounts`,
+`lots` (the shares of each holding by purchase), `budgets` and `authorised_users` (later features:
+absent unless the world's focus turns one on), `accounts`,
 `transactions` (signed amounts; running balances are computed back from each account's current
 balance), `payees`, `transfers` (money that moved), `scheduled` (future and recurring payments),
 `messages` (security messages), `message_actions` (buttons pressed in a message), `disputes`,
@@ -258,6 +258,16 @@ class Budget(BaseModel):
     created_at: str
 
 
+class AuthorisedUser(BaseModel):
+    """Someone who pays with their own card on one of the customer's cards, up to their own daily limit."""
+
+    id: str
+    card_id: str
+    name: str
+    daily_limit_cents: int
+    added_at: str
+
+
 class AlertSettings(BaseModel):
     low_balance_on: bool = False
     low_balance_cents: int = 50_000
@@ -277,7 +287,7 @@ class Limits(BaseModel):
 class BankState(TakesIds, OmitsUnused):
     # Features later than the first worlds: None (and absent from the JSON) unless the world's focus turns
     # them on, so the older tasks' worlds keep their bytes (tests/sites/test_digests.py).
-    _omit_when_unset = ("budgets",)
+    _omit_when_unset = ("budgets", "authorised_users")
 
     user: Customer
     accounts: list[Account]
@@ -300,6 +310,7 @@ class BankState(TakesIds, OmitsUnused):
     lots: list[Lot] = Field(default_factory=list)
     alerts: AlertSettings = Field(default_factory=AlertSettings)
     budgets: list[Budget] | None = None  # worlds with monthly budgets (a Budgets page)
+    authorised_users: list[AuthorisedUser] | None = None  # worlds whose card pages take authorised users
     code_seed: int = Field(description="seeds the confirmation codes of new payees")
     next_ids: dict[str, int]
 
@@ -496,6 +507,14 @@ class BudgetAmountBody(_Body):
     amount: Amount
 
     _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v, "A budget"), v)[1]))
+
+
+class AuthorisedUserBody(_Body):
+    name: Annotated[str, _text(2, 60)]
+    daily_limit: Amount
+
+    _amount = field_validator("daily_limit")(
+        classmethod(lambda cls, v: (parse_amount(v, "The daily limit"), v)[1]))
 
 
 class PlaceBody(_Body):

@@ -62,6 +62,8 @@ NOTICES = {
     "budget_added": "Budget added",
     "budget_saved": "Budget saved",
     "budget_removed": "Budget removed",
+    "user_added": "Authorised user added: their card is on its way",
+    "user_removed": "Authorised user removed",
 }
 
 

@@ -1,4 +1,4 @@
-/* Meridian Bank's later features: budgets. Every write
+/* Meridian Bank's later features: budgets, authorised users on a card. Every write
    goes through the JSON API with fetch() (the kit's Kit.api), as in bank.js. */
 (function () {
   "use strict";
@@ -75,6 +75,19 @@
     api("DELETE", "/api/budgets/" + button.dataset.removeBudget)
       .then(function () { go("/budgets", "budget_removed"); })
       .catch(fail(root, button, "The budget could not be removed — try again."));
+  });
+
+  onSubmit("form[data-authorised]", function (form, button) {
+    api("POST", "/api/cards/" + form.dataset.authorised + "/authorised", {
+      name: value(form, "name"), daily_limit: value(form, "daily_limit")
+    }).then(function () { go(here(), "user_added"); })
+      .catch(fail(form, button, "The authorised user could not be added — check the details and try again."));
+  });
+
+  onClick("button[data-remove-user]", function (button, root) {
+    api("DELETE", "/api/authorised/" + button.dataset.removeUser)
+      .then(function () { go(here(), "user_removed"); })
+      .catch(fail(root, button, "The authorised user could not be removed — try again."));
   });
 
 })();

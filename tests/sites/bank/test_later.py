@@ -1,7 +1,8 @@
-"""Budgets (a later focus): worlds without them keep none of their records
+"""Budgets and authorised users (the later focuses): worlds without them keep none of their records
 and answer 404; the pages show what their tasks read; the writes change what they say, or nothing (a 4xx)."""
 
 import re
+from typing import Any
 
 import pytest
 
@@ -19,16 +20,18 @@ def text_of(html: str) -> str:
 async def test_a_world_without_the_later_focuses_has_none_of_their_records_or_pages() -> None:
     app, _store, episode = new_world(seed=3)
     state = episode.state
-    assert state.budgets is None
+    assert (state.budgets, state.authorised_users) == (None, None)
     assert b'"budgets"' not in episode.state_bytes()
     async with client_for(app, episode.id) as client:
         before = episode.state_bytes()
         for path in ("/budgets", "/budgets/b1"):
             assert (await client.get(path)).status_code == 404, path
         assert (await client.post("/api/budgets", json={"category": "Groceries", "amount": "100"})).status_code == 404
+        assert (await client.post("/api/cards/c1/authorised",
+                                  json={"name": "Ada Lovelace", "daily_limit": "50"})).status_code == 404
         assert episode.state_bytes() == before
         card = (await client.get("/cards/c1")).text
-        assert "Budgets" not in card and "later.js" not in card
+        assert "Authorised users" not in card and "Budgets" not in card and "later.js" not in card
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
@@ -79,3 +82,32 @@ async def test_budgets_are_added_once_per_category_and_changed_or_removed_on_the
         assert (await client.delete(f"/api/budgets/{made_id}")).status_code == 200
         assert (await client.get(f"/budgets/{made_id}")).status_code == 404
         assert [b.id for b in episode.state.budgets or []] == budgets["kept_ids"]
+
+
+async def test_an_authorised_user_gets_at_most_the_cards_own_limit_once_per_card() -> None:
+    app, _store, episode = new_world(seed=4, focus="authorised")
+    who: dict[str, Any] = episode.bindings["authorised"]
+    card = next(c for c in episode.state.cards if c.id == who["card_id"])
+    async with client_for(app, episode.id) as client:
+        debit = text_of((await client.get("/cards/c1")).text)
+        assert f"{who['son']}: up to {who['son_limit_text']} a day" in debit
+        shopping = text_of((await client.get(f"/cards/{who['card_id']}")).text)
+        assert f"{who['partner']}: up to {who['partner_limit_text']} a day" in shopping
+        assert who["son"] not in shopping and who["daughter"] not in shopping + debit
+        before = episode.state_bytes()
+        over = await client.post(f"/api/cards/{card.id}/authorised",
+                                 json={"name": who["daughter"], "daily_limit": f"{card.daily_spend_cents // 100 + 1}"})
+        assert over.status_code == 422 and "own daily limit" in over.json()["detail"]
+        twice = await client.post(f"/api/cards/{card.id}/authorised",
+                                  json={"name": who["partner"].upper(), "daily_limit": "20"})
+        assert twice.status_code == 409
+        assert (await client.post("/api/cards/c9/authorised", json={"name": "Ada Lovelace",
+                                                                    "daily_limit": "20"})).status_code == 404
+        assert episode.state_bytes() == before
+        added = await client.post(f"/api/cards/{card.id}/authorised",
+                                  json={"name": who["daughter"], "daily_limit": who["son_limit_plain"]})
+        assert added.status_code == 201 and added.json()["user"]["daily_limit_cents"] == who["son_limit_cents"]
+        page = (await client.get(f"/cards/{card.id}")).text
+        assert f'aria-label="Remove {who["daughter"]}"' in page
+        assert (await client.delete(f"/api/authorised/{added.json()['user']['id']}")).status_code == 200
+        assert [u.id for u in episode.state.authorised_users or []] == ["au1", "au2"]

@@ -75,7 +75,8 @@ async def test_main_pages_look_like_a_bank(stack: Services, tmp_path: Path) -> N
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_later_pages_work_and_look_like_a_bank(stack: Services, tmp_path: Path) -> None:
-    """Budgets, used as a customer uses them: a budget added from its form."""
+    """Budgets and authorised users, used as a customer uses them: a budget added from its form, an authorised
+    user added on a card."""
     oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     opened: list[str] = []
     try:
@@ -110,6 +111,17 @@ async def test_later_pages_work_and_look_like_a_bank(stack: Services, tmp_path: 
             await page.goto(f"{base}/budgets/{budgets['over']['id']}", wait_until="load")
             await shot(page, "bank-budget.png", [rf'- row "{budgets["month_name"]} .*Over by \$',
                                                  r'- button "Save budget"', r'- button "Remove budget"'])
+
+            # authorised users: added on a card from its page
+            info, page = await browse("authorised")
+            base, authorised = info["base_url"], info["bindings"]["authorised"]
+            await page.goto(f"{base}/cards/{authorised['card_id']}", wait_until="load")
+            await page.get_by_role("textbox", name="Full name").fill(authorised["daughter"])
+            await page.get_by_role("textbox", name="Their daily limit").fill(authorised["son_limit_plain"])
+            await page.get_by_role("button", name="Add authorised user").click()
+            await page.get_by_text("Authorised user added").wait_for()
+            await shot(page, "bank-authorised.png", [rf'- button "Remove {authorised["daughter"]}"',
+                                                     rf'- button "Remove {authorised["partner"]}"'])
 
     finally:
         for episode_id in opened:
