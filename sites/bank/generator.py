@@ -7,8 +7,8 @@ same (setup, seed) gives byte-identical state. "Today" is the clock's epoch date
 Setup params (validated; unknown keys are refused):
     focus: which record is the task's `target` (for the look-alike and ordering faults):
            payee (default: the rent payee), charge (the charge to dispute) or security (the stock to buy);
-           budgets or authorised turn on a later feature (sites/bank/later.py has their bindings; their
-           target is the stock to buy).
+           budgets, authorised or dividends turn on a later feature (sites/bank/later.py has their bindings;
+           their target is the stock to buy, or for dividends the holding that paid the most).
     answers: true adds the `answers` bindings (what the question tasks ask, read off the world as the
            pages show it); the world itself is the same as without it.
 

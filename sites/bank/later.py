@@ -12,6 +12,9 @@ focuses stay byte-identical. Bindings (one group per focus):
     authorised: the son is an authorised user on the debit card; the partner on the shopping virtual card.
                 {son, son_first, partner, daughter, daughter_first, son_limit_cents, son_limit_text,
                  son_limit_plain, partner_limit_text, card_id, card_label, debit_label}
+    dividends:  quarterly dividends of the holdings over fifteen months; one holding pays none, one already
+                reinvests. {top: {symbol, name, id, year_cents, year_text}, kept: {symbol},
+                 none: {symbol, name, id}}
 """
 
 from datetime import date, timedelta
@@ -20,15 +23,16 @@ from typing import Any
 
 from scenarios.clock import EpisodeClock
 from sites.bank.insights import previous_month, spending_by_category
-from sites.bank.models import AuthorisedUser, BankState, Budget
+from sites.bank.models import AuthorisedUser, BankState, Budget, Dividend, Reinvestment
 from sites.kit.dates import month_year
 from sites.kit.templating import format_cents
 
-LATER_FOCUSES = ("budgets", "authorised")
+LATER_FOCUSES = ("budgets", "authorised", "dividends")
 # The categories a budget can be set for: everyday spending (rent and transfers are not budgeted).
 BUDGET_CATEGORIES = ("Bills", "Eating out", "Groceries", "Health", "Home", "Shopping", "Subscriptions",
                      "Transport")
 BUDGET_MONTHS = 4           # a budget's page compares it with this many past months
+DIVIDEND_WINDOW_DAYS = 365  # "the last 12 months" on the Dividends page
 SONS = ("Daniel", "Marcus", "Tomas", "Noah", "Omar", "Victor", "Felix", "Caleb")
 DAUGHTERS = ("Priya", "Elena", "Sofia", "Grace", "Hannah", "Leah", "Irene", "Nadia", "Maya")
 PARTNERS = ("Avery", "Jordan", "Morgan")
@@ -44,6 +48,10 @@ def add_later(focus: str, state: BankState, bindings: dict[str, Any], rng: Rando
         bindings["budgets"] = _budgets(state, rng, clock, today)
     elif focus == "authorised":
         bindings["authorised"] = _authorised(state, rng, clock)
+    elif focus == "dividends":
+        bindings["dividends"] = _dividends(state, rng, today)
+        top = bindings["dividends"]["top"]
+        bindings["target"] = {"id": top["symbol"], "name": top["name"]}
 
 
 # -- budgets ---------------------------------------------------------------------------------------------
@@ -122,3 +130,64 @@ def _authorised(state: BankState, rng: Random, clock: EpisodeClock) -> dict[str,
             "son_limit_cents": son_limit, "son_limit_text": format_cents(son_limit),
             "son_limit_plain": plain(son_limit), "partner_limit_text": format_cents(partner_limit),
             "card_id": shopping.id, "card_label": shopping.label, "debit_label": debit.label}
+
+
+# -- dividends -------------------------------------------------------------------------------------------
+
+def _shares_on(state: BankState, symbol: str, day: date) -> int:
+    return sum(lot.shares for lot in state.lots if lot.symbol == symbol and date.fromisoformat(lot.bought_on) < day)
+
+
+def _dividends(state: BankState, rng: Random, today: date) -> dict[str, Any]:
+    holdings = list(state.holdings)
+    none = rng.choice(holdings)
+    payers = [h for h in holdings if h is not none]
+    while True:
+        paid: list[Dividend] = []
+        for holding in payers:
+            per_share = rng.randint(8, 95)
+            month = rng.randint(1, 3)  # pays in this month of each quarter
+            day = rng.randint(5, 26)
+            first = today.replace(day=1)
+            for back in range(16):
+                start = first
+                for _ in range(back):
+                    start = (start - timedelta(days=1)).replace(day=1)
+                if start.month % 3 != month % 3:
+                    continue
+                paid_on = start.replace(day=day)
+                if paid_on >= today:
+                    continue
+                shares = _shares_on(state, holding.symbol, paid_on)
+                if shares:
+                    paid.append(Dividend(id="", symbol=holding.symbol, paid_on=paid_on.isoformat(),
+                                         per_share_cents=per_share, shares=shares, amount_cents=per_share * shares))
+        totals = year_totals(paid, today)
+        ranked = sorted(totals.values(), reverse=True)
+        if len(ranked) >= 2 and ranked[0] - ranked[1] >= 500:  # the most paid is plain to see
+            break
+    top = next(h for h in payers if totals[h.symbol] == ranked[0])
+    kept = rng.choice([h for h in payers if h is not top])
+    paid.sort(key=lambda d: (d.paid_on, d.symbol))
+    for number, dividend in enumerate(paid, start=1):
+        dividend.id = f"dv{number:03d}"
+        dividend.reinvested = dividend.symbol == kept.symbol
+    state.dividends = paid
+    state.reinvestment = [Reinvestment(id=h.id, symbol=h.symbol, reinvest=h is kept, pays_dividends=h is not none)
+                          for h in holdings]
+    names = {s.symbol: s.name for s in state.securities}
+    return {"top": {"symbol": top.symbol, "name": names[top.symbol], "id": top.id, "year_cents": totals[top.symbol],
+                    "year_text": format_cents(totals[top.symbol])},
+            "kept": {"symbol": kept.symbol},
+            "none": {"symbol": none.symbol, "name": names[none.symbol], "id": none.id}}
+
+
+def year_totals(paid: list[Dividend], today: date) -> dict[str, int]:
+    """What each symbol paid in the last 12 months (the Dividends page's figure)."""
+    since = (today - timedelta(days=DIVIDEND_WINDOW_DAYS)).isoformat()
+    totals: dict[str, int] = {}
+    for dividend in paid:
+        totals.setdefault(dividend.symbol, 0)
+        if dividend.paid_on > since:
+            totals[dividend.symbol] += dividend.amount_cents
+    return totals

@@ -1,4 +1,4 @@
-"""The pages and API of Meridian Bank's later features: budgets and authorised users on cards
+"""The pages and API of Meridian Bank's later features: budgets, authorised users on cards and dividends
 (sites/bank/later.py makes their worlds). A world without a feature answers 404 for its pages and API
 alike, as a bank that does not offer it would (`available`). The writes follow `api.py`'s rules: check
 everything, then change the state, step the clock once and record one `commit` event."""
@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from sites.bank.insights import spending_by_category
-from sites.bank.later import BUDGET_CATEGORIES, budget_months
+from sites.bank.later import BUDGET_CATEGORIES, budget_months, year_totals
 from sites.bank.models import (
     AuthorisedUser,
     AuthorisedUserBody,
@@ -18,6 +18,7 @@ from sites.bank.models import (
     Budget,
     BudgetAmountBody,
     BudgetBody,
+    ReinvestBody,
     parse_amount,
 )
 from sites.kit.dates import month_year
@@ -45,8 +46,8 @@ def available(feature: Feature | None, what: str) -> Feature:
 
 
 def later_features(state: BankState) -> set[str]:
-    """The later features this world has (what the navigation and the card pages offer)."""
-    parts = (("budgets", state.budgets), ("authorised", state.authorised_users))
+    """The later features this world has (what the navigation and the card and investment pages offer)."""
+    parts = (("budgets", state.budgets), ("authorised", state.authorised_users), ("dividends", state.dividends))
     return {name for name, part in parts if part is not None}
 
 
@@ -150,6 +151,41 @@ def later_router(ui: Pages) -> APIRouter:
         state.authorised_users = [u for u in users if u.id != found.id]
         episode.emit.commit("remove_authorised_user", found.card_id, touched=[found.id])
         return {"removed": found.id}
+
+    # -- dividends ---------------------------------------------------------------------------------------
+
+    @router.get("/invest/dividends", response_class=HTMLResponse)
+    @hook_point("dividends", "page")
+    async def dividends(request: Request, episode: BankEpisode) -> HTMLResponse:
+        state = episode.state
+        paid = available(state.dividends, "Dividends")
+        settings = available(state.reinvestment, "Dividends")
+        totals = year_totals(paid, episode.clock.now().date())
+        names = {s.symbol: s.name for s in state.securities}
+        rows = [{"r": r, "name": names.get(r.symbol, r.symbol), "year": totals.get(r.symbol, 0)} for r in settings]
+        episode.emit.navigate("view_dividends", symbols=[r.symbol for r in settings])
+        return ui.render(episode, "dividends.html", title="Dividends", rows=rows,
+                         history=sorted(paid, key=lambda d: (d.paid_on, d.id), reverse=True), names=names,
+                         notice=notice_of(request, notices()), active="invest")
+
+    @router.put("/api/dividends/reinvestment")
+    @hook_point("reinvestment", "write")
+    async def reinvestment(body: ReinvestBody, request: Request, episode: BankEpisode) -> dict[str, Any]:
+        state = episode.state
+        settings = available(state.reinvestment, "Dividends")
+        wanted = {s.strip().upper() for s in body.symbols}
+        held = {r.symbol: r for r in settings}
+        for symbol in sorted(wanted):
+            if symbol not in held:
+                raise HTTPException(422, f"You hold no {symbol} shares.")
+            if not held[symbol].pays_dividends:
+                raise HTTPException(422, f"{symbol} pays no dividends, so there is nothing to reinvest.")
+        episode.clock.stamp()
+        for setting in settings:
+            setting.reinvest = setting.symbol in wanted
+        episode.emit.commit("reinvestment", "reinvestment", symbols=sorted(wanted),
+                            touched=[r.id for r in settings])
+        return {"reinvestment": [r.model_dump() for r in settings]}
 
     return router
 

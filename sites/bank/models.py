@@ -5,8 +5,8 @@ by `parse_amount` (at most two decimals, positive, below a ceiling). Times are I
 from the episode clock; dates are 'YYYY-MM-DD'.
 
 Collections: `cards`, `travel_notices`, `uploads` (evidence sent with disputes), `tax_documents`,
-`lots` (the shares of each holding by purchase), `budgets` and `authorised_users` (later features:
-absent unless the world's focus turns one on), `accounts`,
+`lots` (the shares of each holding by purchase), `budgets`, `authorised_users`, `dividends` and
+`reinvestment` (later features: absent unless the world's focus turns one on), `accounts`,
 `transactions` (signed amounts; running balances are computed back from each account's current
 balance), `payees`, `transfers` (money that moved), `scheduled` (future and recurring payments),
 `messages` (security messages), `message_actions` (buttons pressed in a message), `disputes`,
@@ -268,6 +268,27 @@ class AuthorisedUser(BaseModel):
     added_at: str
 
 
+class Dividend(BaseModel):
+    """A dividend paid on a holding into the brokerage cash."""
+
+    id: str
+    symbol: str
+    paid_on: str
+    per_share_cents: int
+    shares: int
+    amount_cents: int
+    reinvested: bool = False
+
+
+class Reinvestment(BaseModel):
+    """Whether a holding's dividends buy more of it (True) or are paid as cash; one per holding."""
+
+    id: str = Field(description="the holding's id")
+    symbol: str
+    reinvest: bool = False
+    pays_dividends: bool = True
+
+
 class AlertSettings(BaseModel):
     low_balance_on: bool = False
     low_balance_cents: int = 50_000
@@ -287,7 +308,7 @@ class Limits(BaseModel):
 class BankState(TakesIds, OmitsUnused):
     # Features later than the first worlds: None (and absent from the JSON) unless the world's focus turns
     # them on, so the older tasks' worlds keep their bytes (tests/sites/test_digests.py).
-    _omit_when_unset = ("budgets", "authorised_users")
+    _omit_when_unset = ("budgets", "authorised_users", "dividends", "reinvestment")
 
     user: Customer
     accounts: list[Account]
@@ -311,6 +332,8 @@ class BankState(TakesIds, OmitsUnused):
     alerts: AlertSettings = Field(default_factory=AlertSettings)
     budgets: list[Budget] | None = None  # worlds with monthly budgets (a Budgets page)
     authorised_users: list[AuthorisedUser] | None = None  # worlds whose card pages take authorised users
+    dividends: list[Dividend] | None = None  # worlds with a dividend history (Investments › Dividends)
+    reinvestment: list[Reinvestment] | None = None  # the same worlds: each holding's reinvestment setting
     code_seed: int = Field(description="seeds the confirmation codes of new payees")
     next_ids: dict[str, int]
 
@@ -515,6 +538,11 @@ class AuthorisedUserBody(_Body):
 
     _amount = field_validator("daily_limit")(
         classmethod(lambda cls, v: (parse_amount(v, "The daily limit"), v)[1]))
+
+
+class ReinvestBody(_Body):
+    symbols: Annotated[list[Annotated[str, StringConstraints(strict=True, max_length=8)]], Field(max_length=20)] = \
+        Field(description="the holdings whose dividends are reinvested (the others are paid as cash)")
 
 
 class PlaceBody(_Body):

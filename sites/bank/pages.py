@@ -64,6 +64,7 @@ NOTICES = {
     "budget_removed": "Budget removed",
     "user_added": "Authorised user added: their card is on its way",
     "user_removed": "Authorised user removed",
+    "reinvest_saved": "Reinvestment settings saved",
 }
 
 

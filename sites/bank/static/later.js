@@ -1,4 +1,4 @@
-/* Meridian Bank's later features: budgets, authorised users on a card. Every write
+/* Meridian Bank's later features: budgets, authorised users on a card, dividend reinvestment. Every write
    goes through the JSON API with fetch() (the kit's Kit.api), as in bank.js. */
 (function () {
   "use strict";
@@ -90,4 +90,11 @@
       .catch(fail(root, button, "The authorised user could not be removed — try again."));
   });
 
+  onSubmit("form[data-reinvest]", function (form, button) {
+    var symbols = [];
+    form.querySelectorAll("input[name=reinvest]:checked").forEach(function (box) { symbols.push(box.value); });
+    api("PUT", "/api/dividends/reinvestment", { symbols: symbols })
+      .then(function () { go(here(), "reinvest_saved"); })
+      .catch(fail(form, button, "Your reinvestment settings could not be saved — try again."));
+  });
 })();

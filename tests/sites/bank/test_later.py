@@ -1,4 +1,4 @@
-"""Budgets and authorised users (the later focuses): worlds without them keep none of their records
+"""Budgets, authorised users and dividends (the later focuses): worlds without them keep none of their records
 and answer 404; the pages show what their tasks read; the writes change what they say, or nothing (a 4xx)."""
 
 import re
@@ -20,15 +20,16 @@ def text_of(html: str) -> str:
 async def test_a_world_without_the_later_focuses_has_none_of_their_records_or_pages() -> None:
     app, _store, episode = new_world(seed=3)
     state = episode.state
-    assert (state.budgets, state.authorised_users) == (None, None)
+    assert (state.budgets, state.authorised_users, state.dividends, state.reinvestment) == (None, None, None, None)
     assert b'"budgets"' not in episode.state_bytes()
     async with client_for(app, episode.id) as client:
         before = episode.state_bytes()
-        for path in ("/budgets", "/budgets/b1"):
+        for path in ("/budgets", "/budgets/b1", "/invest/dividends"):
             assert (await client.get(path)).status_code == 404, path
         assert (await client.post("/api/budgets", json={"category": "Groceries", "amount": "100"})).status_code == 404
         assert (await client.post("/api/cards/c1/authorised",
                                   json={"name": "Ada Lovelace", "daily_limit": "50"})).status_code == 404
+        assert (await client.put("/api/dividends/reinvestment", json={"symbols": []})).status_code == 404
         assert episode.state_bytes() == before
         card = (await client.get("/cards/c1")).text
         assert "Authorised users" not in card and "Budgets" not in card and "later.js" not in card
@@ -111,3 +112,30 @@ async def test_an_authorised_user_gets_at_most_the_cards_own_limit_once_per_card
         assert f'aria-label="Remove {who["daughter"]}"' in page
         assert (await client.delete(f"/api/authorised/{added.json()['user']['id']}")).status_code == 200
         assert [u.id for u in episode.state.authorised_users or []] == ["au1", "au2"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 7])
+async def test_the_dividends_page_names_the_top_payer_and_refuses_to_reinvest_a_non_payer(seed: int) -> None:
+    app, _store, episode = new_world(seed=seed, focus="dividends")
+    dividends = episode.bindings["dividends"]
+    top, none = dividends["top"], dividends["none"]
+    async with client_for(app, episode.id) as client:
+        assert 'href="/invest/dividends"' in (await client.get("/invest")).text
+        page = text_of((await client.get("/invest/dividends")).text)
+        figures = {m.group(1): int(m.group(2).replace(",", "").replace(".", ""))
+                   for m in re.finditer(r"([A-Z.]{2,6}) [A-Z][\w ]+? \$([\d,]+\.\d\d) (?:Shares|Cash|—)", page)}
+        assert max(figures, key=lambda s: figures[s]) == top["symbol"] and figures[top["symbol"]] == top["year_cents"]
+        assert f"{none['symbol']} pays no dividends" in page
+        before = episode.state_bytes()
+        refused = await client.put("/api/dividends/reinvestment", json={"symbols": [none["symbol"]]})
+        assert refused.status_code == 422 and "pays no dividends" in refused.json()["detail"]
+        assert (await client.put("/api/dividends/reinvestment", json={"symbols": ["ZZZZ"]})).status_code == 422
+        assert (await client.put("/api/dividends/reinvestment", json={"symbols": "ACRX"})).status_code == 422
+        assert episode.state_bytes() == before
+        saved = await client.put("/api/dividends/reinvestment",
+                                 json={"symbols": [dividends["kept"]["symbol"], top["symbol"].lower()]})
+        assert saved.status_code == 200
+        on = {r.symbol for r in episode.state.reinvestment or [] if r.reinvest}
+        assert on == {dividends["kept"]["symbol"], top["symbol"]}
+        assert re.search(rf"{re.escape(top['symbol'])} [^$]+\$[\d,.]+ Shares",
+                         text_of((await client.get("/invest/dividends")).text))

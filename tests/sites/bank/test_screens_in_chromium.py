@@ -75,8 +75,8 @@ async def test_main_pages_look_like_a_bank(stack: Services, tmp_path: Path) -> N
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_later_pages_work_and_look_like_a_bank(stack: Services, tmp_path: Path) -> None:
-    """Budgets and authorised users, used as a customer uses them: a budget added from its form, an authorised
-    user added on a card."""
+    """Budgets, authorised users and dividends, used as a customer uses them: a budget added from its form, an
+    authorised user added on a card, a holding's dividends set to be reinvested."""
     oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
     opened: list[str] = []
     try:
@@ -123,6 +123,18 @@ async def test_later_pages_work_and_look_like_a_bank(stack: Services, tmp_path: 
             await shot(page, "bank-authorised.png", [rf'- button "Remove {authorised["daughter"]}"',
                                                      rf'- button "Remove {authorised["partner"]}"'])
 
+            # dividends: reached from Investments; one holding set to be reinvested
+            info, page = await browse("dividends")
+            base, dividends = info["base_url"], info["bindings"]["dividends"]
+            await page.goto(f"{base}/invest", wait_until="load")
+            await page.get_by_role("link", name="Dividends").click()
+            await page.get_by_role("heading", name="Dividends", exact=True).wait_for()
+            await page.get_by_role("checkbox", name=f"Reinvest {dividends['top']['symbol']} dividends").check()
+            await page.get_by_role("button", name="Save reinvestment").click()
+            await page.get_by_text("Reinvestment settings saved").wait_for()
+            await shot(page, "bank-dividends.png", [rf'- row "{re.escape(dividends["top"]["symbol"])} .*Shares',
+                                                    rf'{re.escape(dividends["none"]["symbol"])} pays no dividends',
+                                                    r'- heading "Dividend history"'])
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
