@@ -8,7 +8,7 @@ Setup params (validated; unknown keys are refused):
     focus: which record is the task's `target` (for the look-alike and ordering faults):
            payee (default: the rent payee), charge (the charge to dispute) or security (the stock to buy);
            budgets, authorised or dividends turn on a later feature (sites/bank/later.py has their bindings;
-           their target is the stock to buy, or for dividends the holding that paid the most).
+           their target is the rent payee, which their tasks do not name).
     answers: true adds the `answers` bindings (what the question tasks ask, read off the world as the
            pages show it); the world itself is the same as without it.
 
@@ -377,7 +377,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                  "held_after": sell_holding.shares - sell_shares},
         "phishing": {"message_id": phishing.id, "subject": phishing.subject, "sender": phishing.sender},
     }
-    if focus == "payee":
+    if focus == "payee" or focus in LATER_FOCUSES:
+        # the later focuses' tasks name no payee: the rent payee is their target as for tasks without a focus
         bindings["target"] = {"id": landlord.id, "name": landlord.name}
     elif focus == "charge":
         bindings["target"] = {"id": d_target["id"], "name": d_merchant}

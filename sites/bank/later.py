@@ -50,8 +50,6 @@ def add_later(focus: str, state: BankState, bindings: dict[str, Any], rng: Rando
         bindings["authorised"] = _authorised(state, rng, clock)
     elif focus == "dividends":
         bindings["dividends"] = _dividends(state, rng, today)
-        top = bindings["dividends"]["top"]
-        bindings["target"] = {"id": top["symbol"], "name": top["name"]}
 
 
 # -- budgets ---------------------------------------------------------------------------------------------
