@@ -6,7 +6,9 @@ same (setup, seed) gives byte-identical state. "Today" is the clock's epoch date
 
 Setup params (validated; unknown keys are refused):
     focus: which record is the task's `target` (for the look-alike and ordering faults):
-           payee (default: the rent payee), charge (the charge to dispute) or security (the stock to buy).
+           payee (default: the rent payee), charge (the charge to dispute) or security (the stock to buy);
+           budgets, authorised or dividends turn on a later feature (sites/bank/later.py has their bindings;
+           their target is the rent payee, which their tasks do not name).
     answers: true adds the `answers` bindings (what the question tasks ask, read off the world as the
            pages show it); the world itself is the same as without it.
 
@@ -45,6 +47,7 @@ from scenarios.clock import EpisodeClock
 from sites.bank import content as C
 from sites.bank.extras import add_extras
 from sites.bank.insights import busiest_category, next_payment, previous_month, spending_by_category
+from sites.bank.later import LATER_FOCUSES, add_later
 from sites.bank.models import (
     Account,
     BankState,
@@ -63,7 +66,7 @@ from sites.kit.dates import month_day, month_day_year, month_year
 from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
 
-FOCUSES = ("payee", "charge", "security")
+FOCUSES = ("payee", "charge", "security", *LATER_FOCUSES)
 DEFAULT_FOCUS = "payee"
 KNOWN_PARAMS = ("focus", "answers")
 HISTORY_DAYS = 170
@@ -374,7 +377,8 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
                  "held_after": sell_holding.shares - sell_shares},
         "phishing": {"message_id": phishing.id, "subject": phishing.subject, "sender": phishing.sender},
     }
-    if focus == "payee":
+    if focus == "payee" or focus in LATER_FOCUSES:
+        # the later focuses' tasks name no payee: the rent payee is their target as for tasks without a focus
         bindings["target"] = {"id": landlord.id, "name": landlord.name}
     elif focus == "charge":
         bindings["target"] = {"id": d_target["id"], "name": d_merchant}
@@ -384,6 +388,9 @@ def generate(setup: WorldSetup, rng: Random, clock: EpisodeClock) -> World:
     add_extras(state, bindings, Random(rng.getrandbits(64)), clock, daycare)
     if answers:
         bindings["answers"] = _answers(state, today, landlord, namesake)
+    if focus in LATER_FOCUSES:
+        # Likewise last, and only for their focuses: a later feature's world (sites/bank/later.py).
+        add_later(focus, state, bindings, Random(rng.getrandbits(64)), clock)
     return World(state=state, bindings=bindings)
 
 

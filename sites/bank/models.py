@@ -5,12 +5,13 @@ by `parse_amount` (at most two decimals, positive, below a ceiling). Times are I
 from the episode clock; dates are 'YYYY-MM-DD'.
 
 Collections: `cards`, `travel_notices`, `uploads` (evidence sent with disputes), `tax_documents`,
-`lots` (the shares of each holding by purchase), `accounts`, `transactions` (signed amounts;
-running balances are computed back from each account's current balance), `payees`, `transfers`
-(money that moved), `scheduled` (future and recurring payments), `messages` (security messages),
-`message_actions` (buttons pressed in a message), `disputes`, `securities` (quotes move on the
-episode clock), `holdings`, `order_reviews`, `orders`. Top-level objects: `user`, `limits`,
-`alerts`. `next_ids` is bookkeeping.
+`lots` (the shares of each holding by purchase), `budgets`, `authorised_users`, `dividends` and
+`reinvestment` (later features: absent unless the world's focus turns one on), `accounts`,
+`transactions` (signed amounts; running balances are computed back from each account's current
+balance), `payees`, `transfers` (money that moved), `scheduled` (future and recurring payments),
+`messages` (security messages), `message_actions` (buttons pressed in a message), `disputes`,
+`securities` (quotes move on the episode clock), `holdings`, `order_reviews`, `orders`. Top-level
+objects: `user`, `limits`, `alerts`. `next_ids` is bookkeeping.
 """
 
 import re
@@ -26,6 +27,7 @@ from sites.kit.bodies import text as _text
 from sites.kit.deps import EpisodeOf
 from sites.kit.ids import TakesIds
 from sites.kit.lookup import find
+from sites.kit.omitting import OmitsUnused
 
 if TYPE_CHECKING:
     from scenarios.clock import EpisodeClock
@@ -247,6 +249,46 @@ class Lot(BaseModel):
     price_cents: int = Field(description="what one share cost")
 
 
+class Budget(BaseModel):
+    """What the customer means to spend on one category of Everyday Checking a month."""
+
+    id: str
+    category: str
+    amount_cents: int
+    created_at: str
+
+
+class AuthorisedUser(BaseModel):
+    """Someone who pays with their own card on one of the customer's cards, up to their own daily limit."""
+
+    id: str
+    card_id: str
+    name: str
+    daily_limit_cents: int
+    added_at: str
+
+
+class Dividend(BaseModel):
+    """A dividend paid on a holding into the brokerage cash."""
+
+    id: str
+    symbol: str
+    paid_on: str
+    per_share_cents: int
+    shares: int
+    amount_cents: int
+    reinvested: bool = False
+
+
+class Reinvestment(BaseModel):
+    """Whether a holding's dividends buy more of it (True) or are paid as cash; one per holding."""
+
+    id: str = Field(description="the holding's id")
+    symbol: str
+    reinvest: bool = False
+    pays_dividends: bool = True
+
+
 class AlertSettings(BaseModel):
     low_balance_on: bool = False
     low_balance_cents: int = 50_000
@@ -263,7 +305,11 @@ class Limits(BaseModel):
     atm_daily_cents: int
 
 
-class BankState(TakesIds, BaseModel):
+class BankState(TakesIds, OmitsUnused):
+    # Features later than the first worlds: None (and absent from the JSON) unless the world's focus turns
+    # them on, so the older tasks' worlds keep their bytes (tests/sites/test_digests.py).
+    _omit_when_unset = ("budgets", "authorised_users", "dividends", "reinvestment")
+
     user: Customer
     accounts: list[Account]
     transactions: list[Transaction]
@@ -284,6 +330,10 @@ class BankState(TakesIds, BaseModel):
     tax_documents: list[TaxDocument] = Field(default_factory=list)
     lots: list[Lot] = Field(default_factory=list)
     alerts: AlertSettings = Field(default_factory=AlertSettings)
+    budgets: list[Budget] | None = None  # worlds with monthly budgets (a Budgets page)
+    authorised_users: list[AuthorisedUser] | None = None  # worlds whose card pages take authorised users
+    dividends: list[Dividend] | None = None  # worlds with a dividend history (Investments › Dividends)
+    reinvestment: list[Reinvestment] | None = None  # the same worlds: each holding's reinvestment setting
     code_seed: int = Field(description="seeds the confirmation codes of new payees")
     next_ids: dict[str, int]
 
@@ -467,6 +517,32 @@ class ReviewBody(_Body):
         if value:
             parse_amount(value, "The limit price")
         return value or None
+
+
+class BudgetBody(_Body):
+    category: Annotated[str, _text(1, 40)]
+    amount: Amount
+
+    _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v, "A budget"), v)[1]))
+
+
+class BudgetAmountBody(_Body):
+    amount: Amount
+
+    _amount = field_validator("amount")(classmethod(lambda cls, v: (parse_amount(v, "A budget"), v)[1]))
+
+
+class AuthorisedUserBody(_Body):
+    name: Annotated[str, _text(2, 60)]
+    daily_limit: Amount
+
+    _amount = field_validator("daily_limit")(
+        classmethod(lambda cls, v: (parse_amount(v, "The daily limit"), v)[1]))
+
+
+class ReinvestBody(_Body):
+    symbols: Annotated[list[Annotated[str, StringConstraints(strict=True, max_length=8)]], Field(max_length=20)] = \
+        Field(description="the holdings whose dividends are reinvested (the others are paid as cash)")
 
 
 class PlaceBody(_Body):

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse
 from scenarios.clock import iso, parse_iso
 from sites.bank.extras import lot_option
 from sites.bank.insights import next_payment, spending_by_category
+from sites.bank.later_routes import later_features
 from sites.bank.models import (
     DISPUTE_REASONS,
     FREQUENCIES,
@@ -57,6 +58,13 @@ NOTICES = {
     "travel_added": "Travel notice added",
     "travel_removed": "Travel notice removed",
     "alerts_saved": "Alerts saved",
+    # later features (sites/bank/later_routes.py)
+    "budget_added": "Budget added",
+    "budget_saved": "Budget saved",
+    "budget_removed": "Budget removed",
+    "user_added": "Authorised user added: their card is on its way",
+    "user_removed": "Authorised user removed",
+    "reinvest_saved": "Reinvestment settings saved",
 }
 
 
@@ -87,8 +95,9 @@ def bank_filters() -> dict[str, Any]:
 
 def page_context(state: BankState | None) -> dict[str, Any]:
     if state is None:
-        return {"customer": None, "unread": 0, "active": None}
-    return {"customer": state.user, "unread": sum(1 for m in state.messages if not m.read), "active": None}
+        return {"customer": None, "unread": 0, "active": None, "later": set()}
+    return {"customer": state.user, "unread": sum(1 for m in state.messages if not m.read), "active": None,
+            "later": later_features(state)}
 
 
 def running_balances(state: BankState, account: Account) -> dict[str, int]:

@@ -35,8 +35,10 @@ def services_page_router(ui: Pages) -> APIRouter:
         account = get_or_404(state.accounts, found.account_id, detail=NO_ACCOUNT)
         notices = sorted((n for n in state.travel_notices if n.card_id == found.id), key=lambda n: (n.start_date, n.id))
         episode.emit.inspect("view_card", found.id, revealed=["status", "limit", "travel_notices"])
+        # a world without authorised users shows no such section (None), so its card pages keep their bytes
+        users = None if state.authorised_users is None else [u for u in state.authorised_users if u.card_id == found.id]
         return ui.render(episode, "card.html", title=found.label, c=found, account=account, notices=notices,
-                         destinations=C.DESTINATIONS, today=episode.clock.now().date().isoformat(),
+                         users=users, destinations=C.DESTINATIONS, today=episode.clock.now().date().isoformat(),
                          notice=notice_of(request, NOTICES), active="cards")
 
     @router.get("/alerts", response_class=HTMLResponse)

@@ -4,6 +4,7 @@ from scenarios.profile import Affordances, EventVocabulary, SiteProfile
 from sites.bank.api import api_router
 from sites.bank.faults import FAULTS, TARGET
 from sites.bank.generator import generate
+from sites.bank.later_routes import later_router
 from sites.bank.models import BankState
 from sites.bank.pages import bank_filters, page_context, page_router
 from sites.bank.services_api import services_api_router
@@ -29,7 +30,8 @@ SITE = Site(
     home_label="Back to your accounts",
     state_type=BankState,
     generate=generate,
-    routers=lambda pages: [api_router(), services_api_router(), page_router(pages), services_page_router(pages)],
+    routers=lambda pages: [api_router(), services_api_router(), page_router(pages), services_page_router(pages),
+                             later_router(pages)],
     account_email=lambda state: state.user.email,
     page_context=page_context,
     filters=bank_filters(),
