@@ -28,6 +28,10 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             followed. {old, new, topic}
     badges: members' badges on their profiles; the two members who share a display name have different
             numbers of silver badges. {name, location, silver, other_location, other_silver}
+    roundup: a member asks which of three changes speeds something up most; three earlier threads each measured
+            one in their accepted answer (another answer on each gives another member's figure).
+            {question_id, title, asker, unit, threads: [{question_id, title, change, key, value, other_value}] x3,
+             best: {change, key, title, value} (the shortest time; key: a word naming it), other_values}
 """
 
 from random import Random
@@ -49,7 +53,8 @@ from sites.forum.models import (
     TagWiki,
 )
 
-FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki", "badges")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki", "badges",
+                   "roundup")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -348,6 +353,38 @@ def _badges(m: _Maker, keyed: dict[str, Question], namesake: dict[str, Any]) -> 
             "other_silver": pair[namesake["other"]["member_id"]]}, keyed["namesake"]
 
 
+def _roundup(m: _Maker) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    tags, title, body, unit, threads = rng.choice(C.ROUNDUPS)
+    # Every figure differs: the three measured ones, the other answers' and where each started.
+    figures = rng.sample(range(3, 17), 6)
+    values, others = figures[:3], figures[3:]
+    befores = rng.sample(range(22, 48), 4)
+    asker = m.ordinary()
+    made = []
+    used = [asker]
+    for index, (t_title, change, key, t_body, accepted, other) in enumerate(threads):
+        age = rng.randint(40, 700) * _MINUTES_PER_DAY
+        author = m.ordinary(*used)
+        question = m.question(t_title, t_body, list(tags), author, age)
+        fixer = m.ordinary(author, asker)
+        doubter = m.ordinary(author, asker, fixer)
+        # The other answer is often the higher voted: only the accepted one states the thread's measurement.
+        score = rng.randint(3, 40)
+        good = m.answer(question, accepted.format(n=values[index], before=befores[index]), fixer,
+                        age - rng.randint(60, 3000), score)
+        m.answer(question, other.format(m=others[index]), doubter, age - rng.randint(60, 3000),
+                 score + rng.choice((-2, 5, 12)))
+        question.accepted_answer_id = good.id
+        made.append({"question_id": question.id, "title": t_title, "change": change, "key": key, "value": values[index],
+                     "other_value": others[index]})
+    target = m.question(title, body.format(before=befores[3]), list(tags), asker, rng.randint(60, 1200))
+    best = min(made, key=lambda t: t["value"])
+    return {"question_id": target.id, "title": title, "asker": _name(state, asker), "unit": unit, "threads": made,
+            "best": {k: best[k] for k in ("change", "key", "title", "value")},
+            "other_values": others}, target
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed: dict[str, Question],
                      namesake: dict[str, Any]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -376,4 +413,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed
     if focus == "badges":
         values, target = _badges(maker, keyed, namesake)
         return "badges", values, target
+    if focus == "roundup":
+        values, target = _roundup(maker)
+        return "roundup", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

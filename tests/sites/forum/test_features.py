@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
+from sites.forum import content as C
 
 from . import Doc, client_for, new_world
 
@@ -410,3 +411,47 @@ async def test_profiles_show_badges_and_the_namesakes_counts_differ() -> None:
         async with client_for(plain_app, plain.id) as other:
             assert not Doc((await other.get(f"/users/{pair[0].id}")).text).all("p", **{"aria-label": "Silver badges"})
     assert counts == {badges["location"]: badges["silver"], badges["other_location"]: badges["other_silver"]}
+
+
+# ---- roundups ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+async def test_each_thread_states_its_figure_in_the_accepted_answer_only(seed: int) -> None:
+    app, _, episode = new_world(seed, focus="roundup")
+    state, r = episode.state, episode.bindings["roundup"]
+    figures = [t["value"] for t in r["threads"]] + r["other_values"]
+    assert len(set(figures)) == 6 and r["best"]["value"] == min(t["value"] for t in r["threads"])
+    assert r["best"]["key"].casefold() in r["best"]["change"].casefold()
+    assert not state.answers_to(r["question_id"]) and episode.bindings["target"]["id"] == r["question_id"]
+    async with client_for(app, episode.id) as client:
+        for thread in r["threads"]:
+            question = state.question(thread["question_id"])
+            assert question is not None and question.accepted_answer_id is not None
+            page = text_of((await client.get(f"/questions/{thread['question_id']}")).text)
+            accepted = state.answer(question.accepted_answer_id)
+            other = next(a for a in state.answers_to(question.id) if a.id != question.accepted_answer_id)
+            assert accepted is not None and re.search(rf"(?<!\d){thread['value']}(?!\d)", accepted.body)
+            assert re.search(rf"(?<!\d){thread['other_value']}(?!\d)", other.body)
+            assert str(thread["value"]) in page and str(thread["other_value"]) in page
+            # The search the plan makes finds the thread by its title.
+            found = text_of((await client.get("/search", params={"q": thread["title"]})).text)
+            assert thread["title"] in found
+
+
+async def test_an_answer_on_the_roundup_question_is_posted_by_the_user() -> None:
+    app, _, episode = new_world(3, focus="roundup")
+    r = episode.bindings["roundup"]
+    body = "With caching it took 9 minutes; parallel jobs took 5 and multi-stage 12. The fastest was parallel."
+    async with client_for(app, episode.id) as client:
+        response = await client.post(f"/api/questions/{r['question_id']}/answers", json={"body": body})
+        assert response.status_code == 201
+        page = Doc((await client.get(f"/questions/{r['question_id']}")).text)
+    assert page.all("article", **{"aria-label": f"Answer by {episode.state.me.display_name}"})
+    assert [a.body for a in episode.state.answers_to(r["question_id"])] == [body]
+
+
+def test_worlds_without_roundups_have_no_roundup_threads() -> None:
+    episode = new_world(1)[2]
+    titles = {thread[0] for roundup in C.ROUNDUPS for thread in roundup[4]}
+    assert not titles & {q.title for q in episode.state.questions}
