@@ -475,3 +475,30 @@ ROUNDUPS = (
        "Cloning with `--sparse` and checking out our two directories takes {n} minutes; the full clone took "
        "{before}.", "Sparse checkout alone didn't save us much time: {m} minutes."))),
 )
+
+# Suggested edits to others' answers: an accepted answer still gives a command an update replaced, and a comment
+# under it says so. (tags, title, question body, answer (with {cmd}), old command, new command, comment)
+RENAMED_COMMANDS = (
+    (("git",), "How do I make my local branch track a branch on the remote?",
+     "I created a branch locally and pushed it, but `git pull` still asks which branch to merge with. How do I "
+     "tell git which remote branch mine follows?",
+     "Run `{cmd}` while your branch is checked out. After that a plain `git pull` and `git status` know which "
+     "remote branch yours follows.", "git branch --set-upstream origin/main",
+     "git branch --set-upstream-to=origin/main",
+     "`git branch --set-upstream` was removed years ago; it's `git branch --set-upstream-to=origin/main` now."),
+    (("git",), "How do I stash my changes with a message so I can find them later?",
+     "I keep several stashes and can't tell them apart in `git stash list`. How do I give a stash a name?",
+     "Give the message when you stash: `{cmd}`. `git stash list` then shows it next to the stash.",
+     "git stash save \"work in progress\"", "git stash push -m \"work in progress\"",
+     "`git stash save` is deprecated; the current form is `git stash push -m \"work in progress\"`."),
+    (("docker",), "How do I start every service in my compose file in the background?",
+     "I have a compose file with a database and two services. How do I start them all and get my terminal back?",
+     "From the folder with the compose file run `{cmd}`; the -d flag detaches, and `docker compose ps` lists "
+     "what runs.", "docker-compose up -d", "docker compose up -d",
+     "The separate docker-compose tool is retired: Compose is part of Docker now, so it's `docker compose up -d`."),
+    (("javascript",), "How do I install only the production dependencies with npm?",
+     "Our server image ends up with all the test tools in node_modules. How do I leave the dev dependencies out?",
+     "Install with `{cmd}` in the image; npm then skips everything in devDependencies.",
+     "npm install --production", "npm install --omit=dev",
+     "npm prints a warning for --production these days: use `npm install --omit=dev` instead."),
+)

@@ -32,6 +32,11 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             one in their accepted answer (another answer on each gives another member's figure).
             {question_id, title, asker, unit, threads: [{question_id, title, change, key, value, other_value}] x3,
              best: {change, key, title, value} (the shortest time; key: a word naming it), other_values}
+    suggest: the user suggests edits to others' answers (they go to the review queue, which the user also
+            reviews). An accepted answer gives a command an update replaced (a comment says so), and an advert
+            another member suggested for it waits for review: a post takes one suggested edit at a time.
+            {question_id, title, answer_id, answerer, commenter, old, new, fixed_body, pending_id, spam_url,
+             other_pending_id}
 """
 
 from random import Random
@@ -54,7 +59,7 @@ from sites.forum.models import (
 )
 
 FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki", "badges",
-                   "roundup")
+                   "roundup", "suggest")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -385,6 +390,44 @@ def _roundup(m: _Maker) -> tuple[dict[str, Any], Question]:
             "other_values": others}, target
 
 
+def _suggest(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    tags, title, q_body, a_body, old, new, remark = rng.choice(C.RENAMED_COMMANDS)
+    age = rng.randint(200, 1200) * _MINUTES_PER_DAY
+    question = m.question(title, q_body, list(tags), m.ordinary(), age)
+    answerer = m.ordinary(question.author_id)
+    body = a_body.format(cmd=old)
+    accepted = m.answer(question, body, answerer, age - rng.randint(30, 600), rng.randint(12, 90))
+    question.accepted_answer_id = accepted.id
+    m.answer(question, "I had the same problem; the documentation's page on it has a short example that worked for "
+                       "me as it is.", m.ordinary(question.author_id, answerer), age - rng.randint(700, 3000),
+             rng.randint(0, 6))
+    commenter = m.ordinary(question.author_id, answerer)
+    state.comments.append(Comment(id=state.take_id("comment", "c"), post_id=accepted.id, author_id=commenter,
+                                  body=remark, created_at=m.ago(rng.randint(5, 60) * _MINUTES_PER_DAY)))
+    # The queue: an advert suggested for that answer (it blocks another suggestion until reviewed), and an edit
+    # elsewhere that only adds a greeting (the task leaves it to other reviewers).
+    product, domain = rng.choice(C.SPAM_PRODUCTS)
+    spam_url = f"https://{domain}/get?src=edit"
+    advert = SuggestedEdit(id="", post_id=accepted.id, editor_id=m.ordinary(answerer, commenter),
+                           body=f"{body}\n\nUpdate: {product} does all of this for you automatically. Download it "
+                                f"here: {spam_url}", summary="added an easier way",
+                           suggested_at=m.ago(rng.randint(30, 900)))
+    special = {k.id for k in keyed.values()} | {question.id}
+    elsewhere = rng.choice([a for a in state.live_answers() if a.author_id != state.me.id
+                            and a.question_id not in special])
+    greeting = SuggestedEdit(id="", post_id=elsewhere.id, editor_id=m.ordinary(elsewhere.author_id),
+                             body=f"Hi there! {elsewhere.body}\n\nHope this helps!", summary="improved the answer",
+                             suggested_at=m.ago(rng.randint(30, 900)))
+    state.suggested_edits = sorted([advert, greeting], key=lambda e: e.suggested_at)
+    for edit in state.suggested_edits:
+        edit.id = state.take_id("suggested_edit", "s")
+    state.suggesting = True
+    return {"question_id": question.id, "title": title, "answer_id": accepted.id, "answerer": _name(state, answerer),
+            "commenter": _name(state, commenter), "old": old, "new": new, "fixed_body": body.replace(old, new),
+            "pending_id": advert.id, "spam_url": spam_url, "other_pending_id": greeting.id}, question
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed: dict[str, Question],
                      namesake: dict[str, Any]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -416,4 +459,7 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed
     if focus == "roundup":
         values, target = _roundup(maker)
         return "roundup", values, target
+    if focus == "suggest":
+        values, target = _suggest(maker, keyed)
+        return "suggest", values, target
     raise ValueError(f"not a feature focus: {focus!r}")
