@@ -422,3 +422,83 @@ BADGES = {
     "bronze": ("Nice Answer", "Teacher", "Student", "Editor", "Commentator", "Supporter", "Scholar", "Critic",
                "Autobiographer", "Informed"),
 }
+
+# Roundups: a member asks which of three changes speeds something up most; three earlier threads each measured
+# one, in their accepted answer. (tags, title, body, unit, threads) with threads (title, change, key (a word any
+# answer naming the change uses), body, accepted, other); the answers' {n} is the figure the thread measured,
+# {before} where it started, {m} another member's figure.
+ROUNDUPS = (
+    (("docker",), "Our CI pipeline takes over half an hour: which change makes the biggest difference?",
+     "Every push waits {before} minutes for the pipeline. I've read about caching, parallel tests and multi-stage "
+     "builds, but I can only try one this sprint. Has anyone compared them?", "minutes",
+     (("Does caching dependencies between CI runs speed up the build?", "caching dependencies", "cach",
+       "Every job downloads all our packages again. Is a dependency cache worth setting up?",
+       "We restore the dependency cache at the start of each job. The whole pipeline went from {before} minutes "
+       "to {n} minutes.", "It helped us a little, nothing dramatic: about {m} minutes on our runners."),
+      ("Is splitting the test suite across parallel CI jobs worth it?", "running the tests in parallel jobs",
+       "parallel",
+       "The test stage is most of our pipeline. Would four parallel jobs really cut it down?",
+       "We split the suite across four jobs by timing data. End to end it now takes {n} minutes, down from "
+       "{before}.", "Parallel jobs start slower than you'd think; ours ended up at {m} minutes."),
+      ("Will a multi-stage Docker build make our pipeline faster?", "a multi-stage Docker build", "multi-stage",
+       "Our image build copies the whole toolchain into the final image. Would multi-stage help the pipeline?",
+       "Moving the toolchain into a build stage shrank the image and the pushes. The pipeline takes {n} minutes "
+       "now instead of {before}.", "For us the build stage cache kept missing, so it stayed around {m} minutes."))),
+    (("postgresql",), "Our nightly report query is too slow: which fix helps the most?",
+     "The report runs for {before} minutes every night and blocks the backups. Which of the usual fixes should I "
+     "try first?", "minutes",
+     (("Does a partial index help a slow reporting query?", "a partial index", "partial index",
+       "The report only reads open orders, a small part of the table. Would a partial index help?",
+       "A partial index on the open orders did it: the report finishes in {n} minutes instead of {before}.",
+       "The planner ignored my partial index until I rewrote the filter; it was still {m} minutes."),
+      ("Should I run VACUUM ANALYZE before a big report?", "running VACUUM ANALYZE first", "vacuum",
+       "Statistics on our orders table are probably stale. Is VACUUM ANALYZE before the report worth it?",
+       "With fresh statistics the planner picks a hash join. The report went from {before} minutes to {n}.",
+       "On our database it made no real difference: {m} minutes before and after."),
+      ("Does raising work_mem speed up large sorts in a report?", "raising work_mem", "work_mem",
+       "EXPLAIN shows an external merge sort on disk. Would more work_mem help?",
+       "Raising work_mem for the report's session keeps the sort in memory: {n} minutes, down from {before}.",
+       "Be careful with work_mem per connection; we only got down to {m} minutes anyway."))),
+    (("git",), "Cloning our monorepo takes ages: what's the fastest way to get a working copy?",
+     "A fresh clone takes {before} minutes on our build agents. Which of the clone options actually helps the "
+     "most?", "minutes",
+     (("Is a shallow clone much faster for a big repository?", "a shallow clone", "shallow",
+       "We only need the latest commit on the build agents. Does --depth 1 really save much?",
+       "With `git clone --depth 1` the clone takes {n} minutes on our agents instead of {before}.",
+       "Shallow clones were slower to fetch into later for us; about {m} minutes all told."),
+      ("Does a blobless partial clone speed up cloning a monorepo?", "a blobless partial clone", "blobless",
+       "I read about `--filter=blob:none`. Is it faster than a full clone in practice?",
+       "`git clone --filter=blob:none` brought our clone from {before} minutes down to {n} minutes.",
+       "Checkout then fetches the blobs lazily, so for us it was still {m} minutes."),
+      ("Would sparse checkout make working with a monorepo faster?", "sparse checkout", "sparse",
+       "Each team only needs a few directories. Does sparse checkout make the clone faster?",
+       "Cloning with `--sparse` and checking out our two directories takes {n} minutes; the full clone took "
+       "{before}.", "Sparse checkout alone didn't save us much time: {m} minutes."))),
+)
+
+# Suggested edits to others' answers: an accepted answer still gives a command an update replaced, and a comment
+# under it says so. (tags, title, question body, answer (with {cmd}), old command, new command, comment)
+RENAMED_COMMANDS = (
+    (("git",), "How do I make my local branch track a branch on the remote?",
+     "I created a branch locally and pushed it, but `git pull` still asks which branch to merge with. How do I "
+     "tell git which remote branch mine follows?",
+     "Run `{cmd}` while your branch is checked out. After that a plain `git pull` and `git status` know which "
+     "remote branch yours follows.", "git branch --set-upstream origin/main",
+     "git branch --set-upstream-to=origin/main",
+     "`git branch --set-upstream` was removed years ago; it's `git branch --set-upstream-to=origin/main` now."),
+    (("git",), "How do I stash my changes with a message so I can find them later?",
+     "I keep several stashes and can't tell them apart in `git stash list`. How do I give a stash a name?",
+     "Give the message when you stash: `{cmd}`. `git stash list` then shows it next to the stash.",
+     "git stash save \"work in progress\"", "git stash push -m \"work in progress\"",
+     "`git stash save` is deprecated; the current form is `git stash push -m \"work in progress\"`."),
+    (("docker",), "How do I start every service in my compose file in the background?",
+     "I have a compose file with a database and two services. How do I start them all and get my terminal back?",
+     "From the folder with the compose file run `{cmd}`; the -d flag detaches, and `docker compose ps` lists "
+     "what runs.", "docker-compose up -d", "docker compose up -d",
+     "The separate docker-compose tool is retired: Compose is part of Docker now, so it's `docker compose up -d`."),
+    (("javascript",), "How do I install only the production dependencies with npm?",
+     "Our server image ends up with all the test tools in node_modules. How do I leave the dev dependencies out?",
+     "Install with `{cmd}` in the image; npm then skips everything in devDependencies.",
+     "npm install --production", "npm install --omit=dev",
+     "npm prints a warning for --production these days: use `npm install --omit=dev` instead."),
+)

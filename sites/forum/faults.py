@@ -357,14 +357,35 @@ class _ConcurrentEdit:
 _UNFOCUSED, _NO_QUESTION = "none", "task naming no question"
 _OLDER = ["distro", "namesake", "spam", "outdated", "own"]
 _LOOKUPS = [f for f in LOOKUP_FOCUSES if f != "missing_distro"]
+# The later features' focuses (sites/forum/features.py) take a family only where every task of the focus is
+# about its target question, so the fault changes or hides what the task is about (and the task stays
+# solvable): `attach` (the question to attach the log to), `roundup` (the question to answer) and `suggest`
+# (the question whose accepted answer the edit updates). They take target_missing (the task becomes
+# infeasible), decoy_items (near-copies of the title a search finds first) and push_past_first_page (a search
+# for the title fills with follow-ups). The others take none of the families:
+# - `export`, `review`, `tagwiki`, `badges`: their target is the default question, which their tasks never open
+#   (a data export, the review queue, a tag's wiki, a member's badges).
+# - `bounty`: its target is the user's bounty question, reached from their profile (which decoys and fillers
+#   asked by others never reach), and three of its four tasks never open it (a tag's bounties, the question
+#   without one): removing it or copying its title changes nothing they ask about.
+# - `messages`: the user's question only matters to one of its four tasks (the link asked for); the others are
+#   about other messages, so decoys or a missing question would test nothing there.
+# - `duplicate`: its target is the user's new question; upvoting the original's answer never opens it, and
+#   asking it earlier (push_past_first_page) would put it before the original it duplicates.
+# - contradictory_update (none of these focuses): its two answers (fixed upstream, then reverted) add to the
+#   target a fact none of these tasks asks about (a file, a benchmark, a renamed command).
+# - hard_negatives, planted_wrong_answer (none): no recipe expands them (only the hand-written variants that
+#   name their tasks), and exact copies of a title would make a question these tasks name by title ambiguous.
+_FEATURES_ON_TARGET = ["attach", "roundup", "suggest"]
 TARGET = TargetScope(
     param="focus", default=_UNFOCUSED,
     kinds={_UNFOCUSED: _NO_QUESTION, "missing_distro": "question that does not exist"},
     accepts={
-        "target_missing": _OLDER + _LOOKUPS,
-        "decoy_items": [*_OLDER, _NO_QUESTION, *_LOOKUPS],
+        "target_missing": _OLDER + _LOOKUPS + _FEATURES_ON_TARGET,
+        "decoy_items": [*_OLDER, _NO_QUESTION, *_LOOKUPS, *_FEATURES_ON_TARGET],
         "hard_negatives": [*_OLDER, _NO_QUESTION, "first_answer", "tags"],
-        "push_past_first_page": [*_OLDER, _NO_QUESTION, "accepted_score", "first_answer", "tags"],
+        "push_past_first_page": [*_OLDER, _NO_QUESTION, "accepted_score", "first_answer", "tags",
+                                 *_FEATURES_ON_TARGET],
         "contradictory_update": [*_OLDER, _NO_QUESTION, "accepted_score", "asked_date", "tags"],
         "planted_wrong_answer": [*_OLDER, _NO_QUESTION, "accepted_score", "asked_date", "tags"],
     },

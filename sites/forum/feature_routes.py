@@ -13,6 +13,7 @@ from sites.forum.models import (
     ATTACHMENT_MAX_BYTES,
     BADGE_TIERS,
     REJECT_REASONS,
+    AnswerEdit,
     Attachment,
     AttachmentBody,
     AwardBody,
@@ -50,7 +51,8 @@ EXPORT_PREPARED_IN_S = 2.0  # a copy of your data is put together when asked for
 NOTICES = {"bounty_awarded": "Bounty awarded", "message_sent": "Message sent", "message_arrived": "New message",
            "attached": "File attached", "closed": "Closed as a duplicate", "edit_approved": "Edit approved",
            "edit_rejected": "Edit rejected", "followed": "You now follow this tag",
-           "unfollowed": "You no longer follow this tag"}
+           "unfollowed": "You no longer follow this tag",
+           "edit_suggested": "Thanks: your edit waits for review and shows once a reviewer approves it"}
 
 
 def available(feature: Feature | None, what: str) -> Feature:
@@ -126,7 +128,20 @@ def badges_of(state: ForumState, member_id: str) -> dict[str, list[str]] | None:
 
 
 def pending_reviews(state: ForumState) -> int:
-    return sum(1 for e in state.suggested_edits or [] if e.status == "pending")
+    """Suggested edits waiting for the user's review (their own suggestions wait for other reviewers)."""
+    return sum(1 for e in state.suggested_edits or [] if e.status == "pending" and e.editor_id != state.me.id)
+
+
+def pending_edit_on(state: ForumState, post_id: str) -> SuggestedEdit | None:
+    """The suggested edit waiting for review on a post: a post takes one at a time."""
+    return next((e for e in state.suggested_edits or [] if e.post_id == post_id and e.status == "pending"), None)
+
+
+def my_pending_edits(state: ForumState) -> set[str] | None:
+    """The posts the user's own suggested edits wait on (None in a world where the user suggests none)."""
+    if not state.suggesting:
+        return None
+    return {e.post_id for e in state.suggested_edits or [] if e.editor_id == state.me.id and e.status == "pending"}
 
 
 def unread_messages(state: ForumState) -> int:
@@ -272,6 +287,8 @@ def feature_api_router() -> APIRouter:
         edit: SuggestedEdit = get_or_404(available(state.suggested_edits, "Reviews"), edit_id, "suggested edit")
         if edit.status != "pending":
             raise HTTPException(409, f"This edit was {edit.status} already.")
+        if edit.editor_id == state.me.id:
+            raise HTTPException(403, "You can't review your own suggested edit: another reviewer will.")
         if body.decision == "reject" and body.reason is None:
             raise HTTPException(422, "Say why the edit is rejected.")
         if body.decision == "approve" and body.reason is not None:
@@ -295,6 +312,28 @@ def feature_api_router() -> APIRouter:
         episode.emit.commit("approve_edit" if body.decision == "approve" else "reject_edit", edit.id,
                             post_id=post.id, reason=body.reason, touched=touched)
         return {"edit": edit.model_dump()}
+
+    # -- suggesting an edit to someone else's answer -----------------------------------------------------
+
+    @router.post("/answers/{answer_id}/suggested-edits", status_code=201)
+    @hook_point("suggest_edit", "write", target=lambda kw: kw["answer_id"])
+    async def suggest_edit(answer_id: str, body: AnswerEdit, request: Request,
+                           episode: ForumEpisode) -> dict[str, Any]:
+        state = episode.state
+        edits = available(state.suggested_edits if state.suggesting else None, "Suggested edits")
+        answer = get_or_404(state.live_answers(), answer_id, "answer")
+        if answer.author_id == state.me.id:
+            raise HTTPException(409, "This is your own answer: edit it directly.")
+        if pending_edit_on(state, answer.id) is not None:
+            raise HTTPException(409, "An edit to this answer is already waiting for review; suggest yours once it "
+                                     "has been reviewed.")
+        if body.body == answer.body:
+            raise HTTPException(409, "Nothing changed: edit the text first.")
+        made = SuggestedEdit(id=state.take_id("suggested_edit", "s"), post_id=answer.id, editor_id=state.me.id,
+                             body=body.body, summary=body.summary or "Edited", suggested_at=episode.clock.stamp())
+        edits.append(made)
+        episode.emit.commit("suggest_edit", answer.id, edit_id=made.id, touched=[made.id])
+        return {"edit": made.model_dump()}
 
     # -- a copy of your data ---------------------------------------------------------------------------
 
@@ -435,7 +474,7 @@ def feature_page_router(ui: Pages) -> APIRouter:
             return {"e": edit, "question": question, "editor": state.member(edit.editor_id),
                     "when": parse_iso(edit.suggested_at), "now": now}
 
-        pending = [row(e) for e in edits if e.status == "pending"]
+        pending = [row(e) for e in edits if e.status == "pending" and e.editor_id != state.me.id]
         done = [row(e) for e in sorted(edits, key=lambda e: e.reviewed_at or "", reverse=True) if e.status != "pending"]
         episode.emit.navigate("view_review", None, edit_ids=[r["e"].id for r in pending])
         return ui.render(episode, "review.html", title="Review suggested edits", pending=pending, done=done,
@@ -453,7 +492,25 @@ def feature_page_router(ui: Pages) -> APIRouter:
         episode.emit.inspect("view_suggested_edit", edit.id, revealed=["body", "summary"])
         return ui.render(episode, "review_item.html", title="Review suggested edit", edit=edit, post=post,
                          question=question, editor=state.member(edit.editor_id),
-                         author=state.member(post.author_id), reasons=REJECT_REASONS, active="review")
+                         author=state.member(post.author_id), reasons=REJECT_REASONS,
+                         own=edit.editor_id == state.me.id, active="review")
+
+    @router.get("/answers/{answer_id}/suggest-edit", response_class=HTMLResponse)
+    @hook_point("suggest_edit_page", "page", target=lambda kw: kw["answer_id"])
+    async def suggest_edit_page(answer_id: str, request: Request, episode: ForumEpisode) -> HTMLResponse:
+        state = episode.state
+        available(state.suggested_edits if state.suggesting else None, "Suggested edits")
+        answer = state.answer(answer_id)
+        question = state.question(answer.question_id) if answer else None
+        if answer is None or question is None:
+            raise HTTPException(404, "This answer doesn't exist or has been deleted.")
+        if answer.author_id == state.me.id:
+            raise HTTPException(409, "This is your own answer: edit it directly.")
+        waiting = pending_edit_on(state, answer.id)
+        episode.emit.navigate("view_suggest_edit", answer.id)
+        return ui.render(episode, "suggest_edit.html", title="Suggest an edit", answer=answer, question=question,
+                         author=state.member(answer.author_id), waiting=waiting,
+                         mine=waiting is not None and waiting.editor_id == state.me.id, active="questions")
 
     @router.get("/tags/{name}/info", response_class=HTMLResponse)
     @hook_point("tag_info", "page", target=lambda kw: kw["name"])

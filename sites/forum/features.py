@@ -28,6 +28,15 @@ of the older focuses stay byte-identical. Bindings (one group per focus):
             followed. {old, new, topic}
     badges: members' badges on their profiles; the two members who share a display name have different
             numbers of silver badges. {name, location, silver, other_location, other_silver}
+    roundup: a member asks which of three changes speeds something up most; three earlier threads each measured
+            one in their accepted answer (another answer on each gives another member's figure).
+            {question_id, title, asker, unit, threads: [{question_id, title, change, key, value, other_value}] x3,
+             best: {change, key, title, value} (the shortest time; key: a word naming it), other_values}
+    suggest: the user suggests edits to others' answers (they go to the review queue, which the user also
+            reviews). An accepted answer gives a command an update replaced (a comment says so), and an advert
+            another member suggested for it waits for review: a post takes one suggested edit at a time.
+            {question_id, title, answer_id, answerer, commenter, old, new, fixed_body, pending_id, spam_url,
+             other_pending_id}
 """
 
 from random import Random
@@ -49,7 +58,8 @@ from sites.forum.models import (
     TagWiki,
 )
 
-FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki", "badges")
+FEATURE_FOCUSES = ("bounty", "messages", "export", "attach", "duplicate", "review", "tagwiki", "badges",
+                   "roundup", "suggest")
 _MINUTES_PER_DAY = 24 * 60
 
 
@@ -348,6 +358,76 @@ def _badges(m: _Maker, keyed: dict[str, Question], namesake: dict[str, Any]) -> 
             "other_silver": pair[namesake["other"]["member_id"]]}, keyed["namesake"]
 
 
+def _roundup(m: _Maker) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    tags, title, body, unit, threads = rng.choice(C.ROUNDUPS)
+    # Every figure differs: the three measured ones, the other answers' and where each started.
+    figures = rng.sample(range(3, 17), 6)
+    values, others = figures[:3], figures[3:]
+    befores = rng.sample(range(22, 48), 4)
+    asker = m.ordinary()
+    made = []
+    used = [asker]
+    for index, (t_title, change, key, t_body, accepted, other) in enumerate(threads):
+        age = rng.randint(40, 700) * _MINUTES_PER_DAY
+        author = m.ordinary(*used)
+        question = m.question(t_title, t_body, list(tags), author, age)
+        fixer = m.ordinary(author, asker)
+        doubter = m.ordinary(author, asker, fixer)
+        # The other answer is often the higher voted: only the accepted one states the thread's measurement.
+        score = rng.randint(3, 40)
+        good = m.answer(question, accepted.format(n=values[index], before=befores[index]), fixer,
+                        age - rng.randint(60, 3000), score)
+        m.answer(question, other.format(m=others[index]), doubter, age - rng.randint(60, 3000),
+                 score + rng.choice((-2, 5, 12)))
+        question.accepted_answer_id = good.id
+        made.append({"question_id": question.id, "title": t_title, "change": change, "key": key, "value": values[index],
+                     "other_value": others[index]})
+    target = m.question(title, body.format(before=befores[3]), list(tags), asker, rng.randint(60, 1200))
+    best = min(made, key=lambda t: t["value"])
+    return {"question_id": target.id, "title": title, "asker": _name(state, asker), "unit": unit, "threads": made,
+            "best": {k: best[k] for k in ("change", "key", "title", "value")},
+            "other_values": others}, target
+
+
+def _suggest(m: _Maker, keyed: dict[str, Question]) -> tuple[dict[str, Any], Question]:
+    state, rng = m.state, m.rng
+    tags, title, q_body, a_body, old, new, remark = rng.choice(C.RENAMED_COMMANDS)
+    age = rng.randint(200, 1200) * _MINUTES_PER_DAY
+    question = m.question(title, q_body, list(tags), m.ordinary(), age)
+    answerer = m.ordinary(question.author_id)
+    body = a_body.format(cmd=old)
+    accepted = m.answer(question, body, answerer, age - rng.randint(30, 600), rng.randint(12, 90))
+    question.accepted_answer_id = accepted.id
+    m.answer(question, "I had the same problem; the documentation's page on it has a short example that worked for "
+                       "me as it is.", m.ordinary(question.author_id, answerer), age - rng.randint(700, 3000),
+             rng.randint(0, 6))
+    commenter = m.ordinary(question.author_id, answerer)
+    state.comments.append(Comment(id=state.take_id("comment", "c"), post_id=accepted.id, author_id=commenter,
+                                  body=remark, created_at=m.ago(rng.randint(5, 60) * _MINUTES_PER_DAY)))
+    # The queue: an advert suggested for that answer (it blocks another suggestion until reviewed), and an edit
+    # elsewhere that only adds a greeting (the task leaves it to other reviewers).
+    product, domain = rng.choice(C.SPAM_PRODUCTS)
+    spam_url = f"https://{domain}/get?src=edit"
+    advert = SuggestedEdit(id="", post_id=accepted.id, editor_id=m.ordinary(answerer, commenter),
+                           body=f"{body}\n\nUpdate: {product} does all of this for you automatically. Download it "
+                                f"here: {spam_url}", summary="added an easier way",
+                           suggested_at=m.ago(rng.randint(30, 900)))
+    special = {k.id for k in keyed.values()} | {question.id}
+    elsewhere = rng.choice([a for a in state.live_answers() if a.author_id != state.me.id
+                            and a.question_id not in special])
+    greeting = SuggestedEdit(id="", post_id=elsewhere.id, editor_id=m.ordinary(elsewhere.author_id),
+                             body=f"Hi there! {elsewhere.body}\n\nHope this helps!", summary="improved the answer",
+                             suggested_at=m.ago(rng.randint(30, 900)))
+    state.suggested_edits = sorted([advert, greeting], key=lambda e: e.suggested_at)
+    for edit in state.suggested_edits:
+        edit.id = state.take_id("suggested_edit", "s")
+    state.suggesting = True
+    return {"question_id": question.id, "title": title, "answer_id": accepted.id, "answerer": _name(state, answerer),
+            "commenter": _name(state, commenter), "old": old, "new": new, "fixed_body": body.replace(old, new),
+            "pending_id": advert.id, "spam_url": spam_url, "other_pending_id": greeting.id}, question
+
+
 def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed: dict[str, Question],
                      namesake: dict[str, Any]) -> tuple[str, dict[str, Any], Question]:
     """The focus's binding group (its name and values) and the question that is the task's target."""
@@ -376,4 +456,10 @@ def feature_bindings(focus: str, state: ForumState, rng: Random, ago: Any, keyed
     if focus == "badges":
         values, target = _badges(maker, keyed, namesake)
         return "badges", values, target
+    if focus == "roundup":
+        values, target = _roundup(maker)
+        return "roundup", values, target
+    if focus == "suggest":
+        values, target = _suggest(maker, keyed)
+        return "suggest", values, target
     raise ValueError(f"not a feature focus: {focus!r}")

@@ -261,7 +261,7 @@ class ForumState(TakesIds, BaseModel):
     # on, so the worlds of the older tasks serialize byte-identically (tests/sites/test_digests.py).
     _omit_when_unset: ClassVar[tuple[str, ...]] = ("bounties", "messages", "exports", "attachments",
                                                        "closures", "suggested_edits",
-                                                       "tag_wikis", "badges")
+                                                       "tag_wikis", "badges", "suggesting")
 
     user: Account
     members: list[Member]
@@ -284,6 +284,7 @@ class ForumState(TakesIds, BaseModel):
     suggested_edits: list[SuggestedEdit] | None = None  # worlds where the user reviews suggested edits
     tag_wikis: list[TagWiki] | None = None  # worlds whose tags have wiki pages (and deprecated tags)
     badges: list[Badge] | None = None  # worlds whose profiles show badges
+    suggesting: bool | None = None  # worlds where the user suggests edits to others' answers (True)
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:

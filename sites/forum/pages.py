@@ -19,6 +19,7 @@ from sites.forum.feature_routes import (
     bounty_view,
     closure_view,
     later_features,
+    my_pending_edits,
     pending_reviews,
     size_text,
     unread_messages,
@@ -310,7 +311,8 @@ def page_router(ui: Pages) -> APIRouter:
             asked=when(question.created_at, now), active_when=when(question.last_activity_at, now),
             my_question=question.author_id == state.me.id, related=related[:6],
             bounty=bounty_view(state, question.id), closed=closure_view(state, question.id),
-            can_close=state.closures is not None and question.author_id == state.me.id, active="questions",
+            can_close=state.closures is not None and question.author_id == state.me.id,
+            suggested=my_pending_edits(state), active="questions",
         )
 
     @router.get("/questions/{question_id}/timeline", response_class=HTMLResponse)

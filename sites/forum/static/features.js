@@ -190,3 +190,30 @@
     });
   });
 })();
+
+/* ---- suggesting an edit to someone else's answer (it goes to the review queue) ------------------------ */
+(function () {
+  "use strict";
+
+  var api = window.Kit.api;
+  var reason = window.Kit.reason;
+  var go = window.Kit.go;
+
+  document.querySelectorAll("form[data-suggest-edit]").forEach(function (form) {
+    var box = form.querySelector("[data-alert]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var id = form.dataset.suggestEdit;
+      var submit = form.querySelector("button[type=submit]");
+      if (box) box.hidden = true;
+      submit.disabled = true;
+      api("POST", "/api/answers/" + id + "/suggested-edits",
+          { body: form.elements.body.value, summary: form.elements.summary.value })
+        .then(function () { go("/questions/" + form.dataset.question, "edit_suggested", id); })
+        .catch(function (error) {
+          submit.disabled = false;
+          if (box) { box.textContent = reason(error, "Your edit could not be sent — try again"); box.hidden = false; }
+        });
+    });
+  });
+})();

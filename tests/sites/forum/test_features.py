@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
+from sites.forum import content as C
 
 from . import Doc, client_for, new_world
 
@@ -410,3 +411,104 @@ async def test_profiles_show_badges_and_the_namesakes_counts_differ() -> None:
         async with client_for(plain_app, plain.id) as other:
             assert not Doc((await other.get(f"/users/{pair[0].id}")).text).all("p", **{"aria-label": "Silver badges"})
     assert counts == {badges["location"]: badges["silver"], badges["other_location"]: badges["other_silver"]}
+
+
+# ---- roundups ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+async def test_each_thread_states_its_figure_in_the_accepted_answer_only(seed: int) -> None:
+    app, _, episode = new_world(seed, focus="roundup")
+    state, r = episode.state, episode.bindings["roundup"]
+    figures = [t["value"] for t in r["threads"]] + r["other_values"]
+    assert len(set(figures)) == 6 and r["best"]["value"] == min(t["value"] for t in r["threads"])
+    assert r["best"]["key"].casefold() in r["best"]["change"].casefold()
+    assert not state.answers_to(r["question_id"]) and episode.bindings["target"]["id"] == r["question_id"]
+    async with client_for(app, episode.id) as client:
+        for thread in r["threads"]:
+            question = state.question(thread["question_id"])
+            assert question is not None and question.accepted_answer_id is not None
+            page = text_of((await client.get(f"/questions/{thread['question_id']}")).text)
+            accepted = state.answer(question.accepted_answer_id)
+            other = next(a for a in state.answers_to(question.id) if a.id != question.accepted_answer_id)
+            assert accepted is not None and re.search(rf"(?<!\d){thread['value']}(?!\d)", accepted.body)
+            assert re.search(rf"(?<!\d){thread['other_value']}(?!\d)", other.body)
+            assert str(thread["value"]) in page and str(thread["other_value"]) in page
+            # The search the plan makes finds the thread by its title.
+            found = text_of((await client.get("/search", params={"q": thread["title"]})).text)
+            assert thread["title"] in found
+
+
+async def test_an_answer_on_the_roundup_question_is_posted_by_the_user() -> None:
+    app, _, episode = new_world(3, focus="roundup")
+    r = episode.bindings["roundup"]
+    body = "With caching it took 9 minutes; parallel jobs took 5 and multi-stage 12. The fastest was parallel."
+    async with client_for(app, episode.id) as client:
+        response = await client.post(f"/api/questions/{r['question_id']}/answers", json={"body": body})
+        assert response.status_code == 201
+        page = Doc((await client.get(f"/questions/{r['question_id']}")).text)
+    assert page.all("article", **{"aria-label": f"Answer by {episode.state.me.display_name}"})
+    assert [a.body for a in episode.state.answers_to(r["question_id"])] == [body]
+
+
+def test_worlds_without_roundups_have_no_roundup_threads() -> None:
+    episode = new_world(1)[2]
+    titles = {thread[0] for roundup in C.ROUNDUPS for thread in roundup[4]}
+    assert not titles & {q.title for q in episode.state.questions}
+
+
+# ---- suggested edits ---------------------------------------------------------------------------------------------
+
+
+async def test_an_edit_is_suggested_only_once_the_one_waiting_on_the_answer_is_reviewed() -> None:
+    app, _, episode = new_world(2, focus="suggest")
+    state, s = episode.state, episode.bindings["suggest"]
+    answer = state.answer(s["answer_id"])
+    assert answer is not None and s["old"] in answer.body and s["new"] not in answer.body
+    assert any(s["new"] in c.body for c in state.comments_on(answer.id))
+    url = f"/api/answers/{answer.id}/suggested-edits"
+    fixed = {"body": s["fixed_body"], "summary": "Updated the command"}
+    async with client_for(app, episode.id) as client:
+        question = text_of((await client.get(f"/questions/{s['question_id']}")).text)
+        assert "Improve this answer" in question
+        page = text_of((await client.get(f"/answers/{answer.id}/suggest-edit")).text)
+        assert "already waiting for review" in page and "Suggest edit" not in page
+        assert (await client.post(url, json=fixed)).status_code == 409
+        assert (await client.post(f"/api/suggested-edits/{s['pending_id']}/review",
+                                  json={"decision": "reject", "reason": "spam"})).status_code == 200
+        assert "Suggest edit" in text_of((await client.get(f"/answers/{answer.id}/suggest-edit")).text)
+        assert (await client.post(url, json={"body": answer.body})).status_code == 409  # nothing changed
+        assert (await client.post(url, json={"body": "short"})).status_code == 422
+        made = await client.post(url, json=fixed)
+        assert made.status_code == 201
+        mine = made.json()["edit"]
+        assert (await client.post(url, json=fixed)).status_code == 409  # one waiting edit per post
+        # The post keeps its text until a reviewer approves; the user can't review their own suggestion.
+        assert answer.body != s["fixed_body"]
+        assert (await client.post(f"/api/suggested-edits/{mine['id']}/review",
+                                  json={"decision": "approve"})).status_code == 403
+        queue = text_of((await client.get("/review")).text)
+        assert "Waiting for review (1)" in queue
+        assert "Your suggested edit is waiting for review" in text_of(
+            (await client.get(f"/questions/{s['question_id']}")).text)
+    assert mine["editor_id"] == state.me.id and mine["status"] == "pending" and mine["post_id"] == answer.id
+    assert [e.name for e in commits(episode)] == ["reject_edit", "suggest_edit"]
+
+
+async def test_suggesting_is_refused_on_your_own_answer_and_missing_without_the_feature() -> None:
+    app, _, episode = new_world(1, focus="suggest")
+    state = episode.state
+    own = next(a for a in state.live_answers() if a.author_id == state.me.id)
+    async with client_for(app, episode.id) as client:
+        assert (await client.post(f"/api/answers/{own.id}/suggested-edits",
+                                  json={"body": own.body + " (and more)"})).status_code == 409
+        assert (await client.get(f"/answers/{own.id}/suggest-edit")).status_code == 409
+        assert (await client.get("/answers/a9999/suggest-edit")).status_code == 404
+    for focus in (None, "review"):  # the review queue alone does not let the user suggest edits
+        plain_app, _, plain = new_world(1, focus=focus) if focus else new_world(1)
+        other = next(a for a in plain.state.live_answers() if a.author_id != plain.state.me.id)
+        async with client_for(plain_app, plain.id) as client:
+            assert (await client.get(f"/answers/{other.id}/suggest-edit")).status_code == 404
+            assert (await client.post(f"/api/answers/{other.id}/suggested-edits",
+                                      json={"body": other.body + " (and more)"})).status_code == 404
+            assert "Improve this answer" not in (await client.get(f"/questions/{other.question_id}")).text

@@ -117,6 +117,25 @@ async def test_later_pages_work_and_look_like_the_forum(stack: Services, tmp_pat
             info, page = await browse("badges")
             await page.goto(f"{info['base_url']}/users/{info['bindings']['namesake']['member_id']}", wait_until="load")
             await _shot(page, "forum-profile-badges.png", r'- group "Silver badges"')
+
+            # suggested edits: an answer that already has one waiting points to its review; once it is reviewed,
+            # the user's own edit is suggested and waits under the answer
+            info, page = await browse("suggest")
+            base, suggest = info["base_url"], info["bindings"]["suggest"]
+            await page.goto(f"{base}/questions/{suggest['question_id']}", wait_until="load")
+            answer = page.locator("article").filter(has_text=suggest["old"])
+            await answer.get_by_role("link", name="Improve this answer").click()
+            await _shot(page, "forum-suggest-blocked.png", r'- region "Edit waiting for review"')
+            await page.get_by_role("link", name="Review the pending edit").click()
+            await page.get_by_role("combobox", name="Reason for rejecting").select_option(label="Spam or advertising")
+            await page.get_by_role("button", name="Reject").click()
+            await page.get_by_text("Edit rejected").first.wait_for()
+            await page.goto(f"{base}/answers/{suggest['answer_id']}/suggest-edit", wait_until="load")
+            await page.get_by_role("textbox", name="Answer").fill(suggest["fixed_body"])
+            await page.get_by_role("textbox", name="Edit summary").fill("Updated the command")
+            await _shot(page, "forum-suggest-edit.png", r'- button "Suggest edit"')
+            await page.get_by_role("button", name="Suggest edit").click()
+            await page.get_by_text("Your suggested edit is waiting for review").wait_for()
     finally:
         for episode_id in opened:
             await control.close_episode(episode_id)
