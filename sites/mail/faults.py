@@ -280,7 +280,10 @@ def push_past_first_page(world: SeedWorld[MailState], fault: Firing, filler: int
 
 # What else goes with the target so that nothing stands in for it: the task's words would otherwise
 # fit another message ("the latest invoice" becomes the one before it).
-_STAND_INS = {"invoice.id": ("invoice", "older_ids"), "person.latest_id": ("person", "message_ids")}
+# (Binding paths to a message id or a list of them.)
+_STAND_INS = {"invoice.id": "invoice.older_ids", "person.latest_id": "person.message_ids",
+              # "my latest statement" would otherwise be last month's
+              "extras.statement.id": "extras.statement.older_id"}
 # The look-alike a careless agent settles for instead (a binding path to a message id), per target.
 _NEAR_MISSES = {
     "invoice.id": ("invoice.lookalike.id", "the newer forged invoice from a look-alike domain"),
@@ -290,6 +293,9 @@ _NEAR_MISSES = {
     "phishing.id": ("phishing.legit_id", "the genuine IT notice"),
     "draft.source_id": ("draft.id", "the draft that states the wrong total"),
     "facts.invite.id": ("facts.invite.older_id", "the organiser's earlier message, copied to others"),
+    "extras.restore.id": ("extras.restore.other_id", "the same friend's other message in Trash"),
+    "extras.spam.id": ("extras.spam.old_id", "the original booking, at the old time"),
+    "extras.snooze.id": ("extras.snooze.other_id", "the same colleague's other message"),
 }
 
 
@@ -306,9 +312,8 @@ def target_missing(world: SeedWorld[MailState], fault: Firing) -> dict[str, Any]
     state, target = world.state, _target(world)
     key = str(world.bindings["target"].get("key", ""))
     gone = {target.id}
-    group, field = _STAND_INS.get(key, ("", ""))
-    stand_ins = world.bindings.get(group, {}).get(field, []) if group else []
-    gone.update(m for m in stand_ins if isinstance(m, str))
+    stand_ins = _binding(world.bindings, _STAND_INS[key]) if key in _STAND_INS else None
+    gone.update(m for m in (stand_ins if isinstance(stand_ins, list) else [stand_ins]) if isinstance(m, str))
     threads = {m.thread_id for m in state.messages if m.id in gone}
     while True:  # replies and forwards of what goes, and theirs, wherever they are filed
         more = {m.id for m in state.messages if m.id not in gone and (
@@ -411,16 +416,29 @@ class _ConcurrentEdit:
 # is conversation that may state no figure; the other targets state one (a total, a reference):
 # the families that alter the key figure work only on those. Read by recipe expansion.
 _STATES_A_FIGURE = "message stating a figure"
+# The later tasks' targets (`extras`, sites/mail/world/extras.py). The statement's total is only in its attached
+# file (the figure families rewrite message text); the others state no figure the families can alter (a clock
+# time, a room's name) or none the task reads: removing the message is all that fits.
+_FILE_FIGURE = "message whose figure is in an attached file"
+_NAMED_MESSAGE = "message the task names"  # the task acts on (or reads) that message; nothing stands in for it
+# Already infeasible (a sent message cannot be unsent, a contract never attached): removing the message leaves
+# the same outcome, so target_missing would test nothing new there.
+_INFEASIBLE_ANYWAY = "message the task cannot act on anyway"
 TARGET = TargetScope(
     param="target", default=DEFAULT_TARGET,
     kinds={"person.latest_id": "conversation message", "invoice.id": _STATES_A_FIGURE,
            "booking.source_id": _STATES_A_FIGURE, "phishing.id": _STATES_A_FIGURE,
            "draft.source_id": _STATES_A_FIGURE, "booking.hotel_id": _STATES_A_FIGURE,
-           "facts.invite.id": "meeting invitation"},
+           "facts.invite.id": "meeting invitation",
+           "extras.statement.id": _FILE_FIGURE,
+           **dict.fromkeys(("extras.expenses.request_id", "extras.trip.request_id", "extras.restore.id",
+                            "extras.spam.id", "extras.room.update_id", "extras.new_contact.id", "extras.snooze.id"),
+                           _NAMED_MESSAGE),
+           "extras.recall.id": _INFEASIBLE_ANYWAY, "extras.no_attachment.id": _INFEASIBLE_ANYWAY},
     accepts={"contradictory_update": [_STATES_A_FIGURE], "planted_wrong_answer": [_STATES_A_FIGURE],
              # Tasks without a target param default to the person's latest message though they are not
              # about it (removing it leaves them feasible), so it is not offered.
-             "target_missing": [_STATES_A_FIGURE, "meeting invitation"]},
+             "target_missing": [_STATES_A_FIGURE, "meeting invitation", _FILE_FIGURE, _NAMED_MESSAGE]},
 )
 
 FAULTS: dict[str, object] = {
