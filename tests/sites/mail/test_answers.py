@@ -222,4 +222,6 @@ def test_target_missing_is_not_offered_where_the_task_is_infeasible_anyway() -> 
         assert SITE.profile.refusal("target_missing", {"target": target, "extras": True}) is not None
     for target in EXTRAS_NEAR_MISS:
         assert SITE.profile.refusal("target_missing", {"target": target, "extras": True}) is None
-        assert SITE.profile.refusal("contradictory_update", {"target": target, "extras": True}) is not None
+        # only the statement's total and the room state a figure the task reads
+        refused = SITE.profile.refusal("contradictory_update", {"target": target, "extras": True})
+        assert (refused is None) == (target in ("extras.statement.id", "extras.room.update_id")), target
