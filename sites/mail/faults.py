@@ -16,7 +16,8 @@
   address, whose figures and codes differ (visible only once opened).
 - `aliases` (seed): the target (and its replies) are listed under a synonym of its subject.
 - `contradictory_update` (seed): an older message from the target's sender states a stale value of
-  the target's key figure; a newer correction restates the target's (the state's) value.
+  the target's key figure; a newer correction restates the target's (the state's) value. A statement's
+  figure is the total in its attached file (the stale copy carries a stale file); a room change's, the room.
 - `planted_wrong_answer` (seed): a newer, much-liked reply in the target's thread from someone else
   confidently states a wrong value of the key figure.
 - `push_past_first_page` (seed): newer notifications that mention the target's sender, so the target
@@ -44,6 +45,7 @@ from scenarios.clock import iso, parse_iso
 from scenarios.profile import TargetScope
 from sites.mail.generator import DEFAULT_TARGET
 from sites.mail.models import MailState, Message, MessageLink
+from sites.mail.world.extras import ROOMS
 
 _LOOKALIKE = "lark-mail-security.test"
 
@@ -222,12 +224,44 @@ def _key_figure(message: Message) -> tuple[str, str]:
     return "figure", any_figure.group(0)
 
 
+# The later targets' figures, by target key: the statement states its total only in its attached file, the room
+# change names a room (a name, not digits).
+_TOTAL_DUE = re.compile(r"Total due: (\$[\d,]+\.\d\d)")
+_ROOM_MOVE = re.compile(r"moves to (.+?)\. Same time")
+
+
+def _figure_of(world: SeedWorld[MailState], target: Message) -> tuple[str, str]:
+    key = world.bindings["target"].get("key")
+    if key == "extras.statement.id":
+        found = next((m for a in target.attachments if a.document and (m := _TOTAL_DUE.search(a.document))), None)
+        if found is not None:
+            return "total due", found.group(1)
+    if key == "extras.room.update_id" and (moved := _ROOM_MOVE.search(target.body)) is not None:
+        return "room", moved.group(1)
+    return _key_figure(target)
+
+
+def _other_value(label: str, value: str, target: Message, rng: Random) -> str:
+    """Another value of the same shape: another room (not one the message names), other digits."""
+    if label == "room":
+        return rng.choice([r for r in ROOMS if r not in target.body])
+    return _altered(value, rng)
+
+
+def _with_figure(target: Message, value: str, other: str) -> dict[str, Any]:
+    """The target's body and attached documents with `value` changed to `other` (a stale or wrong copy)."""
+    return {"body": target.body.replace(value, other),
+            "attachments": [a.model_copy(update={"document": a.document.replace(value, other)})
+                            for a in target.attachments if a.document]}
+
+
 def contradictory_update(world: SeedWorld[MailState], fault: Firing) -> dict[str, Any]:
     state, target, rng = world.state, _target(world), fault.rng
-    label, value = _key_figure(target)
-    stale = _altered(value, rng)
+    label, value = _figure_of(world, target)
+    stale = _other_value(label, value, target, rng)
+    # an attached statement goes with its stale copy: that is where its figure is
     older = _copy(state, target, subject=f"{target.subject} (provisional)", sent_at=_before(world, rng, target),
-                  body=target.body.replace(value, stale), attachments=[])
+                  **_with_figure(target, value, stale))
     newer = _copy(state, target, subject=f"Correction: {target.subject}", sent_at=_after(world, rng, target),
                   attachments=[],
                   body=(f"Hello,\n\nA correction to our earlier message: the {label} we gave as {stale} "
@@ -244,8 +278,8 @@ _KNOW_ALLS = (("Priya from Admin", "priya.admin"), ("Tom (Operations)", "tom.ops
 
 def planted_wrong(world: SeedWorld[MailState], fault: Firing, helpful_votes: int) -> dict[str, Any]:
     state, target, rng = world.state, _target(world), fault.rng
-    label, value = _key_figure(target)
-    wrong = _altered(value, rng)
+    label, value = _figure_of(world, target)
+    wrong = _other_value(label, value, target, rng)
     name, local = rng.choice(_KNOW_ALLS)
     domain = state.user.email.split("@", 1)[1]
     claim = f"Heads-up, everyone: the {label} is {wrong}, not what the first message says."
@@ -280,7 +314,10 @@ def push_past_first_page(world: SeedWorld[MailState], fault: Firing, filler: int
 
 # What else goes with the target so that nothing stands in for it: the task's words would otherwise
 # fit another message ("the latest invoice" becomes the one before it).
-_STAND_INS = {"invoice.id": ("invoice", "older_ids"), "person.latest_id": ("person", "message_ids")}
+# (Binding paths to a message id or a list of them.)
+_STAND_INS = {"invoice.id": "invoice.older_ids", "person.latest_id": "person.message_ids",
+              # "my latest statement" would otherwise be last month's
+              "extras.statement.id": "extras.statement.older_id"}
 # The look-alike a careless agent settles for instead (a binding path to a message id), per target.
 _NEAR_MISSES = {
     "invoice.id": ("invoice.lookalike.id", "the newer forged invoice from a look-alike domain"),
@@ -290,6 +327,9 @@ _NEAR_MISSES = {
     "phishing.id": ("phishing.legit_id", "the genuine IT notice"),
     "draft.source_id": ("draft.id", "the draft that states the wrong total"),
     "facts.invite.id": ("facts.invite.older_id", "the organiser's earlier message, copied to others"),
+    "extras.restore.id": ("extras.restore.other_id", "the same friend's other message in Trash"),
+    "extras.spam.id": ("extras.spam.old_id", "the original booking, at the old time"),
+    "extras.snooze.id": ("extras.snooze.other_id", "the same colleague's other message"),
 }
 
 
@@ -306,9 +346,8 @@ def target_missing(world: SeedWorld[MailState], fault: Firing) -> dict[str, Any]
     state, target = world.state, _target(world)
     key = str(world.bindings["target"].get("key", ""))
     gone = {target.id}
-    group, field = _STAND_INS.get(key, ("", ""))
-    stand_ins = world.bindings.get(group, {}).get(field, []) if group else []
-    gone.update(m for m in stand_ins if isinstance(m, str))
+    stand_ins = _binding(world.bindings, _STAND_INS[key]) if key in _STAND_INS else None
+    gone.update(m for m in (stand_ins if isinstance(stand_ins, list) else [stand_ins]) if isinstance(m, str))
     threads = {m.thread_id for m in state.messages if m.id in gone}
     while True:  # replies and forwards of what goes, and theirs, wherever they are filed
         more = {m.id for m in state.messages if m.id not in gone and (
@@ -411,16 +450,32 @@ class _ConcurrentEdit:
 # is conversation that may state no figure; the other targets state one (a total, a reference):
 # the families that alter the key figure work only on those. Read by recipe expansion.
 _STATES_A_FIGURE = "message stating a figure"
+# The later tasks' targets (`extras`, sites/mail/world/extras.py). The statement's total is only in its attached
+# file and the room change names a room: the figure families change or contradict those (`_figure_of`). The new
+# time in Spam and the restored lunch's time are left out: copies of a Spam or Trash message land in the inbox,
+# where the tasks say the message is not. The rest ask for no figure: removing the message is all that fits.
+_FILE_FIGURE = "message whose figure is in an attached file"
+_ROOM_CHANGE = "message naming a meeting's new room"
+_NAMED_MESSAGE = "message the task names"  # the task acts on (or reads) that message; nothing stands in for it
+# Already infeasible (a sent message cannot be unsent, a contract never attached): removing the message leaves
+# the same outcome, so target_missing would test nothing new there.
+_INFEASIBLE_ANYWAY = "message the task cannot act on anyway"
 TARGET = TargetScope(
     param="target", default=DEFAULT_TARGET,
     kinds={"person.latest_id": "conversation message", "invoice.id": _STATES_A_FIGURE,
            "booking.source_id": _STATES_A_FIGURE, "phishing.id": _STATES_A_FIGURE,
            "draft.source_id": _STATES_A_FIGURE, "booking.hotel_id": _STATES_A_FIGURE,
-           "facts.invite.id": "meeting invitation"},
-    accepts={"contradictory_update": [_STATES_A_FIGURE], "planted_wrong_answer": [_STATES_A_FIGURE],
+           "facts.invite.id": "meeting invitation",
+           "extras.statement.id": _FILE_FIGURE, "extras.room.update_id": _ROOM_CHANGE,
+           **dict.fromkeys(("extras.expenses.request_id", "extras.trip.request_id", "extras.restore.id",
+                            "extras.spam.id", "extras.new_contact.id", "extras.snooze.id"),
+                           _NAMED_MESSAGE),
+           "extras.recall.id": _INFEASIBLE_ANYWAY, "extras.no_attachment.id": _INFEASIBLE_ANYWAY},
+    accepts={"contradictory_update": [_STATES_A_FIGURE, _FILE_FIGURE, _ROOM_CHANGE],
+             "planted_wrong_answer": [_STATES_A_FIGURE, _FILE_FIGURE, _ROOM_CHANGE],
              # Tasks without a target param default to the person's latest message though they are not
              # about it (removing it leaves them feasible), so it is not offered.
-             "target_missing": [_STATES_A_FIGURE, "meeting invitation"]},
+             "target_missing": [_STATES_A_FIGURE, "meeting invitation", _FILE_FIGURE, _ROOM_CHANGE, _NAMED_MESSAGE]},
 )
 
 FAULTS: dict[str, object] = {

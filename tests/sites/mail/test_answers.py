@@ -183,3 +183,45 @@ def test_target_missing_is_offered_only_for_targets_it_makes_infeasible() -> Non
     assert profile.refusal("target_missing", {"target": "facts.invite.id", "facts": True}) is None
     assert profile.refusal("target_missing", {}) is not None, "a task without a target is not about the default one"
     assert profile.refusal("target_missing", {"target": "person.latest_id"}) is not None
+
+
+# The later tasks' targets (`extras`): the message the task names goes with its thread; what stays is the
+# look-alike a careless agent would settle for (None: nothing is like it).
+EXTRAS_NEAR_MISS = {"extras.restore.id": "extras.restore.other_id", "extras.spam.id": "extras.spam.old_id",
+                    "extras.snooze.id": "extras.snooze.other_id", "extras.expenses.request_id": None,
+                    "extras.trip.request_id": None, "extras.room.update_id": None, "extras.new_contact.id": None,
+                    "extras.statement.id": None}
+
+
+@pytest.mark.parametrize("target", sorted(EXTRAS_NEAR_MISS))
+def test_target_missing_removes_a_later_tasks_target_and_its_thread(target: str) -> None:
+    _, _, plain = new_world(seed=5, extras=True, target=target)
+    _, _, episode = new_world(seed=5, faults=TARGET_MISSING, extras=True, target=target)
+    state, detail = state_of(episode), episode.bindings[INFEASIBLE_BINDING]
+    target_id = plain.bindings["target"]["id"]
+    assert state.message(target_id) is None and target_id in detail["removed_ids"]
+    thread = state_of(plain).message(target_id).thread_id  # type: ignore[union-attr]
+    assert not [m for m in state.messages if m.thread_id == thread]
+    near_path = EXTRAS_NEAR_MISS[target]
+    if near_path is not None:
+        near = binding(plain.bindings, near_path)
+        assert detail["near_miss"] == near and state.message(near) is not None
+    subject = plain.bindings["target"]["subject"]
+    assert not [m for m in state.messages if subject in m.subject], "nothing listed under the task's words stays"
+
+
+def test_target_missing_takes_last_months_statement_too_so_it_cannot_stand_in_as_the_latest() -> None:
+    _, _, episode = new_world(seed=5, faults=TARGET_MISSING, extras=True, target="extras.statement.id")
+    statement = episode.bindings["extras"]["statement"]
+    assert not [m for m in state_of(episode).messages if m.from_email == statement["sender_email"]]
+    assert {statement["id"], statement["older_id"]} <= set(episode.bindings[INFEASIBLE_BINDING]["removed_ids"])
+
+
+def test_target_missing_is_not_offered_where_the_task_is_infeasible_anyway() -> None:
+    for target in ("extras.recall.id", "extras.no_attachment.id"):
+        assert SITE.profile.refusal("target_missing", {"target": target, "extras": True}) is not None
+    for target in EXTRAS_NEAR_MISS:
+        assert SITE.profile.refusal("target_missing", {"target": target, "extras": True}) is None
+        # only the statement's total and the room state a figure the task reads
+        refused = SITE.profile.refusal("contradictory_update", {"target": target, "extras": True})
+        assert (refused is None) == (target in ("extras.statement.id", "extras.room.update_id")), target

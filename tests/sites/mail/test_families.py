@@ -11,6 +11,7 @@ from sites.kit.store import EpisodeStore
 from sites.mail.models import MailState, Message
 from sites.mail.query import parse, search
 from sites.mail.site import SITE
+from sites.mail.world.extras import ROOMS
 
 from . import Doc, client_for
 
@@ -128,6 +129,44 @@ def test_contradictory_update_an_older_stale_figure_and_a_newer_correction(targe
     assert contradiction["stale_value"] in older.body and truth not in older.body
     assert truth in newer.body and contradiction["stale_value"] in newer.body
     assert {older.from_email, newer.from_email} == {about["from_email"]}
+
+
+def extras_episode_with(faults: list[dict[str, Any]], target: str, seed: int = 3) -> Any:
+    store = EpisodeStore({"mail": SITE})
+    site_app(SITE, store)
+    setup = WorldSetup(params={"extras": True, "target": target})
+    return store.create(site="mail", task_id="t", seed=seed, setup=setup, faults=faults)
+
+
+def test_contradictory_update_of_the_statement_changes_the_total_in_the_attached_file() -> None:
+    episode = extras_episode_with(seed_fault("contradictory_update"), "extras.statement.id")
+    state, contradiction = episode.state, episode.bindings["contradiction"]
+    statement = episode.bindings["extras"]["statement"]
+    truth = f"${statement['total_cents'] / 100:,.2f}"
+    assert (contradiction["label"], contradiction["current_value"]) == ("total due", truth)
+    older, newer = message(state, contradiction["older_id"]), message(state, contradiction["newer_id"])
+    stale = contradiction["stale_value"]
+    assert stale != truth and older.sent_at < statement_sent(state, statement) < newer.sent_at
+    [file] = older.attachments
+    assert file.document is not None and f"Total due: {stale}" in file.document and truth not in file.document
+    assert not newer.attachments and truth in newer.body and stale in newer.body
+    original = message(state, statement["id"]).attachments[0].document
+    assert original is not None and f"Total due: {truth}" in original, "the statement itself stays true"
+
+
+def statement_sent(state: MailState, statement: dict[str, Any]) -> str:
+    return message(state, statement["id"]).sent_at
+
+
+@pytest.mark.parametrize("kind", ["contradictory_update", "planted_wrong_answer"])
+def test_the_room_change_is_contradicted_with_another_room_not_a_digit_swap(kind: str) -> None:
+    episode = extras_episode_with(seed_fault(kind, **({"helpful_votes": 9} if kind != "contradictory_update" else {})),
+                                  "extras.room.update_id")
+    room = episode.bindings["extras"]["room"]
+    detail = episode.bindings["contradiction" if kind == "contradictory_update" else "planted"]
+    assert detail.get("current_value", detail.get("truth")) == room["room"]
+    other = detail.get("stale_value", detail.get("wrong_value"))
+    assert other in ROOMS and other not in (room["room"], room["old_room"])
 
 
 def test_planted_wrong_answer_is_a_liked_reply_in_the_thread_with_a_wrong_figure() -> None:
