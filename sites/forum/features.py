@@ -384,7 +384,7 @@ def _roundup(m: _Maker) -> tuple[dict[str, Any], Question]:
         made.append({"question_id": question.id, "title": t_title, "change": change, "key": key, "value": values[index],
                      "other_value": others[index]})
     target = m.question(title, body.format(before=befores[3]), list(tags), asker, rng.randint(60, 1200))
-    best = min(made, key=lambda t: t["value"])
+    best = made[min(range(len(made)), key=lambda index: values[index])]
     return {"question_id": target.id, "title": title, "asker": _name(state, asker), "unit": unit, "threads": made,
             "best": {k: best[k] for k in ("change", "key", "title", "value")},
             "other_values": others}, target
