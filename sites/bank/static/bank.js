@@ -54,11 +54,15 @@
   function onClick(selector, handler) {
     document.querySelectorAll(selector).forEach(function (button) {
       button.addEventListener("click", function () {
-        start(button.closest("article, section, form") || null, button);
-        handler(button);
+        var root = button.closest("article, section, form") || null;
+        start(root, button);
+        handler(button, root);
       });
     });
   }
+
+  /* For the pages of the later features (later.js, loaded after this script where they are on). */
+  window.Bank = { here: here, fail: fail, value: value, onSubmit: onSubmit, onClick: onClick };
 
   onSubmit("form[data-transfer]", function (form, button) {
     if (!value(form, "to_id")) {

@@ -1,59 +1,17 @@
 /* Meridian Bank's later features: budgets, authorised users on a card, dividend reinvestment. Every write
-   goes through the JSON API with fetch() (the kit's Kit.api), as in bank.js. */
+   goes through the JSON API with fetch() (the kit's Kit.api), with bank.js's helpers (window.Bank). */
 (function () {
   "use strict";
 
   var api = window.Kit.api;
-  var reason = window.Kit.reason;
   var go = window.Kit.go;
 
-  function here() { return window.location.pathname + window.location.search.replace(/[?&]notice=[^&]*/, ""); }
-
-  function alertIn(root) { return (root && root.querySelector("[data-alert]")) || document.querySelector("main [data-alert]"); }
-
-  function fail(root, button, fallback) {
-    return function (error) {
-      if (button) button.disabled = false;
-      var box = alertIn(root);
-      if (box) {
-        box.textContent = reason(error, fallback);
-        box.hidden = false;
-        box.scrollIntoView({ block: "nearest" });
-      }
-    };
-  }
-
-  function start(root, button) {
-    var box = alertIn(root);
-    if (box) { box.textContent = ""; box.hidden = true; }
-    if (button) button.disabled = true;
-  }
-
-  function value(form, name) {
-    var field = form.querySelector("[name=" + name + "]");
-    return field ? field.value.trim() : "";
-  }
-
-  function onSubmit(selector, handler) {
-    document.querySelectorAll(selector).forEach(function (form) {
-      form.addEventListener("submit", function (event) {
-        event.preventDefault();
-        var button = form.querySelector("button[type=submit]");
-        start(form, button);
-        handler(form, button);
-      });
-    });
-  }
-
-  function onClick(selector, handler) {
-    document.querySelectorAll(selector).forEach(function (button) {
-      button.addEventListener("click", function () {
-        var root = button.closest("article, section, form") || null;
-        start(root, button);
-        handler(button, root);
-      });
-    });
-  }
+  // what bank.js does for its own forms, the same for these
+  var here = window.Bank.here;
+  var fail = window.Bank.fail;
+  var value = window.Bank.value;
+  var onSubmit = window.Bank.onSubmit;
+  var onClick = window.Bank.onClick;
 
   onSubmit("form[data-budget]", function (form, button) {
     if (!value(form, "category")) {
