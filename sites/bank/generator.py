@@ -67,6 +67,8 @@ from sites.kit.site import World, WorldSetup
 from sites.kit.templating import format_cents
 
 FOCUSES = ("payee", "charge", "security", *LATER_FOCUSES)
+# the later features' focuses add the feature's records (a budget, an authorised user, dividends)
+ADDING_FOCUSES = LATER_FOCUSES
 DEFAULT_FOCUS = "payee"
 KNOWN_PARAMS = ("focus", "answers")
 HISTORY_DAYS = 170

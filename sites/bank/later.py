@@ -189,3 +189,9 @@ def year_totals(paid: list[Dividend], today: date) -> dict[str, int]:
         if dividend.paid_on > since:
             totals[dividend.symbol] += dividend.amount_cents
     return totals
+
+
+def later_features(state: BankState) -> set[str]:
+    """The later features this world has (what the navigation and the card and investment pages offer)."""
+    parts = (("budgets", state.budgets), ("authorised", state.authorised_users), ("dividends", state.dividends))
+    return {name for name, part in parts if part is not None}

@@ -14,13 +14,13 @@ from sites.bank.models import (
     AuthorisedUser,
     AuthorisedUserBody,
     BankEpisode,
-    BankState,
     Budget,
     BudgetAmountBody,
     BudgetBody,
     ReinvestBody,
     parse_amount,
 )
+from sites.bank.pages import NOTICES
 from sites.kit.dates import month_year
 from sites.kit.hooks import hook_point
 from sites.kit.lookup import get_or_404
@@ -33,8 +33,6 @@ Feature = TypeVar("Feature")
 
 
 def notices() -> dict[str, str]:
-    from sites.bank.pages import NOTICES  # pages imports this module for `later_features`
-
     return NOTICES
 
 
@@ -43,12 +41,6 @@ def available(feature: Feature | None, what: str) -> Feature:
     if feature is None:
         raise HTTPException(404, f"{what} are not available on this account.")
     return feature
-
-
-def later_features(state: BankState) -> set[str]:
-    """The later features this world has (what the navigation and the card and investment pages offer)."""
-    parts = (("budgets", state.budgets), ("authorised", state.authorised_users), ("dividends", state.dividends))
-    return {name for name, part in parts if part is not None}
 
 
 def later_router(ui: Pages) -> APIRouter:
@@ -190,4 +182,4 @@ def later_router(ui: Pages) -> APIRouter:
     return router
 
 
-__all__ = ["later_features", "later_router"]
+__all__ = ["later_router"]

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 from scenarios.clock import iso, parse_iso
 from sites.bank.extras import lot_option
 from sites.bank.insights import next_payment, spending_by_category
-from sites.bank.later_routes import later_features
+from sites.bank.later import later_features
 from sites.bank.models import (
     DISPUTE_REASONS,
     FREQUENCIES,
