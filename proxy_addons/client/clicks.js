@@ -12,8 +12,13 @@ RUNNERS.click_swallow = function (fault, el) {
 
 RUNNERS.same_label_decoy = function (fault, el) {
   var decoy = own(el.cloneNode(true), fault);
-  decoy.removeAttribute("id");
-  Array.prototype.forEach.call(decoy.querySelectorAll("[id]"), function (c) { c.removeAttribute("id"); });
+  // Without its ids and data-* hooks: a page script that binds the first [data-...] control it finds after the
+  // decoy is in would bind the decoy and leave the real control dead.
+  [decoy].concat(Array.prototype.slice.call(decoy.querySelectorAll("*"))).forEach(function (c) {
+    Array.prototype.slice.call(c.attributes).forEach(function (a) {
+      if (a.name === "id" || a.name.indexOf("data-") === 0) { c.removeAttribute(a.name); }
+    });
+  });
   decoy.removeAttribute("name");
   decoy.removeAttribute("form");
   decoy.removeAttribute("disabled");

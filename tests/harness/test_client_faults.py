@@ -290,6 +290,28 @@ async def test_same_label_decoy_comes_first_and_does_nothing(env: Env, tmp_path:
     assert p.detail("dc", "hit")["touched"]["fault_id"] == "dc"
 
 
+async def test_a_decoy_carries_none_of_the_controls_hooks(env: Env, tmp_path: Path) -> None:
+    """A page script that binds the first [data-...] control it finds must find the real one even when it runs
+    after the decoy is in (the decoy comes first in the page's order)."""
+    cancel = {"role": "button", "name": "Cancel order"}
+
+    async def script(p: Probe) -> None:
+        order = p.episode.bindings["cancel"]["order_id"]
+        await p.page.goto(p.url(f"/orders/{order}"), wait_until="domcontentloaded")
+        await p.wait_event("dh", "fired")
+        buttons = p.page.get_by_role("button", name="Cancel order", exact=True)
+        assert await buttons.count() == 2
+        decoy_attributes = await buttons.first.evaluate("el => el.getAttributeNames()")
+        assert not [a for a in decoy_attributes if a == "id" or a.startswith("data-")], decoy_attributes
+        real = buttons.nth(1)
+        assert await real.evaluate("el => document.querySelector('[data-cancel]') === el")
+        await real.click()
+        await p.page.get_by_role("heading", name="Order cancelled").wait_for()
+
+    await probe(env, tmp_path, [fault("same_label_decoy", "dh", cancel, path="/orders/*")], script,
+                task="shop_cancel_unshipped_order")
+
+
 async def test_hide_affordance_moves_the_target_into_a_more_menu(env: Env, tmp_path: Path) -> None:
     async def script(p: Probe) -> None:
         await p.product()

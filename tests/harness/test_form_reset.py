@@ -11,7 +11,7 @@ import pytest_asyncio
 
 from harness.agents import ReferenceAgent
 from harness.agents.base import Agent
-from harness.agents.moves.forms import typed_on_this_page
+from harness.agents.moves.forms import SETS, typed_on_this_page
 from harness.episodes.manager import EpisodeSpec
 from harness.services.processes import Services
 from scenarios.faults import Primitive
@@ -32,14 +32,23 @@ async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Ran
     return await run_to_the_fault([spec], AGENTS, tmp_path_factory.mktemp("runs"), stack, concurrency=3)
 
 
-async def test_the_fields_typed_on_the_commits_page_are_the_fills_since_the_last_page_load() -> None:
+async def test_the_fields_set_on_the_commits_page_are_the_fills_checks_and_selects_since_the_last_page_load() -> None:
     plan = CATALOG.tasks[TASK].plan
     commit = next(s for s in plan if s.effect is not None)
     typed = typed_on_this_page(tuple(plan), commit)
-    assert typed and all(s.do == "fill" for s in typed)
+    assert typed and all(s.do in SETS for s in typed)
     before = plan[:plan.index(commit)]
     last_load = max(i for i, s in enumerate(before) if s.loads_a_page())
-    assert typed == [s for s in before[last_load:] if s.do == "fill" and s.value]
+    assert typed == [s for s in before[last_load:] if s.do in SETS and (s.do == "check" or s.value)]
+
+
+async def test_a_star_ratings_radio_is_set_again_with_the_text() -> None:
+    """A review form emptied as it was sent loses its rating as well as its text: the move sets both again."""
+    plan = CATALOG.tasks["shop_review_received_item"].plan
+    commit = next(s for s in plan if s.effect is not None)
+    typed = typed_on_this_page(tuple(plan), commit)
+    assert [s.do for s in typed] == ["check", "fill", "fill"] and all(s.do in SETS for s in typed)
+    assert typed[0].role == "radio"
 
 
 async def test_the_form_is_emptied_once_and_the_agent_without_recoveries_fails(runs: Ran) -> None:
@@ -61,7 +70,7 @@ async def test_only_the_agent_lacking_state_tracking_fails_it(runs: Ran) -> None
 
 async def test_the_reference_agent_types_the_emptied_fields_again_and_sends_the_form_once(runs: Ran) -> None:
     on, folder = runs[(VARIANT, "reference")]
-    assert any(line.startswith("recover: the form had been emptied: typed") for line in on.outcome.log), \
+    assert any(line.startswith("recover: the form had been emptied: set") for line in on.outcome.log), \
         on.outcome.log
     entries = json.loads((folder / "trace.har").read_text())["log"]["entries"]
     writes = [e for e in entries if e["request"]["method"] == "POST" and "/addresses" in e["request"]["url"]
