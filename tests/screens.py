@@ -3,9 +3,9 @@ so that a test run leaves the work tree as it found it; what the sites' screen t
 site's "look" episode opened in Chromium through the real proxy (`site_browser`), and the page walk (open each
 page, check what a user relies on is there, screenshot it, keep it)."""
 
+import itertools
 import os
 import re
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -18,6 +18,7 @@ from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
 
+_OPENED = itertools.count(1)  # look episodes opened by this test process
 DOCS_SCREENS = Path(__file__).resolve().parents[1] / "docs" / "screens"
 
 
@@ -76,9 +77,10 @@ class SiteBrowser:
                    viewport: tuple[int, int] = (1280, 900)) -> tuple[dict[str, Any], Page]:
         """`site`'s "look" episode of `seed` (its world made with `params`, a focus for one: `{"focus": ...}`),
         and a page in a new context through its proxy at `viewport` (width, height). The episode's id names the
-        site and the params' values, plus a random tail: the stack is the session's, and ids must not meet."""
+        site and the params' values, and a number counted in this process: the stack is the session's, and ids
+        must not meet."""
         named = "".join(f"-{value}" if isinstance(value, str) else f"-{key}" for key, value in (params or {}).items())
-        episode_id = f"{site}-look{named}-{uuid.uuid4().hex[:8]}"
+        episode_id = f"{site}-look{named}-{next(_OPENED)}"
         setup = {} if params is None else {"setup": {"params": dict(params)}}
         info = await self._oracle.create_episode(site=site, task_id="look", seed=seed, episode_id=episode_id,
                                                  **setup)
