@@ -7,21 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser.pool import BrowserPool
-from harness.services.control_client import ControlClient
-from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from tests.screens import walk_pages
+from tests.screens import site_browser, walk_pages
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_main_pages_look_like_a_product(stack: Services, tmp_path: Path) -> None:
-    oracle, control = OracleClient(stack.oracle_url, stack.secret), ControlClient(stack.control_url, stack.secret)
-    try:
-        info = await oracle.create_episode(site="learn", task_id="look", seed=1, episode_id="learn-look")
-        proxy = (await control.open_episode("learn-look", 1, [], tmp_path / "ep"))["proxy_url"]
+    async with site_browser(stack, tmp_path) as sites:
+        info, page = await sites.open("learn", 1)
         b = info["bindings"]
         quiz, lessons, grade = b["quiz"], b["lessons"], b["grade"]
         pages = {
@@ -46,13 +41,4 @@ async def test_main_pages_look_like_a_product(stack: Services, tmp_path: Path) -
             "learn-checkin-locked.png": (f"/courses/{b['checkin']['course_id']}/quizzes/{b['checkin']['quiz_id']}",
                                          r"Locked:"),
         }
-        async with BrowserPool() as pool:
-            context = await pool.new_context(proxy)
-            page = await context.new_page()
-            await page.set_viewport_size({"width": 1280, "height": 900})
-            await walk_pages(page, info["base_url"], pages)
-            await context.close()
-        await control.close_episode("learn-look")
-    finally:
-        await oracle.close()
-        await control.close()
+        await walk_pages(page, info["base_url"], pages)
