@@ -450,6 +450,47 @@ def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int
     return out
 
 
+def judged_current(data: ValidityFile, catalog: Catalog) -> tuple[int, int]:
+    """(variants whose every recorded run, the base's included, was judged on the code, task and faults as they
+    are now; variants judged): a judgement is only as good as the code it was made on."""
+    known: dict[tuple[str, str], bool] = {}
+
+    def current(item: str, task: Task, variant: Variant | None) -> bool:
+        for seed, by_agent in data.runs.get(item, {}).items():
+            if (item, seed) not in known:
+                spec = EpisodeSpec(task, variant, int(seed))
+                known[(item, seed)] = all(is_current(record, spec, catalog) for record in by_agent.values())
+            if not known[(item, seed)]:
+                return False
+        return True
+
+    judged = [(variant_id, j) for variant_id, j in data.variants.items()
+              if j.fair is not None and variant_id in catalog.variants and j.task in catalog.tasks]
+    fresh = sum(1 for variant_id, j in judged
+                if current(variant_id, catalog.tasks[j.task], catalog.variants[variant_id])
+                and current(f"{BASE}:{j.task}", catalog.tasks[j.task], None))
+    return fresh, len(judged)
+
+
+def by_recipe(files: Iterable[ValidityFile]) -> dict[str, dict[str, int]]:
+    """recipe (or "hand-written") -> counts of judged, fair, effective and biting variants over every site."""
+    out: dict[str, dict[str, int]] = {}
+    for data in files:
+        for judgement in data.variants.values():
+            if judgement.fair is None:
+                continue
+            row = out.setdefault(judgement.recipe or HAND_WRITTEN, {"judged": 0, "fair": 0, "effective": 0,
+                                                                      "biting": 0})
+            row["judged"] += 1
+            row["fair"] += int(bool(judgement.fair))
+            row["effective"] += int(bool(judgement.effective))
+            row["biting"] += int(bool(judgement.biting))
+    return out
+
+
+HAND_WRITTEN = "(hand-written)"
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "–"
 
@@ -463,6 +504,17 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
              "both, and **biting** when the agent without recoveries fails it on a seed where it passes the base",
              "task.", ""]
     cells = shares(files)
+    recipes = by_recipe(files)
+    lines += ["## By recipe", "",
+              "Every site's judged variants of each recipe, the least biting first. One that seldom bites is "
+              "one the scripted agent without recoveries gets through: text it never reads (an instruction "
+              "injected in the page, a correction in an older message), a page it never scrolls by hand, a tab "
+              "it only follows at its next step, records it never looks past.", "",
+              "| recipe | judged | fair | effective | biting |", "|---|---:|---:|---:|---:|"]
+    for recipe, row in sorted(recipes.items(), key=lambda kv: (kv[1]["biting"] / kv[1]["judged"], kv[0])):
+        lines.append(f"| `{recipe}` | {row['judged']} | {_pct(row['fair'], row['judged'])} | "
+                     f"{_pct(row['effective'], row['judged'])} | {_pct(row['biting'], row['judged'])} |")
+    lines.append("")
     for data in sorted(files, key=lambda d: d.site):
         site_variants_total = sum(1 for v in catalog.variants.values() if catalog.tasks[v.tasks[0]].site == data.site)
         judged = [j for j in data.variants.values() if j.fair is not None]

@@ -45,7 +45,7 @@ def catalog_summary(ctx: typer.Context,
         proven_specific,
         read_specificity,
     )
-    from harness.catalog.validate import shares
+    from harness.catalog.validate import judged_current, shares
     from scenarios.answers import TASK_KINDS
     from scenarios.faults import Primitive, registry
 
@@ -75,6 +75,11 @@ def catalog_summary(ctx: typer.Context,
     evidence = all_validity()
     judged = shares(evidence)
     flaky = sorted(v for data in evidence for v, j in data.variants.items() if j.flaky)
+    fresh = {data.site: judged_current(data, cat) for data in evidence}
+    console.print(f"judged on the code as it is now: {sum(f for f, _ in fresh.values())} of "
+                  f"{sum(n for _, n in fresh.values())} judged variants ("
+                  + ", ".join(f"{site} {f}/{n}" for site, (f, n) in sorted(fresh.items()))
+                  + "); `webchaos validate --stale` lists the rest", highlight=False)
     console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky)}"
                   + (f" ({', '.join(flaky[:5])}{' …' if len(flaky) > 5 else ''})" if flaky else ""), highlight=False)
     specificity = read_specificity()

@@ -11,19 +11,25 @@ from harness.catalog.evidence import all_validity
 from harness.catalog.specificity import validity_docs
 from harness.catalog.validate import (
     AGENTS,
+    BASE,
     DOCS_FILE,
+    HAND_WRITTEN,
     RECOVERY_OFF,
     RECOVERY_ON,
     RunRecord,
     ValidityFile,
+    by_recipe,
+    decision_digest,
     faults_digest,
     judge,
+    judged_current,
     plan_validation,
     prepare_validation,
     read_validity,
     validate_site,
     write_validity,
 )
+from harness.episodes.manager import EpisodeSpec
 from harness.services.processes import Services
 from scenarios.schema import Variant
 from tests.catalog import builtin_catalog
@@ -95,6 +101,32 @@ def test_asking_for_one_variant_again_keeps_the_rest_of_the_file(tmp_path: Path)
 
     data, specs = prepare_validation(CATALOG, "shop", [1], [asked], resume=True, folder=tmp_path)
     assert specs == [] and data.runs[asked] == both
+
+
+def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_on_todays_code() -> None:
+    recipe_made = next(v for v in CATALOG.variants.values() if v.recipe and len(v.tasks) == 1)
+    task = CATALOG.tasks[recipe_made.tasks[0]]
+
+    def made(variant: Variant | None, digest_of_today: bool) -> dict:
+        fired = sorted(f"{f['layer']}:{f['type']}" for f in recipe_made.faults)
+        record = run(True).model_copy(update={"fired": fired, "digest": decision_digest(
+            EpisodeSpec(task, variant, 1), CATALOG) if digest_of_today else "0123456789abcdef"})
+        return {"1": {RECOVERY_ON: record, RECOVERY_OFF: record}}
+
+    def file(variant_today: bool, base_today: bool) -> ValidityFile:
+        data = ValidityFile(site=task.site, seeds=[1], runs={recipe_made.id: made(recipe_made, variant_today),
+                                                             f"{BASE}:{task.id}": made(None, base_today)})
+        data.variants[recipe_made.id] = judge(recipe_made, task.id, data.runs, [1])
+        return data
+
+    assert judged_current(file(True, True), CATALOG) == (1, 1)
+    assert judged_current(file(True, False), CATALOG) == (0, 1)  # the base it is measured against changed
+    assert judged_current(file(False, True), CATALOG) == (0, 1)
+    judged = file(True, True)
+    counts = by_recipe([judged])
+    assert counts == {recipe_made.recipe: {"judged": 1, "fair": 1, "effective": 1, "biting": 0}}
+    judged.variants[recipe_made.id] = judged.variants[recipe_made.id].model_copy(update={"recipe": None})
+    assert list(by_recipe([judged])) == [HAND_WRITTEN]
 
 
 def test_the_file_is_written_in_one_order_whatever_the_order_of_results(tmp_path: Path) -> None:
