@@ -2,6 +2,8 @@
 site, an episode opened on it, and an httpx client that reaches the app as the proxy would; and what the site
 test modules share on top of them (the `world` fixture, the seed-fault and bad-request checks)."""
 
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
@@ -121,3 +123,15 @@ async def assert_error_page(client_for: ClientFor, world: tuple[Any, SiteEpisode
         response = await client.get(path)
     assert response.status_code == status
     assert way_back in response.text
+
+
+def outputs_under_two_hash_seeds(script: str) -> list[list[str]]:
+    """The words `script` prints, run by a fresh Python under PYTHONHASHSEED 3 and 4: how the determinism tests
+    show that a session's state and events do not hang on set or dict order."""
+    runs = []
+    for hash_seed in ("3", "4"):
+        env = {"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"}
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr[-2000:]
+        runs.append(out.stdout.split())
+    return runs

@@ -2,13 +2,11 @@
 write) for every malformed or impossible request."""
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from tests.sites.worlds import commits, world_fixture
+from tests.sites.worlds import commits, outputs_under_two_hash_seeds, world_fixture
 
 from . import client_for, new_world
 
@@ -446,11 +444,6 @@ asyncio.run(main())
 
 
 def test_same_actions_give_identical_state_and_events_in_two_processes() -> None:
-    runs = []
-    for hash_seed in ("3", "4"):
-        env = {"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"}
-        out = subprocess.run([sys.executable, "-c", SESSION], capture_output=True, text=True, env=env)
-        assert out.returncode == 0, out.stderr[-2000:]
-        runs.append(out.stdout.split())
+    runs = outputs_under_two_hash_seeds(SESSION)
     assert runs[0] == runs[1] and len(runs[0]) == 2
     json.dumps(runs)
