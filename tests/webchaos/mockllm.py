@@ -22,13 +22,17 @@ def tool_call(name: str, **arguments: Any) -> ModelOutput:
     return output
 
 
+def tool_history(messages: list[ChatMessage]) -> tuple[list[str | None], str]:
+    """The tools the model has called so far, in order, and what the last of them answered ("" before any)."""
+    results = [m for m in messages if isinstance(m, ChatMessageTool)]
+    return [r.function for r in results], results[-1].text if results else ""
+
+
 def search_step(messages: list[ChatMessage], product: str) -> ModelOutput | None:
     """The next call of the scripts' opening (observe, fill the search box with `product`, press Enter), or
     None once it is done."""
-    results = [m for m in messages if isinstance(m, ChatMessageTool)]
-    calls = [r.function for r in results]
-    seen = results[-1].text if results else ""
-    if not results:
+    calls, seen = tool_history(messages)
+    if not calls:
         return tool_call("browser_observe")
     if "browser_fill" not in calls:
         return tool_call("browser_fill", ref=ref(seen, "searchbox", "Search products"), text=product)

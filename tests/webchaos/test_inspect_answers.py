@@ -11,9 +11,9 @@ import pytest
 inspect_ai = pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval_async  # noqa: E402
-from inspect_ai.model import ChatMessage, ChatMessageTool, ChatMessageUser, ModelOutput, get_model  # noqa: E402
+from inspect_ai.model import ChatMessage, ChatMessageUser, ModelOutput, get_model  # noqa: E402
 
-from .mockllm import ref, search_step, tool_call  # noqa: E402
+from .mockllm import ref, search_step, tool_call, tool_history  # noqa: E402
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -27,9 +27,7 @@ def scripted(pick: str) -> Any:
         product = re.search(r"sell the (.+?)\. Which seller", user).group(1)  # type: ignore[union-attr]
         if (opening := search_step(messages, product)) is not None:
             return opening
-        results = [m for m in messages if isinstance(m, ChatMessageTool)]
-        calls = [r.function for r in results]
-        seen = results[-1].text
+        calls, seen = tool_history(messages)
         clicks = calls.count("browser_click")
         if clicks == 0:
             return tool_call("browser_click", ref=ref(seen, "link", re.escape(product)))

@@ -18,7 +18,7 @@ from inspect_ai.model import (  # noqa: E402
     get_model,
 )
 
-from .mockllm import ref, search_step, tool_call  # noqa: E402
+from .mockllm import ref, search_step, tool_call, tool_history  # noqa: E402
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -30,9 +30,7 @@ def scripted_model(messages: list[ChatMessage], tools: Any, tool_choice: Any, co
     product = re.search(r"Add one (.+?) to your shopping cart", user).group(1)  # type: ignore[union-attr]
     if (opening := search_step(messages, product)) is not None:
         return opening
-    results = [m for m in messages if isinstance(m, ChatMessageTool)]
-    calls = [r.function for r in results]
-    seen = results[-1].text
+    calls, seen = tool_history(messages)
     clicks = calls.count("browser_click")
     if clicks == 0:
         return tool_call("browser_click", ref=ref(seen, "link", re.escape(product)))
