@@ -16,7 +16,7 @@ import copy
 import re
 from typing import Any
 
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
@@ -27,8 +27,8 @@ from scenarios.loader import load_catalog
 from scenarios.predicates import PREDICATE_KEYS, check_predicate
 from scenarios.schema import CanonicalDiff
 from tests.grader.conftest import BINDINGS, SHOP_TASKS, bought, cart_item, shop_state
+from tests.mutation import SETTINGS, mutation_slots
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WHERE = "properties.price"
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
 
@@ -140,18 +140,7 @@ def mutated_diffs(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     task_id = draw(st.sampled_from(sorted(TASKS)))
     raw = copy.deepcopy(TASKS[task_id].canonical_diff.model_dump(exclude_defaults=True))
     for _ in range(draw(st.integers(1, 3))):
-        slots: list[tuple[Any, Any]] = [(raw, None)]
-        stack: list[Any] = [raw]
-        while stack:
-            container = stack.pop()
-            items = container.items() if isinstance(container, dict) else enumerate(container)
-            for key, value in list(items):
-                slots.append((container, key))
-                if isinstance(value, dict | list):
-                    stack.append(value)
-                    if isinstance(value, dict):
-                        slots.append((value, None))
-        container, key = draw(st.sampled_from(slots))
+        container, key = draw(st.sampled_from(mutation_slots(raw)))  # key None: add a key to it
         if key is None:
             container[draw(st.one_of(st.sampled_from(SECTIONS), st.text(max_size=6)))] = draw(
                 st.one_of(predicates, json_like))

@@ -101,24 +101,24 @@ def _check(summary: RunSummary, process: str, pid: int) -> None:
     assert agg["score_matrix"]["lingering"]["base"]["shop"]["success_rate"] == 1.0  # not counted as a failure
 
 
-async def test_sites_server_killed_mid_run(stack: Services, tmp_path: Path) -> None:
-    first = stack.services[0]
-    assert first.name == "sites server" and first.process is not None
-    old = first.process.pid
+async def _kill_service_mid_run(stack: Services, tmp_path: Path, index: int, name: str) -> None:
+    """Kill the stack's service `index` (`name`) mid-run: its episode is an infra error, and the stack restarts
+    it as a new process. The sites server's and the proxy's tests differ only in which service dies."""
+    service = stack.services[index]
+    assert service.name == name and service.process is not None
+    old = service.process.pid
     summary, pid = await _run_and_kill(stack, tmp_path, lambda *_: old)
-    _check(summary, "sites server", pid)
-    assert [d.service for d in stack.deaths] == ["sites server"]
-    assert first.process is not None and first.process.pid != old and first.process.returncode is None
+    _check(summary, name, pid)
+    assert [d.service for d in stack.deaths] == [name]
+    assert service.process is not None and service.process.pid != old and service.process.returncode is None
+
+
+async def test_sites_server_killed_mid_run(stack: Services, tmp_path: Path) -> None:
+    await _kill_service_mid_run(stack, tmp_path, 0, "sites server")
 
 
 async def test_proxy_killed_mid_run(stack: Services, tmp_path: Path) -> None:
-    proxy = stack.services[1]
-    assert proxy.name == "proxy" and proxy.process is not None
-    old = proxy.process.pid
-    summary, pid = await _run_and_kill(stack, tmp_path, lambda *_: old)
-    _check(summary, "proxy", pid)
-    assert [d.service for d in stack.deaths] == ["proxy"]
-    assert proxy.process is not None and proxy.process.pid != old and proxy.process.returncode is None
+    await _kill_service_mid_run(stack, tmp_path, 1, "proxy")
 
 
 async def test_agent_killed_mid_run(stack: Services, tmp_path: Path) -> None:

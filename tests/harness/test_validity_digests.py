@@ -16,6 +16,8 @@ from harness.catalog.validate import (
     plan_validation,
     stale_items,
 )
+from harness.episodes.manager import EpisodeSpec
+from scenarios.loader import Catalog
 from scenarios.schema import PlanStep, Task
 from tests.catalog import builtin_catalog
 
@@ -32,6 +34,25 @@ def _copy_of_the_tree(tmp_path: Path) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(path.read_bytes())
     return root
+
+
+def _assert_counts_only_for_its_users(root: Path, catalog: Catalog, uses: EpisodeSpec, other: EpisodeSpec,
+                                      module: Path, shared: Path) -> None:
+    """Change `module` under the copied `root`, then the `shared` code beside it: the first moves only the digest
+    of the run that `uses` it, the second that of the `other` run too. How the tests of files owned by some
+    runs (a fault type's, a move's, a step kind's) check the ownership."""
+    validate.forget_sources()
+    try:
+        before_uses, before_other = decision_digest(uses, catalog), decision_digest(other, catalog)
+        (root / module).write_bytes((root / module).read_bytes() + b"\n/* changed */\n")
+        validate.forget_sources()
+        assert decision_digest(uses, catalog) != before_uses
+        assert decision_digest(other, catalog) == before_other  # not its file: its evidence stays current
+        (root / shared).write_bytes((root / shared).read_bytes() + b"\n/* the framework changed */\n")
+        validate.forget_sources()
+        assert decision_digest(other, catalog) != before_other
+    finally:
+        validate.forget_sources()
 
 
 def _all_done(site: str, digest_of: object) -> ValidityFile:
@@ -92,16 +113,11 @@ def test_a_fault_types_own_files_count_only_for_the_variants_that_use_it(tmp_pat
     validate.forget_sources()
     try:
         assert (decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)) == before
-        (root / layout).write_text((root / layout).read_text() + "\n/* changed */\n")
-        validate.forget_sources()
-        after = decision_digest(spec_uses, catalog), decision_digest(spec_other, catalog)
-        assert after[0] != before[0]  # focus_steal lives in layout.js
-        assert after[1] == before[1]  # the cookie overlay does not: its evidence stays current
-        (root / "proxy_addons" / "client" / "core.js").write_text("/* the framework changed */\n")
-        validate.forget_sources()
-        assert decision_digest(spec_other, catalog) != before[1]  # the shared core counts for every variant
     finally:
         validate.forget_sources()
+    # focus_steal lives in layout.js, the cookie overlay does not; the shared core counts for every variant.
+    _assert_counts_only_for_its_users(root, catalog, spec_uses, spec_other, layout,
+                                      Path("proxy_addons/client/core.js"))
 
 
 def test_a_move_module_counts_only_for_the_variants_whose_faults_it_answers(tmp_path: Path,
@@ -121,18 +137,7 @@ def test_a_move_module_counts_only_for_the_variants_whose_faults_it_answers(tmp_
     (root / module).write_text('"""a move past focus theft"""\n')
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
     monkeypatch.setattr(validate, "answer_files", lambda: {module: frozenset({"client:focus_steal"})})
-    validate.forget_sources()
-    try:
-        before = decision_digest(uses, catalog), decision_digest(other, catalog)
-        (root / module).write_text('"""a move past focus theft, changed"""\n')
-        validate.forget_sources()
-        assert decision_digest(uses, catalog) != before[0]
-        assert decision_digest(other, catalog) == before[1]
-        (root / "harness" / "agents" / "moves" / "__init__.py").write_text('"""the framework changed"""\n')
-        validate.forget_sources()
-        assert decision_digest(other, catalog) != before[1]
-    finally:
-        validate.forget_sources()
+    _assert_counts_only_for_its_users(root, catalog, uses, other, module, Path("harness/agents/moves/__init__.py"))
 
 
 def test_an_action_module_counts_only_for_the_tasks_whose_plans_use_its_step_kind(
@@ -147,21 +152,10 @@ def test_an_action_module_counts_only_for_the_tasks_whose_plans_use_its_step_kin
     (root / module).write_text('"""drawing a signature"""\n')
     monkeypatch.setattr(validate, "PROJECT_ROOT", root)
     monkeypatch.setattr(validate, "kind_files", lambda: {module: frozenset({"step:sign"})})
-    validate.forget_sources()
     signing = base.task.model_copy(update={"plan": [*base.task.plan, PlanStep(do="goto", url="/sign")]})
     monkeypatch.setattr(validate, "step_keys", lambda tasks: {"step:sign"} if signing in tasks else {"step:goto"})
     uses = dataclasses.replace(base, task=signing)
-    try:
-        before = decision_digest(base, CATALOG), decision_digest(uses, CATALOG)
-        (root / module).write_text('"""drawing a signature, changed"""\n')
-        validate.forget_sources()
-        assert decision_digest(uses, CATALOG) != before[1]
-        assert decision_digest(base, CATALOG) == before[0]
-        (root / "harness" / "agents" / "actions" / "__init__.py").write_text('"""the framework changed"""\n')
-        validate.forget_sources()
-        assert decision_digest(base, CATALOG) != before[0]
-    finally:
-        validate.forget_sources()
+    _assert_counts_only_for_its_users(root, CATALOG, uses, base, module, Path("harness/agents/actions/__init__.py"))
 
 
 def test_a_new_optional_task_field_leaves_every_tasks_digest() -> None:

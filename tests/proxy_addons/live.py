@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -12,8 +13,9 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
+import aiohttp
 from aiohttp import web
 
 from harness.config import free_port
@@ -21,6 +23,7 @@ from scenarios.secret import SECRET_HEADER, make_secret, secret_pipe
 
 REPO = Path(__file__).resolve().parents[2]
 MITMDUMP = Path(sys.executable).with_name("mitmdump")
+CHROMIUM = Path("/usr/lib/chromium/chromium")  # Debian's; the live browser tests skip without it
 
 PAGE = """<!doctype html>
 <html><head><title>Shop</title></head>
@@ -176,3 +179,18 @@ def run_stack(sites_port: int, state_dir: Path) -> Iterator[Stack]:
             process.kill()
             process.wait(5)
         log.close()
+
+
+def jsonl(path: Path) -> list[dict[str, Any]]:
+    """The records of an episode's JSONL file (its ledger, its actions); none while it is not written yet."""
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+
+
+async def open_episode(session: aiohttp.ClientSession, control: str, episode_id: str, out_dir: Path,
+                       faults: list[dict[str, Any]], seed: int) -> str:
+    """Open an episode on the stack's control API (`session` carries its auth) and return its proxy URL: the
+    first step of every live browser test."""
+    async with session.post(f"{control}/episodes", json={
+            "episode_id": episode_id, "seed": seed, "out_dir": str(out_dir), "faults": faults}) as r:
+        assert r.status == 201, await r.text()
+        return str((await r.json())["proxy_url"])

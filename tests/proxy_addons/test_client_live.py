@@ -1,7 +1,6 @@
 """The client script under a strict Content-Security-Policy, in real Chromium through the real stack."""
 
 import asyncio
-import json
 import threading
 import time
 from collections.abc import Iterator
@@ -12,9 +11,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.proxy_addons.live import free_port, run_stack
+from tests.proxy_addons.live import CHROMIUM, free_port, jsonl, open_episode, run_stack
 
-CHROMIUM = Path("/usr/lib/chromium/chromium")
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'"
 PAGE = """<!doctype html>
 <html><head><title>Strict</title><script src="/app.js"></script></head>
@@ -70,10 +68,6 @@ def strict_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield from run_stack(site.port, tmp_path_factory.mktemp("strict"))
 
 
-def lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
-
-
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed")
 async def test_faults_and_recorder_work_under_a_strict_csp(strict_stack: Any, tmp_path: Path) -> None:
     from playwright.async_api import async_playwright
@@ -82,10 +76,7 @@ async def test_faults_and_recorder_work_under_a_strict_csp(strict_stack: Any, tm
     fault = {"id": "sw", "type": "click_swallow", "layer": "client",
              "match": {"host": "shop.test", "path": "/page", "selector": "#go"}}
     async with aiohttp.ClientSession(headers=strict_stack.auth) as s:
-        async with s.post(f"{strict_stack.control}/episodes", json={
-                "episode_id": "csp-1", "seed": 1, "out_dir": str(out), "faults": [fault]}) as r:
-            assert r.status == 201, await r.text()
-            proxy = (await r.json())["proxy_url"]
+        proxy = await open_episode(s, strict_stack.control, "csp-1", out, [fault], seed=1)
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=str(CHROMIUM), proxy={"server": proxy},
                                                args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
@@ -101,8 +92,8 @@ async def test_faults_and_recorder_work_under_a_strict_csp(strict_stack: Any, tm
                 await page.click("#go")
                 await page.wait_for_function("document.getElementById('out').textContent === 'placed'")
                 deadline = time.monotonic() + 5
-                while len([a for a in lines(out / "actions.jsonl") if a["kind"] == "click"]) < 2:
-                    assert time.monotonic() < deadline, lines(out / "actions.jsonl")
+                while len([a for a in jsonl(out / "actions.jsonl") if a["kind"] == "click"]) < 2:
+                    assert time.monotonic() < deadline, jsonl(out / "actions.jsonl")
                     await page.wait_for_timeout(100)
                 assert problems == []
                 assert await page.evaluate("document.scripts.length") == 1  # ours removed itself
@@ -110,7 +101,7 @@ async def test_faults_and_recorder_work_under_a_strict_csp(strict_stack: Any, tm
                 await browser.close()
         async with s.delete(f"{strict_stack.control}/episodes/csp-1") as r:
             assert r.status == 200
-    events = [(x["fault_id"], x["detail"]["event"]) for x in lines(out / "faults.jsonl") if x["layer"] == "client"]
+    events = [(x["fault_id"], x["detail"]["event"]) for x in jsonl(out / "faults.jsonl") if x["layer"] == "client"]
     assert events == [("sw", "injected"), ("sw", "fired")]
-    kinds = [a["kind"] for a in lines(out / "actions.jsonl")]
+    kinds = [a["kind"] for a in jsonl(out / "actions.jsonl")]
     assert kinds == ["tab_open", "navigation", "click", "click"]

@@ -8,13 +8,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-CHROMIUM = Path("/usr/lib/chromium/chromium")
+from tests.proxy_addons.live import CHROMIUM, jsonl, open_episode
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run"]
-
-
-def ledger_lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed")
@@ -27,10 +24,7 @@ async def test_overlay_blocks_until_dismissed(stack: Any, tmp_path: Path) -> Non
              "match": {"host": "shop.test", "path": "/page", "role": "button", "name": "Add to cart"},
              "params": {"kind": "cookie", "delay_ms": 200, "dismiss_label": "Accept all"}}
     async with aiohttp.ClientSession(headers=stack.auth) as s:
-        async with s.post(f"{stack.control}/episodes", json={
-                "episode_id": "overlay-1", "seed": 5, "out_dir": str(out_dir), "faults": [fault]}) as r:
-            assert r.status == 201, await r.text()
-            proxy = (await r.json())["proxy_url"]
+        proxy = await open_episode(s, stack.control, "overlay-1", out_dir, [fault], seed=5)
 
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, proxy={"server": proxy})
@@ -52,7 +46,7 @@ async def test_overlay_blocks_until_dismissed(stack: Any, tmp_path: Path) -> Non
                 ledger = out_dir / "faults.jsonl"
                 deadline = time.monotonic() + 5
                 while time.monotonic() < deadline:
-                    events = [x["detail"].get("event") for x in ledger_lines(ledger) if x["layer"] == "client"]
+                    events = [x["detail"].get("event") for x in jsonl(ledger) if x["layer"] == "client"]
                     if "dismissed" in events:
                         break
                     await page.wait_for_timeout(100)
@@ -63,7 +57,7 @@ async def test_overlay_blocks_until_dismissed(stack: Any, tmp_path: Path) -> Non
         async with s.delete(f"{stack.control}/episodes/overlay-1") as r:
             closed = await r.json()
 
-    client = [x for x in ledger_lines(out_dir / "faults.jsonl") if x["layer"] == "client"]
+    client = [x for x in jsonl(out_dir / "faults.jsonl") if x["layer"] == "client"]
     assert [(x["type"], x["fault_id"], x["detail"]["event"]) for x in client] == [
         ("overlay", "cookie-wall", "injected"), ("overlay", "cookie-wall", "fired"),
         ("overlay", "cookie-wall", "dismissed")]
@@ -86,10 +80,7 @@ async def test_a_client_fault_scoped_within_a_container_acts_on_that_containers_
                        "within": "Second answer"},
              "params": {"swallow_clicks": 1}}
     async with aiohttp.ClientSession(headers=stack.auth) as s:
-        async with s.post(f"{stack.control}/episodes", json={
-                "episode_id": "within-1", "seed": 5, "out_dir": str(out_dir), "faults": [fault]}) as r:
-            assert r.status == 201, await r.text()
-            proxy = (await r.json())["proxy_url"]
+        proxy = await open_episode(s, stack.control, "within-1", out_dir, [fault], seed=5)
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, proxy={"server": proxy})
             try:
@@ -109,6 +100,6 @@ async def test_a_client_fault_scoped_within_a_container_acts_on_that_containers_
             assert r.status == 200
     from scenarios.ledger import is_firing
 
-    fired = [line for line in ledger_lines(out_dir / "faults.jsonl")
+    fired = [line for line in jsonl(out_dir / "faults.jsonl")
              if line.get("fault_id") == "swallow-second" and is_firing(line)]
     assert len(fired) == 1, fired

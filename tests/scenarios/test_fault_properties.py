@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import model_validator
 
@@ -33,8 +33,8 @@ from scenarios.faults import (
     unregister,
 )
 from scenarios.loader import CATALOG_DIR, parse_yaml
+from tests.mutation import SETTINGS, mutation_slots
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ENVELOPE_FIELDS = tuple(FaultSpec.model_fields)
 
 # What YAML can produce: JSON values, plus int keys and dates.
@@ -117,18 +117,7 @@ def test_arbitrary_values_parse_or_raise_a_fault_error(raw: Any, index: int) -> 
 def mutated(draw: st.DrawFn) -> dict[str, Any]:
     raw = copy.deepcopy(draw(st.sampled_from(VALID)))
     for _ in range(draw(st.integers(1, 3))):
-        slots: list[tuple[Any, Any]] = [(raw, None)]  # (container, key in it); None: add a key to it
-        stack: list[Any] = [raw]
-        while stack:
-            container = stack.pop()
-            items = container.items() if isinstance(container, dict) else enumerate(container)
-            for key, value in list(items):
-                slots.append((container, key))
-                if isinstance(value, dict | list):
-                    stack.append(value)
-                    if isinstance(value, dict):
-                        slots.append((value, None))
-        container, key = draw(st.sampled_from(slots))
+        container, key = draw(st.sampled_from(mutation_slots(raw)))  # key None: add a key to it
         action = draw(st.sampled_from(["replace", "drop", "swap_type"] if key is not None else ["add", "swap_type"]))
         if action == "replace":
             container[key] = draw(json_like)

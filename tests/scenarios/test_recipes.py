@@ -62,6 +62,16 @@ PROFILES = {
 }
 
 
+# A client recipe bound to every task's commit step, which several tests expand.
+COMMIT_OVERLAY = """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    faults: [{type: overlay, layer: client}]
+"""
+
+
 def catalog_with(tmp_path: Path, recipes: str, variants: str = "") -> tuple[Path, object]:
     (tmp_path / "tasks.yaml").write_text(TASKS)
     (tmp_path / "recipes.yaml").write_text("recipes:\n" + recipes)
@@ -71,13 +81,7 @@ def catalog_with(tmp_path: Path, recipes: str, variants: str = "") -> tuple[Path
 
 
 def test_a_client_recipe_binds_to_the_commit_step_of_every_task(tmp_path: Path) -> None:
-    _, catalog = catalog_with(tmp_path, """
-  - id: commit_overlay
-    title: A banner covers {step}
-    target_primitive: grounding
-    bind: commit
-    faults: [{type: overlay, layer: client}]
-""")
+    _, catalog = catalog_with(tmp_path, COMMIT_OVERLAY)
     made = {v.id: v for v in catalog.variants.values()}  # type: ignore[attr-defined]
     assert sorted(made) == ["commit_overlay@beta_task", "commit_overlay@buy", "commit_overlay@settings"]
     buy = made["commit_overlay@buy"]
@@ -172,13 +176,7 @@ def test_a_fault_scoped_to_the_steps_page_skips_tasks_that_declare_none(tmp_path
 
 
 def test_a_hand_written_variant_with_the_same_faults_wins(tmp_path: Path) -> None:
-    _, catalog = catalog_with(tmp_path, """
-  - id: commit_overlay
-    title: A banner covers {step}
-    target_primitive: grounding
-    bind: commit
-    faults: [{type: overlay, layer: client}]
-""", """
+    _, catalog = catalog_with(tmp_path, COMMIT_OVERLAY, """
   - id: buy_overlay
     title: written by hand
     tasks: [buy]
@@ -275,13 +273,7 @@ def test_a_client_fault_is_scoped_like_its_step_and_a_prior_fill_must_be_on_the_
                            "- {do: click, role: button, name: Buy now, page: \"/item/*\", within: Gift options,")
     scoped = scoped.replace("      - {do: fill, role: spinbutton, name: Quantity, value: \"1\"}\n", "")
     (tmp_path / "tasks.yaml").write_text(scoped)
-    (tmp_path / "recipes.yaml").write_text("""recipes:
-  - id: commit_overlay
-    title: A banner covers {step}
-    target_primitive: grounding
-    bind: commit
-    faults: [{type: overlay, layer: client}]
-  - id: renamed
+    (tmp_path / "recipes.yaml").write_text("recipes:" + COMMIT_OVERLAY + """  - id: renamed
     title: Renamed
     target_primitive: state_tracking
     bind: commit

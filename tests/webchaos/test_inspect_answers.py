@@ -11,14 +11,11 @@ import pytest
 inspect_ai = pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval_async  # noqa: E402
-from inspect_ai.model import ChatMessage, ChatMessageTool, ChatMessageUser, ModelOutput, ModelUsage, get_model  # noqa: E402
+from inspect_ai.model import ChatMessage, ChatMessageUser, ModelOutput, get_model  # noqa: E402
+
+from .mockllm import ref, search_step, tool_call, tool_history  # noqa: E402
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-
-
-def _ref(tree: str, role: str, name: str) -> str | None:
-    found = re.search(rf'- {re.escape(role)} "{name}"[^\n]*?\[ref=([^\]]+)\]', tree)
-    return found.group(1) if found else None
 
 
 def scripted(pick: str) -> Any:
@@ -28,32 +25,20 @@ def scripted(pick: str) -> Any:
     def model(messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         user = " ".join(next(m for m in messages if isinstance(m, ChatMessageUser)).text.split())
         product = re.search(r"sell the (.+?)\. Which seller", user).group(1)  # type: ignore[union-attr]
-        results = [m for m in messages if isinstance(m, ChatMessageTool)]
-        calls = [r.function for r in results]
-        seen = results[-1].text if results else ""
-
-        def call(name: str, **arguments: Any) -> ModelOutput:
-            output = ModelOutput.for_tool_call("mockllm/model", name, arguments)
-            output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-            return output
-
-        if not results:
-            return call("browser_observe")
-        if "browser_fill" not in calls:
-            return call("browser_fill", ref=_ref(seen, "searchbox", "Search products"), text=product)
-        if "browser_press" not in calls:
-            return call("browser_press", key="Enter", ref=_ref(seen, "searchbox", "Search products"))
+        if (opening := search_step(messages, product)) is not None:
+            return opening
+        calls, seen = tool_history(messages)
         clicks = calls.count("browser_click")
         if clicks == 0:
-            return call("browser_click", ref=_ref(seen, "link", re.escape(product)))
+            return tool_call("browser_click", ref=ref(seen, "link", re.escape(product)))
         if clicks == 1:
-            return call("browser_click", ref=_ref(seen, "link", r"Compare all \d+ offers"))
+            return tool_call("browser_click", ref=ref(seen, "link", r"Compare all \d+ offers"))
         # each offer: its row header (the seller), then the price cell ("$69.99 Lowest price" on the cheapest)
         rows = re.findall(r'- rowheader "([^"]+)"[^\n]*\n(?:[^\n]*\n){2}\s*- cell "(\$[\d,]+\.\d\d[^"]*)"', seen)
         if not rows:
-            return call("submit", answer="")
+            return tool_call("submit", answer="")
         seller = next(s for s, rest in rows if "Lowest price" in rest) if pick == "cheapest" else rows[-1][0]
-        return call("submit", answer=seller)
+        return tool_call("submit", answer=seller)
 
     return model
 

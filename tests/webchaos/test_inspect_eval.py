@@ -15,16 +15,12 @@ from inspect_ai.model import (  # noqa: E402
     ChatMessageTool,
     ChatMessageUser,
     ModelOutput,
-    ModelUsage,
     get_model,
 )
 
+from .mockllm import ref, search_step, tool_call, tool_history  # noqa: E402
+
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-
-
-def _ref(tree: str, role: str, name: str) -> str | None:
-    found = re.search(rf'- {re.escape(role)} "{re.escape(name)}"[^\n]*?\[ref=([^\]]+)\]', tree)
-    return found.group(1) if found else None
 
 
 def scripted_model(messages: list[ChatMessage], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
@@ -32,42 +28,29 @@ def scripted_model(messages: list[ChatMessage], tools: Any, tool_choice: Any, co
     search, open the product, Add to cart, and click again once if the shop reports an error."""
     user = next(m for m in messages if isinstance(m, ChatMessageUser)).text
     product = re.search(r"Add one (.+?) to your shopping cart", user).group(1)  # type: ignore[union-attr]
-    results = [m for m in messages if isinstance(m, ChatMessageTool)]
-    calls = [r.function for r in results]
-    seen = results[-1].text if results else ""
-
-    def call(name: str, **arguments: Any) -> ModelOutput:
-        output = ModelOutput.for_tool_call("mockllm/model", name, arguments)
-        # Stated usage: otherwise mockllm counts tokens with tiktoken, which downloads its encodings.
-        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return output
-
-    if not results:
-        return call("browser_observe")
-    if "browser_fill" not in calls:
-        return call("browser_fill", ref=_ref(seen, "searchbox", "Search products"), text=product)
-    if "browser_press" not in calls:
-        return call("browser_press", key="Enter", ref=_ref(seen, "searchbox", "Search products"))
+    if (opening := search_step(messages, product)) is not None:
+        return opening
+    calls, seen = tool_history(messages)
     clicks = calls.count("browser_click")
     if clicks == 0:
-        return call("browser_click", ref=_ref(seen, "link", product))
+        return tool_call("browser_click", ref=ref(seen, "link", re.escape(product)))
     if clicks == 1 or (clicks == 2 and "Could not add" in seen):
-        return call("browser_click", ref=_ref(seen, "button", "Add to cart"))
+        return tool_call("browser_click", ref=ref(seen, "button", "Add to cart"))
     if "Added to cart" not in seen and "browser_scroll" not in calls:
         # the shop says how the add went once its answer arrives: wait for that, however long a loaded
         # machine takes (counting looks instead made this test fail under load)
         if calls[-1] != "browser_wait":
-            return call("browser_wait", texts=["Added to cart", "Could not add"], seconds=30)
-        return call("submit", answer="gave up")
+            return tool_call("browser_wait", texts=["Added to cart", "Could not add"], seconds=30)
+        return tool_call("submit", answer="gave up")
     # Then check where the write shows, as a careful model would, with the other tools.
     if "browser_scroll" not in calls:
-        return call("browser_scroll", direction="down")
+        return tool_call("browser_scroll", direction="down")
     if "browser_goto" not in calls:
-        return call("browser_goto", url="/cart")
+        return tool_call("browser_goto", url="/cart")
     if "browser_switch_tab" not in calls:
-        return call("browser_switch_tab", index=0)
-    in_cart = _ref(seen, "link", product) is not None and "/cart" in seen
-    return call("submit", answer="Added to cart" if in_cart else "not in the cart")
+        return tool_call("browser_switch_tab", index=0)
+    in_cart = ref(seen, "link", re.escape(product)) is not None and "/cart" in seen
+    return tool_call("submit", answer="Added to cart" if in_cart else "not in the cart")
 
 
 async def test_inspect_eval_of_a_base_task_and_a_variant_through_the_proxy(tmp_path: Path,

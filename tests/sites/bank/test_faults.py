@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from sites.bank.site import SITE
+from tests.sites.worlds import seeded_and_plain
 
 from . import Doc, client_for, new_world
 
@@ -29,10 +30,7 @@ def test_profile_lists_what_faults_py_implements() -> None:
     ({"type": "push_past_first_page", "layer": "seed", "params": {"filler": 12}}, "payee"),
 ])
 def test_seed_faults_are_seeded_and_keep_the_task_answer(fault: dict[str, Any], focus: str) -> None:
-    first = new_world(3, faults=[fault], focus=focus)[2]
-    again = new_world(3, faults=[fault], focus=focus)[2]
-    plain = new_world(3, focus=focus)[2]
-    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    first, plain = seeded_and_plain(new_world, fault, focus=focus)
     state = first.state
     assert [(t.posted_at, t.id) for t in state.transactions] == sorted((t.posted_at, t.id) for t in state.transactions)
     for group in ("lookalike", "dispute", "spending", "buy", "new_payee"):

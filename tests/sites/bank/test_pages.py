@@ -3,17 +3,12 @@ the controls the tasks' plans name."""
 
 from typing import Any
 
-import pytest
-
 from sites.bank.models import PAGE_SIZE
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=2)
-    return app, episode
+world = world_fixture(new_world, seed=2)
 
 
 def tx_links(doc: Doc) -> list[str]:

@@ -8,6 +8,7 @@ import pytest
 
 from sites.bank.api import quote_cents
 from sites.bank.models import quote_minute
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
 
@@ -19,10 +20,7 @@ def page_text(doc: Doc) -> str:
     return doc.all("body")[0].text if doc.all("body") else " ".join(e.text for e in doc.all("html"))
 
 
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=5)
-    return app, episode
+world = world_fixture(new_world, seed=5)
 
 
 async def test_a_card_freezes_once_and_its_limit_stops_at_the_products_ceiling(world: tuple[Any, Any]) -> None:

@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from sites.clinic.site import SITE
+from tests.sites.worlds import LOOKALIKE_AND_NOISE_FAULTS, once_on, seeded_and_plain
 
 from . import client_for, new_world
 
@@ -65,14 +66,9 @@ def test_the_result_families_and_target_missing_take_only_their_kind_of_target()
     assert profile.refusal("noise_records", {"focus": "accepting"}) is None
 
 
-@pytest.mark.parametrize("fault", [
-    {"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
-    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}},
-    {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}},
-])
+@pytest.mark.parametrize("fault", LOOKALIKE_AND_NOISE_FAULTS)
 def test_seed_faults_are_seeded_and_keep_the_task(fault: dict[str, Any]) -> None:
-    first, again, plain = (new_world(3, faults=[fault])[2], new_world(3, faults=[fault])[2], new_world(3)[2])
-    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    first, plain = seeded_and_plain(new_world, fault)
     assert first.bindings["flagged"] == plain.bindings["flagged"]
     state = first.state
     # The target stays the only result with a value out of range.
@@ -87,9 +83,7 @@ def test_hard_negatives_share_the_test_name() -> None:
 
 
 async def test_partial_write_keeps_the_old_phone() -> None:
-    fault = {"type": "partial_write", "layer": "server", "match": {"path": "/api/profile/phone"},
-             "schedule": {"mode": "once"}}
-    app, _store, episode = new_world(1, faults=[fault])
+    app, _store, episode = new_world(1, faults=[once_on("partial_write", "/api/profile/phone")])
     state, contact = episode.state, episode.bindings["contact"]
     async with client_for(app, episode.id) as client:
         first = await client.put("/api/profile/phone", json={"phone": contact["new_phone"]})
@@ -100,9 +94,7 @@ async def test_partial_write_keeps_the_old_phone() -> None:
 
 
 async def test_concurrent_edit_refuses_the_cancel_once() -> None:
-    fault = {"type": "concurrent_edit", "layer": "server", "match": {"path": "/api/appointments/*/cancel"},
-             "schedule": {"mode": "once"}}
-    app, _store, episode = new_world(1, faults=[fault])
+    app, _store, episode = new_world(1, faults=[once_on("concurrent_edit", "/api/appointments/*/cancel")])
     cancel = episode.bindings["cancel"]
     path = f"/api/appointments/{cancel['appointment_id']}/cancel"
     async with client_for(app, episode.id) as client:

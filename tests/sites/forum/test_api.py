@@ -5,19 +5,11 @@ from typing import Any
 
 import pytest
 
-from scenarios.events import EventKind
+from tests.sites.worlds import commits, world_fixture
 
 from . import Doc, client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=4)
-    return app, episode
-
-
-def commits(episode: Any) -> list[Any]:
-    return [e for e in episode.events if e.kind == EventKind.commit]
+world = world_fixture(new_world, seed=4)
 
 
 async def test_ask_then_follow(world: tuple[Any, Any]) -> None:

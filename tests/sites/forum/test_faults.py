@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from sites.forum.site import SITE
+from tests.sites.worlds import LOOKALIKE_AND_NOISE_FAULTS, seeded_and_plain
 
 from . import Doc, client_for, new_world
 
@@ -17,18 +18,13 @@ def test_profile_lists_what_faults_py_implements() -> None:
 
 
 @pytest.mark.parametrize("fault", [
-    {"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
-    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}},
-    {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}},
+    *LOOKALIKE_AND_NOISE_FAULTS,
     {"type": "push_past_first_page", "layer": "seed", "params": {"filler": 15}},
     {"type": "contradictory_update", "layer": "seed"},
     {"type": "planted_wrong_answer", "layer": "seed", "params": {"helpful_votes": 214}},
 ])
 def test_seed_faults_are_seeded_and_keep_order(fault: dict[str, Any]) -> None:
-    first = new_world(3, faults=[fault], focus="distro")[2]
-    again = new_world(3, faults=[fault], focus="distro")[2]
-    plain = new_world(3, focus="distro")[2]
-    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    first, plain = seeded_and_plain(new_world, fault, focus="distro")
     state = first.state
     assert [q.created_at for q in state.questions] == sorted(q.created_at for q in state.questions)
     assert {r.post_id for r in state.revisions if r.number == 1} == {

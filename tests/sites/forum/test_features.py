@@ -4,18 +4,13 @@ impossible request; and a world without the feature answers 404 for its pages an
 import base64
 import html as html_module
 import re
-from typing import Any
 
 import pytest
 
-from scenarios.events import EventKind
 from sites.forum import content as C
+from tests.sites.worlds import commits
 
 from . import Doc, client_for, new_world
-
-
-def commits(episode: Any) -> list[Any]:
-    return [e for e in episode.events if e.kind == EventKind.commit]
 
 
 def text_of(html: str) -> str:

@@ -3,15 +3,11 @@ controls the tasks' plans name."""
 
 from typing import Any
 
-import pytest
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=2)
-    return app, episode
+world = world_fixture(new_world, seed=2)
 
 
 async def test_listing_sorts_filters_and_pages(world: tuple[Any, Any]) -> None:

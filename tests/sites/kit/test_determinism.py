@@ -7,6 +7,7 @@ from scenarios.clock import EpisodeClock
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
+from tests.sites.worlds import outputs_under_two_hash_seeds
 
 PROBE = """
 import hashlib, sys
@@ -79,11 +80,6 @@ asyncio.run(main())
 
 
 def test_same_actions_give_identical_final_state_and_events_in_two_processes() -> None:
-    runs = []
-    for hash_seed in ("3", "4"):
-        env = {"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"}
-        out = subprocess.run([sys.executable, "-c", SESSION], capture_output=True, text=True, env=env)
-        assert out.returncode == 0, out.stderr[-2000:]
-        runs.append(out.stdout.split())
+    runs = outputs_under_two_hash_seeds(SESSION)
     assert runs[0] == runs[1]
     assert len(runs[0]) == 2

@@ -5,19 +5,11 @@ from typing import Any
 
 import pytest
 
-from scenarios.events import EventKind
+from tests.sites.worlds import assert_refused_and_unchanged, commits, world_fixture
 
 from . import client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=4)
-    return app, episode
-
-
-def commits(episode: Any) -> list[Any]:
-    return [e for e in episode.events if e.kind == EventKind.commit]
+world = world_fixture(new_world, seed=4)
 
 
 def key_answers(episode: Any, quiz_id: str) -> dict[str, list[str]]:
@@ -158,10 +150,4 @@ async def test_announcements_lessons_posts_and_reminders(world: tuple[Any, Any])
 ])
 async def test_bad_requests_are_4xx_and_change_nothing(world: tuple[Any, Any], method: str, path: str,
                                                        body: Any, status: int) -> None:
-    app, episode = world
-    before = episode.state_bytes()
-    async with client_for(app, episode.id) as client:
-        response = await client.request(method, path, json=body)
-    assert response.status_code == status, response.text
-    assert response.json()["detail"]
-    assert episode.state_bytes() == before
+    await assert_refused_and_unchanged(client_for, world, method, path, body, status)

@@ -10,14 +10,11 @@ import pytest
 
 from scenarios.events import EventKind
 from sites.learn.standing import course_total
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=5)
-    return app, episode
+world = world_fixture(new_world, seed=5)
 
 
 def commits(episode: Any) -> list[str]:

@@ -6,6 +6,7 @@ import pytest
 
 from sites.learn.generator import long_day
 from sites.learn.site import SITE
+from tests.sites.worlds import LOOKALIKE_AND_NOISE_FAULTS, once_on, seeded_and_plain
 
 from . import client_for, new_world
 
@@ -16,14 +17,9 @@ def test_profile_lists_what_faults_py_implements() -> None:
                                 "concurrent_edit"}
 
 
-@pytest.mark.parametrize("fault", [
-    {"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
-    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}},
-    {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}},
-])
+@pytest.mark.parametrize("fault", LOOKALIKE_AND_NOISE_FAULTS)
 def test_seed_faults_are_seeded_and_keep_the_task(fault: dict[str, Any]) -> None:
-    first, again, plain = (new_world(3, faults=[fault])[2], new_world(3, faults=[fault])[2], new_world(3)[2])
-    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    first, plain = seeded_and_plain(new_world, fault)
     assert first.bindings["extended"] == plain.bindings["extended"]
     state = first.state
     # The extension stays the one announcement that gives the new date.
@@ -56,9 +52,7 @@ def test_hard_negatives_look_like_the_extension_in_the_list() -> None:
 
 
 async def test_partial_write_drops_the_feedback_once() -> None:
-    fault = {"type": "partial_write", "layer": "server", "match": {"path": "/api/submissions/*/grade"},
-             "schedule": {"mode": "once"}}
-    app, _store, episode = new_world(1, faults=[fault])
+    app, _store, episode = new_world(1, faults=[once_on("partial_write", "/api/submissions/*/grade")])
     grade = episode.bindings["grade"]
     record = episode.state.submission(grade["submission_id"])
     assert record is not None
@@ -72,9 +66,7 @@ async def test_partial_write_drops_the_feedback_once() -> None:
 
 
 async def test_partial_write_drops_the_attachment() -> None:
-    fault = {"type": "partial_write", "layer": "server", "match": {"path": "/api/assignments/*/submissions"},
-             "schedule": {"mode": "once"}}
-    app, _store, episode = new_world(1, faults=[fault])
+    app, _store, episode = new_world(1, faults=[once_on("partial_write", "/api/assignments/*/submissions")])
     submit = episode.bindings["submit"]
     async with client_for(app, episode.id) as client:
         response = await client.post(f"/api/assignments/{submit['assignment_id']}/submissions",
@@ -84,9 +76,7 @@ async def test_partial_write_drops_the_attachment() -> None:
 
 
 async def test_concurrent_edit_refuses_the_grade_once() -> None:
-    fault = {"type": "concurrent_edit", "layer": "server", "match": {"path": "/api/submissions/*/grade"},
-             "schedule": {"mode": "once"}}
-    app, _store, episode = new_world(1, faults=[fault])
+    app, _store, episode = new_world(1, faults=[once_on("concurrent_edit", "/api/submissions/*/grade")])
     grade = episode.bindings["grade"]
     path = f"/api/submissions/{grade['submission_id']}/grade"
     async with client_for(app, episode.id) as client:

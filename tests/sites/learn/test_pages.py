@@ -5,13 +5,11 @@ from typing import Any
 
 import pytest
 
+from tests.sites.worlds import assert_error_page, world_fixture
+
 from . import Doc, client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=2)
-    return app, episode
+world = world_fixture(new_world, seed=2)
 
 
 async def test_the_new_due_date_is_only_in_the_announcement(world: tuple[Any, Any]) -> None:
@@ -87,11 +85,7 @@ async def test_feedback_shows_on_the_submission_page_with_resubmit(world: tuple[
     ("/courses/c3/discussions/t999", 404), ("/courses/c1/lessons/l999", 404),
 ])
 async def test_bad_pages_answer_4xx_with_a_message(world: tuple[Any, Any], path: str, status: int) -> None:
-    app, episode = world
-    async with client_for(app, episode.id) as client:
-        response = await client.get(path)
-    assert response.status_code == status
-    assert "Back to your dashboard" in response.text
+    await assert_error_page(client_for, world, path, status, "Back to your dashboard")
 
 
 async def test_pages_emit_listing_and_inspect_events(world: tuple[Any, Any]) -> None:

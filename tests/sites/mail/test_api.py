@@ -2,27 +2,18 @@
 write) for every malformed or impossible request."""
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from scenarios.events import EventKind
+from tests.sites.worlds import commits, outputs_under_two_hash_seeds, world_fixture
 
 from . import client_for, new_world
 
 STEP = 37  # seconds per state change (scenarios.clock.STEP)
 
 
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=9)
-    return app, episode
-
-
-def commits(episode: Any) -> list[Any]:
-    return [e for e in episode.events if e.kind == EventKind.commit]
+world = world_fixture(new_world, seed=9)
 
 
 def elapsed(episode: Any, since: Any) -> float:
@@ -453,11 +444,6 @@ asyncio.run(main())
 
 
 def test_same_actions_give_identical_state_and_events_in_two_processes() -> None:
-    runs = []
-    for hash_seed in ("3", "4"):
-        env = {"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"}
-        out = subprocess.run([sys.executable, "-c", SESSION], capture_output=True, text=True, env=env)
-        assert out.returncode == 0, out.stderr[-2000:]
-        runs.append(out.stdout.split())
+    runs = outputs_under_two_hash_seeds(SESSION)
     assert runs[0] == runs[1] and len(runs[0]) == 2
     json.dumps(runs)

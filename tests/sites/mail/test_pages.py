@@ -5,19 +5,15 @@ import re
 from datetime import timedelta
 from typing import Any
 
-import pytest
-
 from scenarios.events import EventKind
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
 
 FOLDER_LINKS = ("Inbox", "Starred", "Sent", "Drafts", "Archive", "Spam", "Trash")
 
 
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=4)
-    return app, episode
+world = world_fixture(new_world, seed=4)
 
 
 def pages_of(bindings: dict[str, Any]) -> list[str]:

@@ -5,14 +5,11 @@ from typing import Any
 import pytest
 
 from scenarios.events import EventKind
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    public, _oracle, _store, episode = new_world(seed=9, hard_negatives=1)
-    return public, episode
+world = world_fixture(new_world, seed=9, hard_negatives=1)
 
 
 def in_stock(episode: Any, skip: int = 0) -> Any:

@@ -3,9 +3,8 @@
 import re
 from typing import Any
 
-import pytest
-
 from scenarios.events import EventKind
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, external_urls, new_world
 
@@ -13,10 +12,7 @@ PAGES = ["/", "/?page=2", "/search?q=a", "/category/kitchen", "/product/p001", "
          "/orders", "/orders/o1001", "/account"]
 
 
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    public, _oracle, _store, episode = new_world(seed=4, hard_negatives=2)
-    return public, episode
+world = world_fixture(new_world, seed=4, hard_negatives=2)
 
 
 def check_header(doc: Doc, cart_count: int = 0) -> None:

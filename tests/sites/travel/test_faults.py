@@ -6,6 +6,7 @@ import pytest
 
 from sites.travel.models import PAGE_SIZE
 from sites.travel.site import SITE
+from tests.sites.worlds import LOOKALIKE_AND_NOISE_FAULTS, seeded_and_plain
 
 from . import client_for, new_world
 from .test_api import booking_body
@@ -20,9 +21,7 @@ def test_profile_lists_what_faults_py_implements() -> None:
 
 
 SEED_FAULTS = [
-    {"type": "decoy_items", "layer": "seed", "params": {"count": 3}},
-    {"type": "hard_negatives", "layer": "seed", "params": {"count": 2}},
-    {"type": "noise_records", "layer": "seed", "params": {"count": 12, "max_days_ago": 90}},
+    *LOOKALIKE_AND_NOISE_FAULTS,
     {"type": "push_past_first_page", "layer": "seed", "params": {"filler": 8}},
     {"type": "contradictory_update", "layer": "seed"},
     {"type": "planted_wrong_answer", "layer": "seed", "params": {"helpful_votes": 214}},
@@ -31,10 +30,7 @@ SEED_FAULTS = [
 
 @pytest.mark.parametrize("fault", SEED_FAULTS)
 def test_seed_faults_are_seeded_and_keep_the_task_answers(fault: dict[str, Any]) -> None:
-    first = new_world(3, faults=[fault], focus="refundable")[2]
-    again = new_world(3, faults=[fault], focus="refundable")[2]
-    plain = new_world(3, focus="refundable")[2]
-    assert first.state_bytes() == again.state_bytes() != plain.state_bytes()
+    first, plain = seeded_and_plain(new_world, fault, focus="refundable")
     state = first.state
     assert len({h.id for h in state.hotels}) == len(state.hotels) and len({r.id for r in state.rooms}) == len(
         state.rooms)

@@ -3,17 +3,12 @@ page; the booking steps; trips; and 4xx for bad query values."""
 
 from typing import Any
 
-import pytest
-
 from sites.travel.models import PAGE_SIZE
+from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world, stay_query
 
-
-@pytest.fixture
-def world() -> tuple[Any, Any]:
-    app, _store, episode = new_world(seed=2)
-    return app, episode
+world = world_fixture(new_world, seed=2)
 
 
 def hotel_links(doc: Doc) -> list[str]:
