@@ -15,7 +15,7 @@ where a run stopped).
 """
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from harness.agents import ReferenceAgent
@@ -95,9 +95,11 @@ def tally(data: SpecificityFile, catalog: Catalog) -> None:
 
 
 def plan_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, resume: bool,
-                     path: Path = SPECIFICITY_FILE) -> tuple[SpecificityFile, list[EpisodeSpec]]:
+                     path: Path = SPECIFICITY_FILE,
+                     sites: Collection[str] | None = None) -> tuple[SpecificityFile, list[EpisodeSpec]]:
     """The file as the run starts (a run judged on anything that has changed since, the task, its faults,
-    the site's or the agent's code, is dropped) and the episodes still to run."""
+    the site's or the agent's code, is dropped) and the episodes still to run: of the sampled variants on
+    `sites` only, when given (the sample and the other sites' runs are the same either way)."""
     data = (read_specificity(path) if resume else None) or SpecificityFile(
         sample_seed=SAMPLE_SEED, per_cell=PER_CELL, seed=EPISODE_SEED)
     sample = choose_sample(catalog, files, data.per_cell, data.sample_seed)
@@ -107,6 +109,8 @@ def plan_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, resume:
     data.sample = {v: faults_digest(catalog.variants[v]) for v in sample}
     specs = [spec_of(catalog, v, data.seed) for v in sample
              if any(ablated(p) not in data.runs.get(v, {}) for p in Primitive)]
+    if sites is not None:
+        specs = [spec for spec in specs if spec.task.site in sites]
     return data, specs
 
 
@@ -117,8 +121,9 @@ def spec_of(catalog: Catalog, variant_id: str, seed: int) -> EpisodeSpec:
 
 async def run_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, runs_dir: Path, concurrency: int = 2,
                           resume: bool = False, path: Path = SPECIFICITY_FILE, stack: Services | None = None,
-                          on_result: Callable[[EpisodeResult], None] | None = None) -> SpecificityFile:
-    data, specs = plan_specificity(catalog, files, resume=resume, path=path)
+                          on_result: Callable[[EpisodeResult], None] | None = None,
+                          sites: Collection[str] | None = None) -> SpecificityFile:
+    data, specs = plan_specificity(catalog, files, resume=resume, path=path, sites=sites)
     run_id = f"specificity-{new_run_id()}"
 
     def keep(result: EpisodeResult) -> None:

@@ -209,7 +209,7 @@ def validate(
         "--specificity", help="run the seven reference-without-<primitive> agents on a stratified sample of biting "
         "variants (valid, failed by the agent without recoveries; 5 per primitive x site, committed seed) and "
         "write scenarios/validity/specificity.json and the matrix in docs/validity.md (with --resume, only what "
-        "is missing)")] = False,
+        "is missing; with --site, only the sampled variants of those sites)")] = False,
 ) -> None:
     """Run every base task and variant with `reference` and `reference-no-recovery` on each seed; write
     scenarios/validity/<site>.json (fair, biting, the reason when not fair) and docs/validity.md."""
@@ -264,7 +264,7 @@ def validate(
     if specificity:
         try:
             result = asyncio.run(run_specificity(cat, all_validity(), runs_dir=runs_dir, concurrency=concurrency,
-                                                 resume=resume))
+                                                 resume=resume, sites=site or None))
         except ChromiumNotFound as exc:
             raise CliError(str(exc)) from None
         console.print(f"specificity: {len(result.sample)} variants sampled; diagonal: {diagonal_shown(result)}",

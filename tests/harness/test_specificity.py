@@ -149,6 +149,15 @@ def test_resuming_keeps_only_runs_judged_on_what_decides_them_now(tmp_path: Path
     assert {s.variant.id for s in todo if s.variant} == {s.variant.id for s in specs if s.variant} - {first.variant.id}
 
 
+def test_a_run_for_some_sites_runs_only_their_sampled_variants_and_keeps_the_sample(tmp_path: Path) -> None:
+    files = [_judged("shop"), _judged("bank")]
+    everything, all_specs = plan_specificity(CATALOG, files, resume=False, path=tmp_path / "a.json")
+    some, shop_specs = plan_specificity(CATALOG, files, resume=False, path=tmp_path / "b.json", sites={"shop"})
+    assert some.sample == everything.sample
+    assert shop_specs == [spec for spec in all_specs if spec.task.site == "shop"]
+    assert shop_specs and len(shop_specs) < len(all_specs)
+
+
 def test_the_specificity_evidence_beside_the_site_files_is_not_read_as_one(tmp_path: Path) -> None:
     write_validity(_judged("shop"), tmp_path)
     data, _ = plan_specificity(CATALOG, [_judged("shop")], resume=False, path=tmp_path / SPECIFICITY_NAME)
