@@ -201,7 +201,7 @@ def validate(
     resample: Annotated[int | None, typer.Option(
         "--resample", min=1, help="run N judged variants (drawn by a committed seed) again with both agents on the "
         "first of --seeds; print how many runs agree with the validity files, record the second outcome and mark "
-        "the variants whose verdict flipped flaky")] = None,
+        "the variants whose verdict flipped flaky; with --site, drawn from those sites only")] = None,
     stale: Annotated[bool, typer.Option(
         "--stale", help="list what --resume would run: runs never done, or judged on a task, faults, site or "
         "agent code that has changed since (runs nothing)")] = False,
@@ -239,7 +239,8 @@ def validate(
 
         first_seed = cli_seeds(seeds)[0]
         try:
-            agree, runs, flipped = asyncio.run(run_resample(cat, all_validity(), resample, first_seed,
+            drawn_from = [data for data in all_validity() if not site or data.site in site]
+            agree, runs, flipped = asyncio.run(run_resample(cat, drawn_from, resample, first_seed,
                                                             runs_dir=runs_dir, concurrency=concurrency))
         except ChromiumNotFound as exc:
             raise CliError(str(exc)) from None
