@@ -42,6 +42,17 @@ async def test_the_fields_set_on_the_commits_page_are_the_fills_checks_and_selec
     assert typed == [s for s in before[last_load:] if s.do in SETS and (s.do == "check" or s.value)]
 
 
+async def test_only_the_fields_set_since_the_form_was_last_sent_count_each_with_its_last_value() -> None:
+    """Budgets added one after another on one page: the second Add sends only the second category and amount
+    (the first ones were sent with the first Add, and the page's form holds the second ones now)."""
+    plan = tuple(CATALOG.tasks["bank_budgets_from_last_month"].plan)
+    adds = [s for s in plan if s.effect is not None]
+    assert len(adds) == 3
+    second = typed_on_this_page(plan, adds[1])
+    assert [(s.do, s.name) for s in second] == [("select", "Category"), ("fill", "Monthly amount")]
+    assert second == list(plan[plan.index(adds[0]) + 1:plan.index(adds[1])])
+
+
 async def test_a_star_ratings_radio_is_set_again_with_the_text() -> None:
     """A review form emptied as it was sent loses its rating as well as its text: the move sets both again."""
     plan = CATALOG.tasks["shop_review_received_item"].plan

@@ -2,12 +2,12 @@
 single-page app) as the agent clicked to send it, so what it typed is gone and the click with it.
 
 Narrow by construction: it acts only when the step that failed is a click and every field this page's part of
-the plan set (the fills, checks and selects since the plan last loaded a page) holds what the page first showed
-again (its default: blank or the site's prefill, unticked, the first option), not what was set. A field that
-holds something else (a typo put in by autocorrect) is not this obstacle. Keeping track of what it has already
-done is what lets a person see that: so the move is state tracking's. It sets each such field again, as the plan
-set it (a star rating's radio as well as the text), and does the step's click again (the step's effect is then
-checked as usual).
+the plan set (the fills, checks and selects since the plan last loaded a page or sent a form) holds what the
+page first showed again (its default: blank or the site's prefill, unticked, the first option), not what was
+set. A field that holds something else (a typo put in by autocorrect) is not this obstacle. Keeping track of
+what it has already done is what lets a person see that: so the move is state tracking's. It sets each such
+field again, as the plan set it (a star rating's radio as well as the text), and does the step's click again
+(the step's effect is then checked as usual).
 """
 
 from playwright.async_api import Error as PlaywrightError
@@ -40,15 +40,19 @@ def _wanted(step: PlanStep) -> str:
 
 
 def typed_on_this_page(plan: tuple[PlanStep, ...], step: PlanStep) -> list[PlanStep]:
-    """The plan's fills, checks and selects between the last step that loaded a page and `step` (none if `step`
-    is not in it)."""
+    """The plan's fills, checks and selects since it last loaded a page or sent a form (a step with an effect),
+    up to `step` (none if `step` is not in it); a field set twice counts with its last value."""
     if step not in plan:
         return []
     typed: list[PlanStep] = []
+    seen: set[tuple[str, str | None, str | None]] = set()
     for earlier in reversed(plan[:plan.index(step)]):
-        if earlier.loads_a_page():
+        if earlier.loads_a_page() or earlier.effect is not None:
             break
-        if earlier.do in SETS and earlier.role is not None and (earlier.do == "check" or earlier.value):
+        field = (earlier.do, earlier.role, earlier.name)
+        if earlier.do in SETS and earlier.role is not None and (earlier.do == "check" or earlier.value) \
+                and field not in seen:
+            seen.add(field)
             typed.append(earlier)
     return typed[::-1]
 
