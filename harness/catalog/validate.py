@@ -23,6 +23,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from harness.agents import ReferenceAgent
 from harness.agents.actions import action_files, step_key
@@ -434,20 +435,28 @@ def refresh(data: ValidityFile, catalog: Catalog, variant_ids: Iterable[str] | N
 
 # --- reading the evidence --------------------------------------------------------------------------------------
 
-def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int]]:
-    """(site, primitive) -> counts of judged, fair and biting variants."""
-    out: dict[tuple[str, str], dict[str, int]] = {}
+K = TypeVar("K")
+
+
+def _count_judged(files: Iterable[ValidityFile],
+                  key: Callable[[ValidityFile, Judgement], K]) -> dict[K, dict[str, int]]:
+    """key -> counts of judged, fair, effective and biting variants."""
+    out: dict[K, dict[str, int]] = {}
     for data in files:
         for judgement in data.variants.values():
             if judgement.fair is None:
                 continue
-            cell = out.setdefault((data.site, judgement.target_primitive),
-                                  {"judged": 0, "fair": 0, "effective": 0, "biting": 0})
+            cell = out.setdefault(key(data, judgement), {"judged": 0, "fair": 0, "effective": 0, "biting": 0})
             cell["judged"] += 1
             cell["fair"] += int(bool(judgement.fair))
             cell["effective"] += int(bool(judgement.effective))
             cell["biting"] += int(bool(judgement.biting))
     return out
+
+
+def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int]]:
+    """(site, primitive) -> counts of judged, fair, effective and biting variants."""
+    return _count_judged(files, lambda data, judgement: (data.site, judgement.target_primitive))
 
 
 def judged_current(data: ValidityFile, catalog: Catalog) -> tuple[int, int]:
@@ -474,18 +483,7 @@ def judged_current(data: ValidityFile, catalog: Catalog) -> tuple[int, int]:
 
 def by_recipe(files: Iterable[ValidityFile]) -> dict[str, dict[str, int]]:
     """recipe (or "hand-written") -> counts of judged, fair, effective and biting variants over every site."""
-    out: dict[str, dict[str, int]] = {}
-    for data in files:
-        for judgement in data.variants.values():
-            if judgement.fair is None:
-                continue
-            row = out.setdefault(judgement.recipe or HAND_WRITTEN, {"judged": 0, "fair": 0, "effective": 0,
-                                                                      "biting": 0})
-            row["judged"] += 1
-            row["fair"] += int(bool(judgement.fair))
-            row["effective"] += int(bool(judgement.effective))
-            row["biting"] += int(bool(judgement.biting))
-    return out
+    return _count_judged(files, lambda _, judgement: judgement.recipe or HAND_WRITTEN)
 
 
 HAND_WRITTEN = "(hand-written)"

@@ -144,18 +144,26 @@ def binding(bindings: dict[str, Any], path: str) -> Any:
     return value
 
 
-@pytest.mark.parametrize("target", sorted(NEAR_MISS))
-def test_target_missing_removes_the_target_and_keeps_its_look_alike(target: str) -> None:
-    _, _, plain = new_world(seed=4, facts=True, target=target)
-    _, _, episode = new_world(seed=4, faults=TARGET_MISSING, facts=True, target=target)
+def _without_the_target(seed: int, target: str, **world: bool) -> tuple[Any, Any, dict[str, Any]]:
+    """The world without faults, the state with `target` missing and what the fault says it removed; the target
+    is checked here to be gone, message and thread (what both kinds of task share)."""
+    _, _, plain = new_world(seed=seed, target=target, **world)
+    _, _, episode = new_world(seed=seed, faults=TARGET_MISSING, target=target, **world)
     state, detail = state_of(episode), episode.bindings[INFEASIBLE_BINDING]
     target_id = plain.bindings["target"]["id"]
-    near = binding(plain.bindings, NEAR_MISS[target])
-    assert detail["removed"] == target_id and target_id in detail["removed_ids"]
-    assert state.message(target_id) is None
+    assert state.message(target_id) is None and target_id in detail["removed_ids"]
     thread = state_of(plain).message(target_id).thread_id  # type: ignore[union-attr]
-    assert not [m for m in state.messages if m.thread_id == thread or m.in_reply_to == target_id
-                or m.forwarded_from == target_id]
+    assert not [m for m in state.messages if m.thread_id == thread]
+    return plain, state, detail
+
+
+@pytest.mark.parametrize("target", sorted(NEAR_MISS))
+def test_target_missing_removes_the_target_and_keeps_its_look_alike(target: str) -> None:
+    plain, state, detail = _without_the_target(4, target, facts=True)
+    target_id = plain.bindings["target"]["id"]
+    near = binding(plain.bindings, NEAR_MISS[target])
+    assert detail["removed"] == target_id
+    assert not [m for m in state.messages if m.in_reply_to == target_id or m.forwarded_from == target_id]
     assert detail["near_miss"] == near and state.message(near) is not None
     gone = set(detail["removed_ids"])
     assert {m.id for m in state.messages} == {m.id for m in state_of(plain).messages} - gone
@@ -195,13 +203,7 @@ EXTRAS_NEAR_MISS = {"extras.restore.id": "extras.restore.other_id", "extras.spam
 
 @pytest.mark.parametrize("target", sorted(EXTRAS_NEAR_MISS))
 def test_target_missing_removes_a_later_tasks_target_and_its_thread(target: str) -> None:
-    _, _, plain = new_world(seed=5, extras=True, target=target)
-    _, _, episode = new_world(seed=5, faults=TARGET_MISSING, extras=True, target=target)
-    state, detail = state_of(episode), episode.bindings[INFEASIBLE_BINDING]
-    target_id = plain.bindings["target"]["id"]
-    assert state.message(target_id) is None and target_id in detail["removed_ids"]
-    thread = state_of(plain).message(target_id).thread_id  # type: ignore[union-attr]
-    assert not [m for m in state.messages if m.thread_id == thread]
+    plain, state, detail = _without_the_target(5, target, extras=True)
     near_path = EXTRAS_NEAR_MISS[target]
     if near_path is not None:
         near = binding(plain.bindings, near_path)
