@@ -49,6 +49,9 @@ class Recipe(Strict):
     exclude: RecipeExclude = RecipeExclude()
     unfair: dict[str, str] = Field(
         default_factory=dict, description="task id -> why its variant is not fair (status unfair, not run by default)")
+    ineffective: dict[str, str] = Field(
+        default_factory=dict,
+        description="task id -> why its fault cannot fire on that task (status ineffective, not run by default)")
     faults: list[dict[str, Any]] = Field(
         min_length=1, description="fault envelopes; `match` is filled from the binding (keys given here are kept)")
 
@@ -262,13 +265,22 @@ def expand(recipe: Recipe, tasks: Mapping[str, Task],
                 fault.pop("match", None)
             faults.append(fault)
         else:
-            reason = recipe.unfair.get(task_id, "")
+            status, reason = _marked(recipe, task_id)
             out.append(Variant(
                 id=f"{recipe.id}@{task_id}", title=recipe.title.replace("{step}", bound.label), tasks=[task_id],
                 target_primitive=recipe.target_primitive, faults=faults, recipe=recipe.id,
-                status="unfair" if reason else "ok", reason=reason,
+                status=status, reason=reason,
             ))
     return out, skipped
+
+
+def _marked(recipe: Recipe, task_id: str) -> tuple[Literal["ok", "unfair", "ineffective"], str]:
+    """The status and reason the recipe gives its variant on `task_id` (unfair wins if marked both ways)."""
+    if task_id in recipe.unfair:
+        return "unfair", recipe.unfair[task_id]
+    if task_id in recipe.ineffective:
+        return "ineffective", recipe.ineffective[task_id]
+    return "ok", ""
 
 
 def _rank(seed: int, variant_id: str) -> str:

@@ -73,15 +73,17 @@ def check_recipe_refs(catalog: Catalog) -> list[Finding]:
     out = []
     for recipe_id, recipe in sorted(catalog.recipes.items()):
         where = f"recipes[{catalog.recipe_index[recipe_id]}]"
-        for field, ids in (("exclude.tasks", recipe.exclude.tasks), ("unfair", list(recipe.unfair))):
+        marks = {"unfair": list(recipe.unfair), "ineffective": list(recipe.ineffective)}
+        for field, ids in (("exclude.tasks", recipe.exclude.tasks), *marks.items()):
             for task_id in ids:
                 if task_id not in catalog.tasks:
                     out.append(Finding("error", _source(catalog, "recipe", recipe_id), f"{where}.{field}",
                                        f"unknown task {task_id!r}; expected one of the catalog's task ids"))
-        for task_id in recipe.unfair:
-            if task_id in catalog.tasks and f"{recipe_id}@{task_id}" not in catalog.variants:
-                out.append(Finding("error", _source(catalog, "recipe", recipe_id), f"{where}.unfair",
-                                   f"recipe {recipe_id!r} makes no variant for task {task_id!r}: nothing to mark"))
+        for field, ids in marks.items():
+            for task_id in ids:
+                if task_id in catalog.tasks and f"{recipe_id}@{task_id}" not in catalog.variants:
+                    out.append(Finding("error", _source(catalog, "recipe", recipe_id), f"{where}.{field}",
+                                       f"recipe {recipe_id!r} makes no variant for task {task_id!r}: nothing to mark"))
     return out
 
 

@@ -144,6 +144,18 @@ def test_a_recipe_excluding_an_unknown_task_is_an_error(tmp_path: Path) -> None:
     assert [(f.where, "unknown task 'shop_gone'" in f.message) for f in found] == [("recipes[0].exclude.tasks", True)]
 
 
+def test_a_recipe_marking_a_task_it_makes_no_variant_for_is_an_error(tmp_path: Path) -> None:
+    # excluded from shop_add_to_cart, then marked ineffective there: the mark would mark nothing
+    root = broken(tmp_path, SHOP_TASKS, "recipes:\n  - {id: r, title: R, target_primitive: patience, bind: commit, "
+                  "exclude: {tasks: [shop_add_to_cart]}, ineffective: {shop_add_to_cart: why, shop_gone: why}, "
+                  "faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}\n")
+    found = errors(check_catalog(root))
+    assert sorted((f.where, f.message.split(":")[0]) for f in found) == [
+        ("recipes[0].ineffective", "recipe 'r' makes no variant for task 'shop_add_to_cart'"),
+        ("recipes[0].ineffective", "unknown task 'shop_gone'; expected one of the catalog's task ids"),
+    ]
+
+
 def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
     from harness.catalog.evidence import diagonal_shown, proven_specific, read_specificity
     from scenarios.faults import Primitive, registry

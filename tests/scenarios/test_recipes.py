@@ -140,6 +140,25 @@ def test_exclusion_by_tag_site_faults_and_primitive_limit(tmp_path: Path) -> Non
     assert catalog.variants_for("settings", include_marked=False) == []  # type: ignore[attr-defined]
 
 
+def test_a_recipe_marks_its_variant_on_a_task_ineffective_and_unfair_wins_over_it(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    ineffective: {buy: "the banner never covers the buy button", settings: "marked twice"}
+    unfair: {settings: "the banner hides the only setting"}
+    faults: [{type: overlay, layer: client}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    assert (v["commit_overlay@buy"].status, v["commit_overlay@buy"].reason) == (
+        "ineffective", "the banner never covers the buy button")
+    assert (v["commit_overlay@settings"].status, v["commit_overlay@settings"].reason) == (
+        "unfair", "the banner hides the only setting")
+    assert [x.id for x in catalog.variants_for("buy", include_marked=True)] == [  # type: ignore[attr-defined]
+        "commit_overlay@buy"]
+
+
 def test_step_words_in_parameters_and_the_nth_fill(tmp_path: Path) -> None:
     _, catalog = catalog_with(tmp_path, """
   - id: renamed
