@@ -8,8 +8,9 @@ for every variant: at most two primitives with its task, no two variants with id
 the same task, recipe exclusions naming real tasks; every variant with seed faults opens (its world
 is generated and its seed faults applied) on seeds 1-3, which proves the sites' declarations of what
 their seed families take true where recipes relied on them, and the tasks a recipe skipped by those
-declarations are listed (info); and per site, at least three variants per target primitive (a
-warning for now).
+declarations are listed (info); a variant in default runs whose typing-armed client fault cannot fire
+on some seed (harness/catalog/typed_fields.py); and per site, at least three variants per target
+primitive (a warning for now).
 """
 
 import asyncio
@@ -27,6 +28,7 @@ import httpx
 from grader.answers import check_answer
 from grader.bindings import BindingError, fill
 from harness.catalog.a11y_html import Page
+from harness.catalog.typed_fields import TypedField, dead_typing_fault, field_kind
 from scenarios.answers import Answer, AnswerSpec
 from scenarios.faults import FaultError, Layer, Primitive
 from scenarios.loader import Catalog, ScenarioError
@@ -237,8 +239,9 @@ def _expect_problem(page: Page | None, url: str, expect: Expect | None) -> str |
     return None
 
 
-async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
-                    answer: AnswerSpec | None = None) -> tuple[int, str] | None:
+async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, answer: AnswerSpec | None = None,
+                    typed_fields: dict[int, TypedField] | None = None,
+                    found_on: dict[int, str] | None = None) -> tuple[int, str] | None:
     """(step index, problem) for the first plan step whose element is not where the plan expects it.
 
     Steps that run scripts (a button's click, a key other than a form's Enter) leave the rendered
@@ -246,7 +249,8 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
     lacks while a part of it says it is still loading (`aria-busy="true"`). After a step that writes (its
     `effect`), a `goto`'s page is only checked to render: what it shows depends on the write, which the walk
     does not make. An `answer` step on a
-    known page must read an answer that the task's (filled) `answer` block accepts."""
+    known page must read an answer that the task's (filled) `answer` block accepts. Given `typed_fields` and
+    `found_on`, it records each field it types in and the path each step's element was found on."""
     problem = await browser.open(start_url)
     if problem:
         return 0, problem
@@ -266,6 +270,12 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
             known = not wrote
             continue
         if not known or browser.page is None:
+            if step.do == "fill" and browser.page is not None and typed_fields is not None:
+                # the page may have changed by script, but a field's type is its markup's: read it where it was
+                seen = browser.page.find(step.role or "", step.name or "", step.exact, step.within)
+                if seen:
+                    typed_fields[index] = TypedField(step.name or "", field_kind(seen[0].tag, seen[0].attrs), "",
+                                                     step.value or "")
             continue
         if step.do == "answer" and step.infeasible:  # names no element: only its expect is checked
             problem = _expect_problem(browser.page, browser.url, step.expect)
@@ -283,8 +293,13 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str,
         element = found[0]
         if step.page and not fnmatch.fnmatchcase(browser.path(), step.page):
             return index, f"its page is {browser.path()}, not the declared page {step.page!r}"
+        if found_on is not None:
+            found_on[index] = browser.path()
         if step.do == "fill":
             typed[element.attrs.get("name", "")] = step.value or ""
+            if typed_fields is not None:
+                typed_fields[index] = TypedField(step.name, field_kind(element.tag, element.attrs), browser.path(),
+                                                 step.value or "")
             continue
         if step.do in ("check", "select", "upload"):
             continue
@@ -360,6 +375,24 @@ async def effects_met_before(browser: _Browser, plan: list[PlanStep], start_url:
     return met
 
 
+def _dead_typing_faults(catalog: Catalog, task_id: str, seed: int, plan: list[PlanStep],
+                        typed: dict[int, TypedField], found_on: dict[int, str],
+                        bindings: dict[str, Any]) -> list[Finding]:
+    """The task's variants in default runs whose typing-armed client fault cannot fire on this seed."""
+    out = []
+    for variant in catalog.variants_for(task_id, include_marked=False):
+        for fault in variant.faults:
+            if fault.get("layer") != "client":
+                continue
+            problem = dead_typing_fault(fault, plan, typed, found_on, bindings)
+            if problem:
+                out.append(Finding("error", _source(catalog, "variant", variant.id), f"variant {variant.id}",
+                                   f"its {fault['type']} fault cannot fire on task {task_id!r} (seed {seed}): "
+                                   f"{problem}; leave the task out of its recipe or mark the variant ineffective"))
+                break
+    return out
+
+
 async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
     public, _, store = build()
     sites = all_sites()
@@ -384,8 +417,11 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Fi
                                          headers={"x-webchaos-episode": episode_id}) as client:
                 spec = (AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings))
                         if task.answer is not None and not task.answer.infeasible else None)
-                missing = await walk_plan(_Browser(client), plan, start_url, spec)
+                typed: dict[int, TypedField] = {}
+                found_on: dict[int, str] = {}
+                missing = await walk_plan(_Browser(client), plan, start_url, spec, typed, found_on)
                 met = [] if missing else await effects_met_before(_Browser(client), plan, start_url)
+            out += _dead_typing_faults(catalog, task_id, seed, plan, typed, found_on, bindings)
             for index in met[:1]:
                 # the first write's check fails the agent for sure; a later one's may be undone by an earlier write
                 first = index == next(i for i, s in enumerate(plan) if s.effect is not None)

@@ -6,12 +6,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from typer.testing import CliRunner, Result
 
 from harness.catalog.check import Finding, _Browser, check_catalog, effects_met_before, walk_plan
+from harness.catalog.typed_fields import TypedField, dead_typing_fault
 from harness.cli.main import app
 from harness.config import PROJECT_ROOT
 from scenarios.loader import CATALOG_DIR
@@ -267,3 +269,66 @@ async def test_a_write_whose_check_already_holds_before_it_is_found() -> None:
             remove({"role": "spinbutton", "name": "Quantity for Face mask", "value": "2"})]
     async with httpx.AsyncClient(transport=transport, base_url="http://shop.test") as client:
         assert await effects_met_before(_Browser(client), plan, "http://shop.test/") == [1]
+
+
+# A quote page where the order is typed (a text field and a date picker) and a review page where it is placed.
+TYPING_PAGES = {
+    "/quote": ('<main><h1>Quote</h1><form method="post" action="/review"><label for="s">Shares</label>'
+               '<input id="s" name="shares"><label for="d">Good until</label><input id="d" name="until" type="date">'
+               '<button type="submit">Review order</button></form></main>'),
+    "/review": '<main><h1>Review your order</h1><button type="button">Place order</button></main>',
+}
+TYPING_PLAN = [
+    PlanStep(do="goto", url="/quote"),
+    PlanStep(do="fill", role="textbox", name="Shares", value="{shares}"),
+    PlanStep(do="fill", role="textbox", name="Good until", value="2026-12-31"),
+    PlanStep(do="click", role="button", name="Review order"),
+    PlanStep(do="click", page="/review", role="button", name="Place order"),
+]
+
+
+@pytest.mark.parametrize(("fault", "shares", "dead"), [
+    # typed where it watches, long enough: it can fire
+    ({"type": "input_corruption", "params": {"min_chars": 2}, "match": {"role": "textbox", "name": "Shares"}},
+     "12", None),
+    # one digit on this seed, the fault needs two
+    ({"type": "input_corruption", "params": {"min_chars": 2}, "match": {"role": "textbox", "name": "Shares"}},
+     "7", "('7') is shorter than the 2 characters"),
+    # a date picker is set, not typed
+    ({"type": "input_corruption", "params": {"min_chars": 2}, "match": {"role": "textbox", "name": "Good until"}},
+     "12", "'Good until' is a date field on /quote"),
+    ({"type": "rename_after_input", "params": {"after_input_in": "Good until"},
+      "match": {"role": "button", "name": "Review order"}}, "12", "is a date field"),
+    # typed on the quote page, the control it acts on is on the review page
+    ({"type": "form_reset", "params": {"after_input_in": "Shares"},
+      "match": {"role": "button", "name": "Place order", "path": "/review"}},
+     "12", "'Shares' is typed on /quote, and 'Place order' is acted on at /review"),
+    # typed on the page of the control it renames: it can fire
+    ({"type": "rename_after_input", "params": {"after_input_in": "Shares"},
+      "match": {"role": "button", "name": "Review order"}}, "12", None),
+])
+async def test_a_typing_armed_client_fault_that_cannot_fire_is_found_on_the_walk(
+        fault: dict[str, Any], shares: str, dead: str | None) -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=TYPING_PAGES[request.url.path]))
+    plan = [s.model_copy(update={"value": shares}) if s.value == "{shares}" else s for s in TYPING_PLAN]
+    typed: dict[int, TypedField] = {}
+    found_on: dict[int, str] = {}
+    async with httpx.AsyncClient(transport=transport, base_url="http://bank.test") as client:
+        assert await walk_plan(_Browser(client), plan, "http://bank.test/quote", None, typed, found_on) is None
+    assert {i: (t.kind, t.path) for i, t in typed.items()} == {1: ("", "/quote"), 2: ("date", "/quote")}
+    problem = dead_typing_fault({"layer": "client", **fault}, plan, typed, found_on, {})
+    assert (problem is None) is (dead is None), problem
+    assert dead is None or (problem is not None and dead in problem), problem
+
+
+def test_the_check_names_a_dead_typing_variant_of_the_builtin_bank_once_its_mark_is_gone(tmp_path: Path) -> None:
+    # bank's weekly transfer ends with a date picker: a renamed "Make transfer" waiting for typing there is dead
+    bank = (CATALOG_DIR / "bank" / "tasks.yaml").read_text()
+    task = "bank_weekly_savings_until"
+    variant = VARIANT.format(id="renamed", task=task, primitive="state_tracking", fault=(
+        "{type: rename_after_input, layer: client, params: {new_label: Make transfer now, "
+        "after_input_in: Last payment on}, match: {host: bank.test, role: button, name: Make transfer}}"))
+    root = broken(tmp_path, bank, variant)
+    found = [f for f in errors(check_catalog(root, seeds=(1,))) if f.where == "variant renamed"]
+    assert len(found) == 1 and f"task {task!r} (seed 1)" in found[0].message, found
+    assert "'Last payment on' is a date field on /transfer" in found[0].message

@@ -1,0 +1,98 @@
+"""Client faults armed by typing, checked against the fields a task's plan types in (`webchaos catalog check`).
+
+Some client faults wait for the user to type: `input_corruption` changes what is typed into its field, and a
+fault with `after_input_in` (a renamed control, a form that re-renders empty) arms once a named field is typed
+in, on the page where it acts. Such a fault can never fire when its field is one Chromium sets rather than
+types (a date or a time picker: no keystroke reaches the page), when the value is shorter than the fault needs,
+or when the field is typed on another page than the control the fault acts on (an order typed on its quote
+page and placed from a review page). The plan walk over the rendered pages records each field it types in;
+this module says which variants those make dead, on which seed, and why.
+"""
+
+import fnmatch
+from dataclasses import dataclass
+from typing import Any
+
+from grader.bindings import BindingError, fill
+from scenarios.schema import PlanStep
+
+# Input types Playwright's fill sets by script (no trusted input event), as a picker would.
+SET_NOT_TYPED = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
+
+
+@dataclass(frozen=True)
+class TypedField:
+    """A fill step as the plan walk found it: the field's input type ('' for text, or the tag when not an
+    input), the path of the page it is on ('' when a script may have changed the page since it was rendered:
+    the field was read off the page as rendered last), and the value the plan types."""
+
+    name: str
+    kind: str
+    path: str
+    value: str
+
+
+def field_kind(tag: str, attrs: dict[str, str]) -> str:
+    return attrs.get("type", "").lower() if tag == "input" else tag
+
+
+def _set_not_typed(typed: TypedField) -> str | None:
+    if typed.kind in SET_NOT_TYPED:
+        return (f"its field {typed.name!r} is a {typed.kind} field on {typed.path}: it is set, not typed, so no "
+                "typing reaches the fault")
+    return None
+
+
+def _field_step(plan: list[PlanStep], name: str, before: int | None = None) -> int | None:
+    """The last fill step naming `name` (before plan index `before`, if given)."""
+    found = [i for i, s in enumerate(plan) if s.do == "fill" and s.name == name and (before is None or i < before)]
+    return found[-1] if found else None
+
+
+def _target_step(plan: list[PlanStep], match: dict[str, Any], after: int) -> int | None:
+    """The first step after `after` that acts on the control the fault's match names."""
+    for index, step in enumerate(plan):
+        if index > after and step.do != "fill" and step.name == match.get("name") \
+                and (match.get("role") is None or step.role == match.get("role")):
+            return index
+    return None
+
+
+def dead_typing_fault(fault: dict[str, Any], plan: list[PlanStep], typed: dict[int, TypedField],
+                      found_on: dict[int, str], bindings: dict[str, Any]) -> str | None:
+    """Why this client fault can never fire on the plan as walked on one seed (None when it can, or when the
+    walk did not see enough to say). `typed`: the fill steps the walk typed, by plan index; `found_on`: the
+    path of the page each step's element was found on."""
+    try:
+        fault = fill(fault, bindings)
+    except BindingError:
+        return None
+    match, params = dict(fault.get("match") or {}), dict(fault.get("params") or {})
+    if fault.get("type") == "input_corruption":
+        index = _field_step(plan, str(match.get("name")))
+        if index is None:
+            return None
+        value, short = plan[index].value or "", int(params.get("min_chars", 0))
+        if len(value) < short:
+            return (f"the value typed in {plan[index].name!r} ({value!r}) is shorter than the {short} characters "
+                    "the fault needs")
+        return _set_not_typed(typed[index]) if index in typed else None
+    watched = params.get("after_input_in")
+    if not watched:
+        return None
+    target = _target_step(plan, match, -1)
+    index = _field_step(plan, str(watched), before=target)
+    if index is None or index not in typed:
+        return None
+    field = typed[index]
+    problem = _set_not_typed(field)
+    if problem:
+        return problem
+    target = _target_step(plan, match, index)
+    if target is None:
+        return None
+    where = found_on.get(target) or plan[target].page or match.get("path")
+    if field.path and where and not fnmatch.fnmatchcase(field.path, where):
+        return (f"its field {field.name!r} is typed on {field.path}, and {plan[target].name!r} is acted on at "
+                f"{where}: the fault watches for typing on the page it acts on, where nothing is typed")
+    return None
