@@ -200,11 +200,29 @@ def _implements(raw: dict[str, Any], profile: SiteProfile) -> bool:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A task a recipe would expand onto but for what its site declares its fault families can take."""
+    """A task a recipe would expand onto but for what its site declares its fault families can take, or
+    because its client fault's target name is held by a control an earlier step uses (`_shadowed`)."""
 
     variant_id: str
     task_id: str
     reason: str
+
+
+def _shadowed(task: Task, bound: BoundStep) -> str | None:
+    """Why a client fault cannot be bound to this step by its name: an earlier step of the plan acts on a control
+    of the same role whose name holds this step's ("Schedule send" before "Schedule"). The client runtime takes
+    such a control when none of the exact name shows as the page loads (proxy_addons/client/core.js `byRole`),
+    and a control a later step uses is often hidden until an earlier one reveals it."""
+    step = bound.step
+    if step is None or bound.index is None or not step.role or not _literal(step.name):
+        return None
+    name = " ".join((step.name or "").split()).lower()
+    for index, earlier in enumerate(task.plan[:bound.index]):
+        other = " ".join((earlier.name or "").split()).lower()
+        if earlier.role == step.role and other != name and name in other:
+            return (f"plan step {index} acts on the {step.role} {earlier.name!r}, whose name holds {step.name!r}: "
+                    "the client runtime would take it for the target")
+    return None
 
 
 def _refusal(raw_faults: list[dict[str, Any]], profile: SiteProfile, task: Task) -> str | None:
@@ -240,6 +258,8 @@ def expand(recipe: Recipe, tasks: Mapping[str, Task],
         if bound is None:
             continue
         refused = _refusal(recipe.faults, profile, task)
+        if refused is None and any(raw.get("layer") == Layer.client.value for raw in recipe.faults):
+            refused = _shadowed(task, bound)
         if refused:
             skipped.append(Skipped(f"{recipe.id}@{task_id}", task_id, refused))
             continue

@@ -176,12 +176,13 @@ class Page(HTMLParser):
         return [n for n in self.nodes if (n.tag in _CONTAINERS or n.attrs.get("role") in _CONTAINER_ROLES)
                 and wanted in n.text_content().lower()]
 
-    def find(self, role: str, name: str, exact: bool = True, within: str | None = None) -> list[Node]:
-        """Visible elements with this role whose name matches (exact, case-insensitive part, or /regex/),
-        inside the `within` container when given."""
+    def find(self, role: str, name: str, exact: bool = True, within: str | None = None,
+             hidden_too: bool = False) -> list[Node]:
+        """Visible elements (or, with `hidden_too`, those a script may show too) with this role whose name
+        matches (exact, case-insensitive part, or /regex/), inside the `within` container when given."""
         if within:
             for scope in reversed(self.containers(within)):
-                found = [n for n in self.find(role, name, exact) if _inside(n, scope)]
+                found = [n for n in self.find(role, name, exact, hidden_too=hidden_too) if _inside(n, scope)]
                 if found:
                     return found
             return []
@@ -193,7 +194,8 @@ class Page(HTMLParser):
             fits = lambda got: got == wanted  # noqa: E731
         else:
             fits = lambda got: wanted.lower() in got.lower()  # noqa: E731
-        return [n for n in self.nodes if self.role_of(n) == role and n.visible() and fits(self.name_of(n))]
+        return [n for n in self.nodes
+                if self.role_of(n) == role and (hidden_too or n.visible()) and fits(self.name_of(n))]
 
     def loading(self) -> bool:
         """Whether a part of the page says it is still being filled in by script (`aria-busy="true"`)."""

@@ -9,7 +9,7 @@ the same task, recipe exclusions naming real tasks; every variant with seed faul
 is generated and its seed faults applied) on seeds 1-3, which proves the sites' declarations of what
 their seed families take true where recipes relied on them, and the tasks a recipe skipped by those
 declarations are listed (info); a variant in default runs whose typing-armed client fault cannot fire
-on some seed (harness/catalog/typed_fields.py); and per site, at least three variants per target
+on some seed (harness.catalog.fault_reach.py); and per site, at least three variants per target
 primitive (a warning for now).
 """
 
@@ -28,7 +28,7 @@ import httpx
 from grader.answers import check_answer
 from grader.bindings import BindingError, fill
 from harness.catalog.a11y_html import Page
-from harness.catalog.typed_fields import TypedField, dead_typing_fault, field_kind
+from harness.catalog.fault_reach import TypedField, dead_typing_fault, field_kind, part_taken
 from scenarios.answers import Answer, AnswerSpec
 from scenarios.faults import FaultError, Layer, Primitive
 from scenarios.loader import Catalog, ScenarioError
@@ -210,6 +210,9 @@ class _Browser:
     client: httpx.AsyncClient
     url: str = ""
     page: Page | None = None
+    # with a list: each page opened (path, page) while the world is as generated (no write made yet)
+    rendered: list[tuple[str, Page]] | None = None
+    unwritten: bool = True
 
     async def open(self, url: str) -> str | None:
         response = await self.client.get(url)
@@ -221,6 +224,8 @@ class _Browser:
         if response.status_code != 200:
             return f"GET {urlsplit(url).path} answered {response.status_code}"
         self.url, self.page = str(response.url), Page(response.text)
+        if self.rendered is not None and self.unwritten:
+            self.rendered.append((self.path(), self.page))
         return None
 
     def path(self) -> str:
@@ -260,6 +265,7 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
     for index, step in enumerate(plan):
         if index and plan[index - 1].effect is not None:
             wrote = True
+            browser.unwritten = False
         if step.do == "goto":
             assert step.url is not None
             problem = await browser.open(urljoin(browser.url, step.url))
@@ -271,8 +277,9 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
             continue
         if not known or browser.page is None:
             if step.do == "fill" and browser.page is not None and typed_fields is not None:
-                # the page may have changed by script, but a field's type is its markup's: read it where it was
-                seen = browser.page.find(step.role or "", step.name or "", step.exact, step.within)
+                # the page may have changed by script (shown a hidden part, say), but a field's type is its
+                # markup's: read it off the page as last rendered
+                seen = browser.page.find(step.role or "", step.name or "", step.exact, step.within, hidden_too=True)
                 if seen:
                     typed_fields[index] = TypedField(step.name or "", field_kind(seen[0].tag, seen[0].attrs), "",
                                                      step.value or "")
@@ -393,6 +400,24 @@ def _dead_typing_faults(catalog: Catalog, task_id: str, seed: int, plan: list[Pl
     return out
 
 
+def _targets_taken_by_part(catalog: Catalog, task_id: str, seed: int, host: str, bindings: dict[str, Any],
+                           plan: list[PlanStep], rendered: list[tuple[str, Page]]) -> list[Finding]:
+    """The task's variants in default runs whose client fault, on a page the plan opens, would act on another
+    control than the one it names: the client runtime takes a visible control of the target's role whose
+    name holds the target's name when none is named exactly (proxy_addons/client/core.js `byRole`)."""
+    out = []
+    for variant in catalog.variants_for(task_id, include_marked=False):
+        for fault in variant.faults:
+            problem = None if fault.get("layer") != "client" else part_taken(fault, host, bindings, plan, rendered)
+            if problem:
+                out.append(Finding("error", _source(catalog, "variant", variant.id), f"variant {variant.id}",
+                                   f"its {fault['type']} fault would act on another control on task {task_id!r} "
+                                   f"(seed {seed}): {problem}; bind it to a name no other control holds, or "
+                                   "mark the variant unfair"))
+                break
+    return out
+
+
 async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
     public, _, store = build()
     sites = all_sites()
@@ -419,9 +444,11 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Fi
                         if task.answer is not None and not task.answer.infeasible else None)
                 typed: dict[int, TypedField] = {}
                 found_on: dict[int, str] = {}
-                missing = await walk_plan(_Browser(client), plan, start_url, spec, typed, found_on)
+                walked = _Browser(client, rendered=[])
+                missing = await walk_plan(walked, plan, start_url, spec, typed, found_on)
                 met = [] if missing else await effects_met_before(_Browser(client), plan, start_url)
             out += _dead_typing_faults(catalog, task_id, seed, plan, typed, found_on, bindings)
+            out += _targets_taken_by_part(catalog, task_id, seed, site.host, bindings, plan, walked.rendered or [])
             for index in met[:1]:
                 # the first write's check fails the agent for sure; a later one's may be undone by an earlier write
                 first = index == next(i for i, s in enumerate(plan) if s.effect is not None)

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from harness.catalog.check import Finding, _Browser, check_catalog, effects_met_before, walk_plan
-from harness.catalog.typed_fields import TypedField, dead_typing_fault
+from harness.catalog.fault_reach import TypedField, dead_typing_fault, part_taken
 from harness.cli.main import app
 from harness.config import PROJECT_ROOT
 from scenarios.loader import CATALOG_DIR
@@ -332,3 +332,32 @@ def test_the_check_names_a_dead_typing_variant_of_the_builtin_bank_once_its_mark
     found = [f for f in errors(check_catalog(root, seeds=(1,))) if f.where == "variant renamed"]
     assert len(found) == 1 and f"task {task!r} (seed 1)" in found[0].message, found
     assert "'Last payment on' is a date field on /transfer" in found[0].message
+
+
+@pytest.mark.parametrize(("first_step", "taken"), [
+    # a step of the plan uses "Schedule send": the runtime would take it for a fault on "Schedule"
+    ("Schedule send", "the runtime takes 'Schedule send' instead, which plan step 1 acts on"),
+    # no step uses the control whose name holds the target's: the fault waits there in vain, harmless
+    (None, None),
+])
+async def test_a_client_fault_the_runtime_would_put_on_another_steps_control_is_found(
+        first_step: str | None, taken: str | None) -> None:
+    compose = ('<main><h1>New message</h1><form><fieldset hidden><legend>Later</legend>'
+               '<button type="button">Schedule</button></fieldset><button type="button">Schedule send</button>'
+               '</form></main>')
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=compose))
+    plan = [PlanStep(do="goto", url="/compose"),
+            *([PlanStep(do="click", role="button", name=first_step)] if first_step else []),
+            PlanStep(do="click", role="button", name="Schedule")]
+    async with httpx.AsyncClient(transport=transport, base_url="http://mail.test") as client:
+        walked = _Browser(client, rendered=[])
+        await walk_plan(walked, plan, "http://mail.test/compose")
+    assert [path for path, _ in walked.rendered or []] == ["/compose", "/compose"]  # the start, then the goto
+    fault: dict[str, Any] = {"type": "overlay", "layer": "client",
+                             "match": {"host": "mail.test", "role": "button", "name": "Schedule"}}
+    problem = part_taken(fault, "mail.test", {}, plan, walked.rendered or [])
+    assert (problem is None) is (taken is None), problem
+    assert taken is None or (problem is not None and taken in problem and "on /compose" in problem)
+    # scoped to a container, or on another host, it is not the runtime's name lookup that finds it
+    within = {**fault, "match": {**fault["match"], "within": "Later"}}
+    assert part_taken(within, "mail.test", {}, plan, walked.rendered or []) is None

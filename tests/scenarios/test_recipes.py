@@ -358,3 +358,36 @@ def test_a_bad_recipe_budget_names_file_and_field(tmp_path: Path) -> None:
     (tmp_path / "more.yaml").write_text("recipe_budget: {per_task_and_primitive: 4}\n")
     with pytest.raises(ScenarioError, match="a second recipe budget"):
         _budgeted(tmp_path, _SLOW_RECIPES, budget=2)
+
+
+def test_a_client_fault_is_not_bound_to_a_name_an_earlier_steps_control_holds(tmp_path: Path) -> None:
+    # "Schedule send" opens a panel whose "Schedule" button is the commit: hidden as the page loads, so the
+    # client runtime would take "Schedule send" for it. Network faults, which match the commit's request, stay.
+    schedule = """
+  - id: later
+    site: alpha
+    title: schedule a message
+    instruction: "Schedule it"
+    primitives: [planning]
+    plan:
+      - {do: goto, url: /compose}
+      - {do: click, role: button, name: Schedule send, expect: {role: textbox, name: Send on}}
+      - {do: fill, role: textbox, name: Send on, value: "2026-12-24"}
+      - {do: click, role: button, name: Schedule, request: {method: POST, path: /api/schedule},
+         effect: {visit: /scheduled, expect: {text: scheduled}}}
+    canonical_diff:
+      create: [{collection: messages}]
+"""
+    (tmp_path / "tasks.yaml").write_text(TASKS + schedule)
+    (tmp_path / "recipes.yaml").write_text("recipes:" + COMMIT_OVERLAY + """  - id: commit_503
+    title: Commit fails
+    target_primitive: patience
+    bind: commit
+    faults: [{type: error_then_success, layer: network, schedule: {mode: first_n, n: 1}}]
+""")
+    catalog = load_catalog(tmp_path, profiles=PROFILES)
+    assert "commit_overlay@later" not in catalog.variants and "commit_overlay@buy" in catalog.variants
+    assert catalog.variants["commit_503@later"].faults[0]["match"]["path"] == "/api/schedule"
+    skipped = {s.variant_id: s.reason for s in catalog.skipped}
+    assert skipped["commit_overlay@later"] == ("plan step 1 acts on the button 'Schedule send', whose name holds "
+                                               "'Schedule': the client runtime would take it for the target")

@@ -1,12 +1,18 @@
-"""Client faults armed by typing, checked against the fields a task's plan types in (`webchaos catalog check`).
+"""Client faults checked against the pages a task's plan walks (`webchaos catalog check`): can the fault reach
+what it names?
 
-Some client faults wait for the user to type: `input_corruption` changes what is typed into its field, and a
-fault with `after_input_in` (a renamed control, a form that re-renders empty) arms once a named field is typed
-in, on the page where it acts. Such a fault can never fire when its field is one Chromium sets rather than
+Typing. Some client faults wait for the user to type: `input_corruption` changes what is typed into its field,
+and a fault with `after_input_in` (a renamed control, a form that re-renders empty) arms once a named field is
+typed in, on the page where it acts. Such a fault can never fire when its field is one Chromium sets rather than
 types (a date or a time picker: no keystroke reaches the page), when the value is shorter than the fault needs,
-or when the field is typed on another page than the control the fault acts on (an order typed on its quote
-page and placed from a review page). The plan walk over the rendered pages records each field it types in;
-this module says which variants those make dead, on which seed, and why.
+or when the field is typed on another page than the control the fault acts on (an order typed on its quote page
+and placed from a review page). The plan walk records each field it types in.
+
+Names. The client runtime finds a fault's target by role and name, exactly, or else by a name that holds the
+target's (proxy_addons/client/core.js `byRole`). Where a page shows no control of that exact name when it loads
+(hidden until a script shows it, say) but another one whose name holds it ("Schedule send" for "Schedule"), the
+fault acts on that other control: the plan's earlier step loses its control, and a robust agent fails for a
+reason the variant does not name.
 """
 
 import fnmatch
@@ -14,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.bindings import BindingError, fill
+from harness.catalog.a11y_html import Page
 from scenarios.schema import PlanStep
 
 # Input types Playwright's fill sets by script (no trusted input event), as a picker would.
@@ -38,8 +45,9 @@ def field_kind(tag: str, attrs: dict[str, str]) -> str:
 
 def _set_not_typed(typed: TypedField) -> str | None:
     if typed.kind in SET_NOT_TYPED:
-        return (f"its field {typed.name!r} is a {typed.kind} field on {typed.path}: it is set, not typed, so no "
-                "typing reaches the fault")
+        where = f" on {typed.path}" if typed.path else ""
+        return (f"its field {typed.name!r} is a {typed.kind} field{where}: it is set, not typed, so no typing "
+                "reaches the fault")
     return None
 
 
@@ -95,4 +103,44 @@ def dead_typing_fault(fault: dict[str, Any], plan: list[PlanStep], typed: dict[i
     if field.path and where and not fnmatch.fnmatchcase(field.path, where):
         return (f"its field {field.name!r} is typed on {field.path}, and {plan[target].name!r} is acted on at "
                 f"{where}: the fault watches for typing on the page it acts on, where nothing is typed")
+    return None
+
+
+def _step_on(plan: list[PlanStep], role: str, taken: str, target: str) -> int | None:
+    """The plan step, other than one naming the fault's own target, that acts on the control named `taken`."""
+    for index, step in enumerate(plan):
+        name = (step.name or "").lower()
+        if step.role != role or not name or name == target or name.startswith("/"):
+            continue
+        if name == taken or (step.exact is False and name in taken):
+            return index
+    return None
+
+
+def part_taken(fault: dict[str, Any], host: str, bindings: dict[str, Any], plan: list[PlanStep],
+               rendered: list[tuple[str, Page]]) -> str | None:
+    """The first page the plan opens (path, rendered page) where the fault's role + name target has no visible
+    exact match, and the runtime would take instead a visible control whose name holds it and which another
+    plan step acts on (a control no step uses is left alone: the fault then waits there in vain, harmless)."""
+    try:
+        fault = fill(fault, bindings)
+    except BindingError:
+        return None
+    match = dict(fault.get("match") or {})
+    role, name = match.get("role"), match.get("name")
+    if not role or not name or match.get("selector") or match.get("within") \
+            or match.get("host", host) != host:
+        return None
+    wanted = " ".join(str(name).split()).lower()
+    for path, page in rendered:
+        if match.get("path") and not fnmatch.fnmatchcase(path, str(match["path"])):
+            continue
+        holding = page.find(str(role), str(name), exact=False)
+        if not holding or any(page.name_of(n).lower() == wanted for n in holding):
+            continue
+        taken = page.name_of(holding[0])
+        index = _step_on(plan, str(role), taken.lower(), wanted)
+        if index is not None:
+            return (f"on {path} no {role} is named {name!r} when the page loads, and the runtime takes "
+                    f"{taken!r} instead, which plan step {index} acts on")
     return None
