@@ -352,6 +352,17 @@ class LiveEpisode:
         return self.result
 
 
+OVERRUN_GRACE_MIN_S = 60.0
+
+
+def overrun_deadline_s(time_budget_s: float) -> float:
+    """How long an episode's agent may run before the runner stops it: its time budget, which an agent
+    checks between its own actions, and as long again (at least OVERRUN_GRACE_MIN_S) for the action under way
+    when the budget ran out. Past that the agent is stuck (a browser call that never returns): stopping it
+    keeps one episode from holding a whole run open."""
+    return time_budget_s + max(OVERRUN_GRACE_MIN_S, time_budget_s)
+
+
 async def run_episode(
     manager: EpisodeManager, spec: EpisodeSpec, agent: Agent, episode_id: str, out_dir: Path,
     browser: BrowserPool | None, time_budget_s: float = 120.0, spki_pins: Sequence[str] = (),
@@ -377,9 +388,15 @@ async def run_episode(
             watched.add(infra)
         if episode.browser is not None and episode.browser.process is not None:
             watched.add(asyncio.ensure_future(episode.browser.process.wait()))
+        deadline = asyncio.get_running_loop().time() + overrun_deadline_s(time_budget_s)
+        overran = False
         try:
             while True:
-                done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+                left = deadline - asyncio.get_running_loop().time()
+                done, _ = await asyncio.wait(watched, timeout=max(left, 0.0), return_when=asyncio.FIRST_COMPLETED)
+                if not done:  # the agent kept its episode past any budget (a browser call that never returned)
+                    overran = True
+                    break
                 if running in done or (infra is not None and infra in done) or episode.browser_death() is not None:
                     break
                 watched -= done  # the browser exited cleanly (the agent closed it): wait for the agent
@@ -393,7 +410,10 @@ async def run_episode(
         try:
             outcome = running.result()
         except asyncio.CancelledError:
-            outcome = AgentOutcome(status="error", error="stopped: webchaos failed under the episode")
+            outcome = (AgentOutcome(status="timeout", error=f"stopped: the agent was still running "
+                                    f"{overrun_deadline_s(time_budget_s):g} s after its episode opened (its "
+                                    f"time budget {time_budget_s:g} s)")
+                       if overran else AgentOutcome(status="error", error="stopped: webchaos failed under the episode"))
         except Exception as exc:  # an agent crash is a result, not a harness failure
             outcome = AgentOutcome(status="error", error=f"{type(exc).__name__}: {exc}")
         failure = (infra.result() if infra is not None and infra.done() else None) or episode.browser_death()

@@ -14,7 +14,9 @@ import pytest
 import pytest_asyncio
 
 from harness.agents import CommandAgent
+from harness.agents.base import AgentOutcome, EpisodeContext
 from harness.config import PROJECT_ROOT
+from harness.episodes import manager
 from harness.episodes.manager import EpisodeSpec
 from harness.run.results import RunSummary
 from harness.run.runner import run_matrix
@@ -178,3 +180,36 @@ async def test_shared_chromium_killed_mid_run(stack: Services, tmp_path: Path) -
     assert by_index[0].success and by_index[2].success, (by_index[0].outcome, by_index[2].outcome)
     assert len(pools) == 2 and pools[1].pid != pid
     assert (summary.aggregates or {})["infra_errors"] == 1
+
+
+class _StuckAgent:
+    """Its run never returns (as a browser call that never answers): only the runner can end its episode."""
+
+    name = "stuck"
+    needs_browser = False
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    async def run(self, ctx: EpisodeContext) -> AgentOutcome:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+        raise AssertionError("unreachable")
+
+
+async def test_an_agent_stuck_past_its_budget_is_stopped_and_the_run_goes_on(
+        stack: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(manager, "OVERRUN_GRACE_MIN_S", 0.0)
+    catalog = load_catalog()
+    specs = [EpisodeSpec(catalog.tasks["shop_add_to_cart"], None, seed) for seed in (1, 2)]
+    agent = _StuckAgent()
+    summary, _ = await run_matrix(specs, [agent], run_id="stuck", runs_dir=tmp_path / "runs", stack=stack,
+                                  concurrency=1, time_budget_s=0.5)
+    assert agent.cancelled
+    assert [(r.status, r.outcome.status) for r in summary.episodes] == [("graded", "timeout")] * 2
+    assert all("still running 1 s after its episode opened (its time budget 0.5 s)" in (r.outcome.error or "")
+               for r in summary.episodes), [r.outcome.error for r in summary.episodes]
+    assert not any(r.success for r in summary.episodes)
