@@ -382,40 +382,35 @@ async def effects_met_before(browser: _Browser, plan: list[PlanStep], start_url:
     return met
 
 
-def _dead_typing_faults(catalog: Catalog, task_id: str, seed: int, plan: list[PlanStep],
-                        typed: dict[int, TypedField], found_on: dict[int, str],
-                        bindings: dict[str, Any]) -> list[Finding]:
-    """The task's variants in default runs whose typing-armed client fault cannot fire on this seed."""
+def _unreachable_client_faults(catalog: Catalog, task_id: str, seed: int, host: str, plan: list[PlanStep],
+                               walked: "_Walked", bindings: dict[str, Any]) -> list[Finding]:
+    """The task's variants in default runs with a client fault that cannot reach what it names on this seed
+    (harness/catalog/fault_reach.py): one waiting for typing that never comes, or one the runtime would put on
+    another step's control. One finding per variant, the first such fault's."""
     out = []
     for variant in catalog.variants_for(task_id, include_marked=False):
-        for fault in variant.faults:
-            if fault.get("layer") != "client":
-                continue
-            problem = dead_typing_fault(fault, plan, typed, found_on, bindings)
-            if problem:
+        for fault in (f for f in variant.faults if f.get("layer") == "client"):
+            dead = dead_typing_fault(fault, plan, walked.typed, walked.found_on, bindings)
+            taken = None if dead else part_taken(fault, host, bindings, plan, walked.rendered)
+            if dead or taken:
+                why = (f"cannot fire on task {task_id!r} (seed {seed}): {dead}; leave the task out of its recipe "
+                       "or mark the variant ineffective") if dead else (
+                       f"would act on another control on task {task_id!r} (seed {seed}): {taken}; bind it to a "
+                       "name no other control holds, or mark the variant unfair")
                 out.append(Finding("error", _source(catalog, "variant", variant.id), f"variant {variant.id}",
-                                   f"its {fault['type']} fault cannot fire on task {task_id!r} (seed {seed}): "
-                                   f"{problem}; leave the task out of its recipe or mark the variant ineffective"))
+                                   f"its {fault['type']} fault {why}"))
                 break
     return out
 
 
-def _targets_taken_by_part(catalog: Catalog, task_id: str, seed: int, host: str, bindings: dict[str, Any],
-                           plan: list[PlanStep], rendered: list[tuple[str, Page]]) -> list[Finding]:
-    """The task's variants in default runs whose client fault, on a page the plan opens, would act on another
-    control than the one it names: the client runtime takes a visible control of the target's role whose
-    name holds the target's name when none is named exactly (proxy_addons/client/core.js `byRole`)."""
-    out = []
-    for variant in catalog.variants_for(task_id, include_marked=False):
-        for fault in variant.faults:
-            problem = None if fault.get("layer") != "client" else part_taken(fault, host, bindings, plan, rendered)
-            if problem:
-                out.append(Finding("error", _source(catalog, "variant", variant.id), f"variant {variant.id}",
-                                   f"its {fault['type']} fault would act on another control on task {task_id!r} "
-                                   f"(seed {seed}): {problem}; bind it to a name no other control holds, or "
-                                   "mark the variant unfair"))
-                break
-    return out
+@dataclass
+class _Walked:
+    """What the plan walk saw of one seed's pages: the fields it typed in, where each step's element was, and
+    the pages it opened before any write."""
+
+    typed: dict[int, TypedField]
+    found_on: dict[int, str]
+    rendered: list[tuple[str, Page]]
 
 
 async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
@@ -442,13 +437,11 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Fi
                                          headers={"x-webchaos-episode": episode_id}) as client:
                 spec = (AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings))
                         if task.answer is not None and not task.answer.infeasible else None)
-                typed: dict[int, TypedField] = {}
-                found_on: dict[int, str] = {}
-                walked = _Browser(client, rendered=[])
-                missing = await walk_plan(walked, plan, start_url, spec, typed, found_on)
+                walked = _Walked({}, {}, [])
+                missing = await walk_plan(_Browser(client, rendered=walked.rendered), plan, start_url, spec,
+                                          walked.typed, walked.found_on)
                 met = [] if missing else await effects_met_before(_Browser(client), plan, start_url)
-            out += _dead_typing_faults(catalog, task_id, seed, plan, typed, found_on, bindings)
-            out += _targets_taken_by_part(catalog, task_id, seed, site.host, bindings, plan, walked.rendered or [])
+            out += _unreachable_client_faults(catalog, task_id, seed, site.host, plan, walked, bindings)
             for index in met[:1]:
                 # the first write's check fails the agent for sure; a later one's may be undone by an earlier write
                 first = index == next(i for i, s in enumerate(plan) if s.effect is not None)
