@@ -96,6 +96,12 @@ class Page(HTMLParser):
         for node in self.nodes:
             if node.tag == "label" and node.attrs.get("for"):
                 self.labels.setdefault(node.attrs["for"], []).append(node)
+        # A role never changes once parsed; `find` runs thousands of times per page in the catalog check.
+        self.by_role: dict[str, list[Node]] = {}
+        for node in self.nodes:
+            role = self.role_of(node)
+            if role is not None:
+                self.by_role.setdefault(role, []).append(node)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         node = Node(tag, {k: v if v is not None else "" for k, v in attrs}, self._stack[-1])
@@ -194,8 +200,7 @@ class Page(HTMLParser):
             fits = lambda got: got == wanted  # noqa: E731
         else:
             fits = lambda got: wanted.lower() in got.lower()  # noqa: E731
-        return [n for n in self.nodes
-                if self.role_of(n) == role and (hidden_too or n.visible()) and fits(self.name_of(n))]
+        return [n for n in self.by_role.get(role, []) if (hidden_too or n.visible()) and fits(self.name_of(n))]
 
     def loading(self) -> bool:
         """Whether a part of the page says it is still being filled in by script (`aria-busy="true"`)."""

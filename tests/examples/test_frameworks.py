@@ -104,9 +104,17 @@ async def test_stagehand_over_cdp(stack: Services, tmp_path: Path) -> None:
         print((run_dir / "episodes" / result.episode_id / "agent.log").read_text())
     assert base.agent == "stagehand_agent"
     assert base.success and base.score == 1.0 and base.outcome.status == "done", base.verdict
+    # Stagehand acts as fast as its scripted model answers: on a loaded machine its click can land before the
+    # page's fault runtime has found the button (it looks every 200 ms). Such a run says nothing about the
+    # fault; run the variant again, as run_to_the_fault does. A fault that cannot fire misses every time.
+    for _ in range(2):
+        if faulted.firings or not faulted.success:
+            break
+        summary, run_dir = await run_matrix(specs[1:], agents, runs_dir=tmp_path, stack=stack, concurrency=1,
+                                            time_budget_s=90)
+        (faulted,) = summary.episodes
     # Stagehand clicks Add to cart once; the click is swallowed: nothing in the cart, graded a failure.
     ledger = [json.loads(line) for line in
               (run_dir / "episodes" / faulted.episode_id / "faults.jsonl").read_text().splitlines()]
     assert fired(ledger, "client") == ["click_swallow"]
     assert not faulted.success and faulted.firings >= 1
-
