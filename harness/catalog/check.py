@@ -28,7 +28,7 @@ import httpx
 from grader.answers import check_answer
 from grader.bindings import BindingError, fill
 from harness.catalog.a11y_html import Page
-from harness.catalog.fault_reach import TypedField, dead_typing_fault, field_kind, part_taken
+from harness.catalog.fault_reach import TypedField, dead_typing_fault, field_kind, part_taken, role_unknown
 from scenarios.answers import Answer, AnswerSpec
 from scenarios.faults import FaultError, Layer, Primitive
 from scenarios.loader import Catalog, ScenarioError
@@ -390,7 +390,8 @@ def _unreachable_client_faults(catalog: Catalog, task_id: str, seed: int, host: 
     out = []
     for variant in catalog.variants_for(task_id, include_marked=False):
         for fault in (f for f in variant.faults if f.get("layer") == "client"):
-            dead = dead_typing_fault(fault, plan, walked.typed, walked.found_on, bindings)
+            dead = dead_typing_fault(fault, plan, walked.typed, walked.found_on, bindings) \
+                or role_unknown(fault, walked.rendered)
             taken = None if dead else part_taken(fault, host, bindings, plan, walked.rendered)
             if dead or taken:
                 why = (f"cannot fire on task {task_id!r} (seed {seed}): {dead}; leave the task out of its recipe "

@@ -13,14 +13,21 @@ target's (proxy_addons/client/core.js `byRole`). Where a page shows no control o
 (hidden until a script shows it, say) but another one whose name holds it ("Schedule send" for "Schedule"), the
 fault acts on that other control: the plan's earlier step loses its control, and a robust agent fails for a
 reason the variant does not name.
+
+Roles. The runtime gives markup a role only from its own short table (`IMPLICIT_ROLES` in core.js) or from a
+`role` attribute: a target whose role is in neither (a named <section> is a "region" to Playwright, not to the
+runtime) is waited for in vain, and the fault never fires.
 """
 
 import fnmatch
+import functools
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from grader.bindings import BindingError, fill
 from harness.catalog.a11y_html import Page
+from harness.config import PROJECT_ROOT
 from scenarios.schema import PlanStep
 
 # Input types Playwright's fill sets by script (no trusted input event), as a picker would.
@@ -144,3 +151,26 @@ def part_taken(fault: dict[str, Any], host: str, bindings: dict[str, Any], plan:
             return (f"on {path} no {role} is named {name!r} when the page loads, and the runtime takes "
                     f"{taken!r} instead, which plan step {index} acts on")
     return None
+
+
+@functools.cache
+def runtime_roles() -> frozenset[str]:
+    """The roles the client runtime finds by markup alone: the keys of `IMPLICIT_ROLES` in core.js, read from
+    the runtime's own source so that the two cannot drift apart."""
+    source = (PROJECT_ROOT / "proxy_addons" / "client" / "core.js").read_text()
+    table = re.search(r"var IMPLICIT_ROLES = \{(.*?)\n\};", source, re.S)
+    if table is None:
+        raise RuntimeError("proxy_addons/client/core.js has no IMPLICIT_ROLES table")
+    return frozenset(re.findall(r"^\s*(\w+):", table.group(1), re.M))
+
+
+def role_unknown(fault: dict[str, Any], rendered: list[tuple[str, Page]]) -> str | None:
+    """Why the runtime can never find the fault's target by its role: the role is not one it gives markup, and
+    no page the plan opens carries it as a `role` attribute."""
+    role = str((fault.get("match") or {}).get("role") or "")
+    if not role or role in runtime_roles():
+        return None
+    if any(n.attrs.get("role", "").split()[:1] == [role] for _, page in rendered for n in page.nodes):
+        return None
+    return (f"the page runtime gives no markup the role {role!r} (proxy_addons/client/core.js IMPLICIT_ROLES) "
+            "and no page the plan opens has an element with that role attribute")
