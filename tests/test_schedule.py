@@ -15,15 +15,15 @@ def test_every_file_named_heaviest_is_a_test_file_named_once() -> None:
 
 
 def test_the_heaviest_files_go_first_then_the_rest_by_their_number_of_tests() -> None:
-    ray, determinism = HEAVIEST_FIRST[0], HEAVIEST_FIRST[1]
+    heaviest, next_heaviest = HEAVIEST_FIRST[0], HEAVIEST_FIRST[1]
     nodeids = ["tests/a/test_one.py::t1",
-               f"{determinism}::only",
+               f"{next_heaviest}::only",
                "tests/a/test_three.py::t1", "tests/a/test_three.py::t2", "tests/a/test_three.py::t3[x]",
-               f"{ray}::first", f"{ray}::second",
+               f"{heaviest}::first", f"{heaviest}::second",
                "tests/b/test_other_one.py::t1",
                "tests/a/test_one.py::t2"]
     ordered = [nodeids[index] for index in schedule_order(nodeids)]
-    assert ordered == [f"{ray}::first", f"{ray}::second", f"{determinism}::only",
+    assert ordered == [f"{heaviest}::first", f"{heaviest}::second", f"{next_heaviest}::only",
                        "tests/a/test_three.py::t1", "tests/a/test_three.py::t2", "tests/a/test_three.py::t3[x]",
                        "tests/a/test_one.py::t1", "tests/a/test_one.py::t2",
                        "tests/b/test_other_one.py::t1"]

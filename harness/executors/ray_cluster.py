@@ -116,7 +116,8 @@ class EpisodeWorker:
                     raise RayExecutorError(f"agent {agent.name!r} cannot run on Ray worker {where}: {problem} "
                                            "(a cmd: agent runs on the worker: install it there)")
         await self.executor.start()
-        return {"host": socket.gethostname(), "pid": os.getpid()}
+        # the scratch folder holds an episode's folder exactly while one runs (what a test kills it in)
+        return {"host": socket.gethostname(), "pid": os.getpid(), "scratch": str(self.scratch)}
 
     def pid(self) -> int:
         return os.getpid()

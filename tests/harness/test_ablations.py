@@ -13,7 +13,7 @@ from harness.agents.recovery import RECOVERIES
 from harness.browser.pool import BrowserPool
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
-from tests.harness.test_reference_agent import browser, plan, run_agent  # noqa: F401 - `browser` is a fixture
+from tests.harness.test_reference_agent import browser, plan, run_agent, run_agents  # noqa: F401 - `browser` is a fixture
 
 pytestmark = [pytest.mark.e2e]
 
@@ -49,16 +49,18 @@ async def test_a_write_found_missing_where_it_shows_is_sent_again_from_the_page_
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
                                       "expect": {"text": "Saved it", "timeout_ms": 1500},
                                       "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
+    runs = await run_agents(browser, steps, tmp_path, "reference-without-state_tracking",
+                            "reference-without-patience", "reference-without-verification", "reference-no-recovery")
     for lacking in (Primitive.state_tracking, Primitive.patience):
-        status, moves, hits = await run_agent(browser, steps, f"reference-without-{lacking.value}", tmp_path)
+        status, moves, hits = runs[f"reference-without-{lacking.value}"]
         assert status == "done", (lacking, moves)
         assert hits == ["save"], (lacking, hits)
         assert "recover: the write does not show where it should: sending it again" in moves, moves
         assert not any("filled the form again" in move for move in moves), moves
-    status, moves, hits = await run_agent(browser, steps, "reference-without-verification", tmp_path)
+    status, moves, hits = runs["reference-without-verification"]
     assert status == "done" and hits == ["save"], moves  # without the check: a reload, the form filled again
     assert any("filled the form again" in move for move in moves), moves
-    status, _, hits = await run_agent(browser, steps, "reference-no-recovery", tmp_path)
+    status, _, hits = runs["reference-no-recovery"]
     assert status == "failed" and hits == []
 
 
@@ -74,12 +76,14 @@ async def test_a_claimed_success_found_missing_is_sent_again_from_the_page_that_
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
                                       "expect": {"text": "Saved it", "timeout_ms": 1500},
                                       "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
+    runs = await run_agents(browser, steps, tmp_path, "reference-without-state_tracking",
+                            "reference-without-patience", "reference-without-verification")
     for lacking in (Primitive.state_tracking, Primitive.patience):
-        status, moves, hits = await run_agent(browser, steps, f"reference-without-{lacking.value}", tmp_path)
+        status, moves, hits = runs[f"reference-without-{lacking.value}"]
         assert status == "done" and hits == ["save"], (lacking, moves, hits)
         assert "recover: the claimed success did not happen: sending it again from the page" in moves, moves
         assert not any("filled the form again" in move for move in moves), moves
-    status, moves, hits = await run_agent(browser, steps, "reference-without-verification", tmp_path)
+    status, moves, hits = runs["reference-without-verification"]
     assert status == "done" and hits == [], moves  # believes the claim: nothing was written
 
 
@@ -96,6 +100,8 @@ async def test_a_claimed_success_found_missing_is_sent_again_from_the_page_that_
 async def test_only_the_agent_lacking_the_moves_primitive_fails(
     browser: BrowserPool, tmp_path: Path, page: str, lacking: Primitive, spared: Primitive,  # noqa: F811
 ) -> None:
+    # In turn, not at once: some of these pages are timed against the agent's action timeout (the "disabled"
+    # button), and the one that fails spends most of the time anyway.
     status, moves, _ = await run_agent(browser, plan(page), f"reference-without-{lacking.value}", tmp_path)
     assert status == "failed", moves
     status, moves, hits = await run_agent(browser, plan(page), f"reference-without-{spared.value}", tmp_path)
@@ -123,10 +129,12 @@ async def test_a_tab_the_page_opens_is_followed_only_by_the_agent_lacking_state_
     browser: BrowserPool, tmp_path: Path,  # noqa: F811
 ) -> None:
     steps = [*plan("popup"), PlanStep(do="click", role="button", name="Finish")]
+    runs = await run_agents(browser, steps, tmp_path, "reference-no-recovery", "reference-without-state_tracking",
+                            "reference-without-planning")
     for spec in ("reference-no-recovery", "reference-without-state_tracking"):
-        status, _, hits = await run_agent(browser, steps, spec, tmp_path)
+        status, _, hits = runs[spec]
         assert (status, hits) == ("failed", ["save"]), spec  # Finish is not in the promotion's tab
-    status, moves, hits = await run_agent(browser, steps, "reference-without-planning", tmp_path)
+    status, moves, hits = runs["reference-without-planning"]
     assert (status, hits) == ("done", ["save", "finish"]), moves
 
 

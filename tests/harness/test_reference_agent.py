@@ -295,6 +295,13 @@ async def run_agent(browser: BrowserPool, steps: list[PlanStep], spec: str, tmp_
     return outcome.status, [line for line in outcome.log if line.startswith("recover")], list(site.hits)
 
 
+async def run_agents(browser: BrowserPool, steps: list[PlanStep], tmp_path: Path, *specs: str) -> dict[str, Run]:
+    """Each agent `specs` names on `steps`, at once, each against its own site (they mostly wait for pages and
+    timeouts, so in turn they took as long as all of them together)."""
+    runs = await asyncio.gather(*(run_agent(browser, steps, spec, tmp_path) for spec in specs))
+    return dict(zip(specs, runs, strict=True))
+
+
 async def without_and_with_recovery(browser: BrowserPool, steps: list[PlanStep], tmp_path: Path) -> tuple[Run, Run]:
     """The same steps with recovery off and on, at once, each against its own site (an agent without recovery
     mostly waits for its action to time out: running the two in turn took twice as long)."""

@@ -10,6 +10,8 @@ import asyncio
 import os
 import shutil
 import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,18 +73,30 @@ def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunSummary, Pat
                                   time_budget_s=60))
 
 
-class KillWorkerSoon:
-    """An `on_result` hook: at the first result, SIGKILL worker `index` a second later, when it is into its
-    next episode (the runner hands out the next episode only after this result is recorded)."""
+class KillWorkerInFlight:
+    """An `on_result` hook: at the first result, SIGKILL worker `index` as soon as it has an episode in flight
+    (its scratch folder holds the episode's folder, from the episode's start until its result is packed): the
+    one it is still running, or the next one it is handed. Waiting on the folder, not on a clock, because a
+    quick episode (under a second) could finish before a timed kill on a loaded machine."""
 
     def __init__(self, executor: RayExecutor, index: int) -> None:
         self.executor, self.index, self.armed = executor, index, False
+        self.killed = threading.Event()
 
     def __call__(self, result: EpisodeResult) -> None:
         if not self.armed:
             self.armed = True
-            pid = int(self.executor.worker_info[self.index]["pid"])
-            asyncio.get_running_loop().call_later(1.0, os.kill, pid, signal.SIGKILL)
+            info = self.executor.worker_info[self.index]
+            threading.Thread(target=self._kill_in_flight, args=(int(info["pid"]), Path(info["scratch"])),
+                             daemon=True).start()
+
+    def _kill_in_flight(self, pid: int, scratch: Path) -> None:
+        for _ in range(60_000):  # gives up after ~10 min without an episode (the test then fails on its counts)
+            if any(scratch.iterdir()):
+                os.kill(pid, signal.SIGKILL)
+                self.killed.set()
+                return
+            time.sleep(0.01)
 
 
 def test_ray_run_is_the_local_run_and_a_killed_worker_loses_only_its_episode_which_runs_again_elsewhere(
@@ -92,7 +106,7 @@ def test_ray_run_is_the_local_run_and_a_killed_worker_loses_only_its_episode_whi
     local, local_dir = local_run
     executor = RayExecutor([ReferenceAgent()], workers=2, per_worker=1, time_budget_s=60)
     arrived: list[str] = []
-    kill = KillWorkerSoon(executor, 0)
+    kill = KillWorkerInFlight(executor, 0)
 
     def on_result(result: EpisodeResult) -> None:
         arrived.append(result.episode_id)
@@ -100,6 +114,7 @@ def test_ray_run_is_the_local_run_and_a_killed_worker_loses_only_its_episode_whi
 
     summary, run_dir = asyncio.run(run_matrix(specs(), [ReferenceAgent()], run_id="ray", runs_dir=tmp_path,
                                               executor=executor, on_result=on_result))
+    assert kill.killed.is_set()
     assert len({info["pid"] for info in executor.worker_info}) == 2
     assert summary.finished_at is not None and len(summary.episodes) == len(PLAN)
     assert sorted(arrived) == sorted(r.episode_id for r in summary.episodes)
@@ -120,7 +135,8 @@ def test_with_no_worker_left_the_rest_are_infra_errors_and_resume_runs_them(
     executor = RayExecutor([ReferenceAgent()], workers=1, per_worker=1, time_budget_s=60)
     summary, run_dir = asyncio.run(run_matrix(
         specs(), [ReferenceAgent()], run_id="alone", runs_dir=tmp_path, executor=executor,
-        on_result=KillWorkerSoon(executor, 0)))
+        on_result=(kill := KillWorkerInFlight(executor, 0))))
+    assert kill.killed.is_set()
     assert summary.finished_at is not None and len(summary.episodes) == len(PLAN)
     graded = [r for r in summary.episodes if r.status == "graded"]
     failed = [r for r in summary.episodes if r.status == "infra_error"]
