@@ -35,6 +35,7 @@ pytestmark = [
 ]
 
 BANNER = "We value your privacy"
+TRANSITION_NOISE_LEVELS = 2  # per colour channel: the last frames of a fade
 
 
 def pixels(path: Path) -> tuple[int, int, bytes]:
@@ -115,8 +116,12 @@ async def test_recording_changes_nothing_the_agent_sees_or_does(stack: Services,
         w1, h1, p1 = pixels(on / "screenshots" / name)
         w2, h2, p2 = pixels(off / "screenshots" / name)
         assert (w1, h1) == (w2, h2)
-        differing = sum(1 for i in range(0, len(p1), 97) if p1[i] != p2[i])  # a sample of every 97th byte
-        assert p1 == p2, f"{name}: pixels differ ({differing} of {len(p1) // 97} sampled bytes)"
+        # A screenshot taken while a transition (a toast, a button's hover) settles differs by a level or two in
+        # a few pixels from one run to the next, recording or not (seen: 71 bytes off by 1 in a 150 x 50 box);
+        # what a recorder could change (an element added, moved, restyled) is far more than that.
+        off_by = [abs(a - b) for a, b in zip(p1, p2, strict=True) if a != b]
+        assert max(off_by) <= TRANSITION_NOISE_LEVELS, (
+            f"{name}: {len(off_by)} bytes differ, by up to {max(off_by)} levels")
 
 
 async def test_replay_html_seeks_to_a_fault_firing_and_shows_the_page_then(stack: Services, tmp_path: Path) -> None:
