@@ -303,10 +303,9 @@ async def run_agents(browser: BrowserPool, steps: list[PlanStep], tmp_path: Path
 
 
 async def without_and_with_recovery(browser: BrowserPool, steps: list[PlanStep], tmp_path: Path) -> tuple[Run, Run]:
-    """The same steps with recovery off and on, at once, each against its own site (an agent without recovery
-    mostly waits for its action to time out: running the two in turn took twice as long)."""
-    off, on = await asyncio.gather(run(browser, steps, False, tmp_path), run(browser, steps, True, tmp_path))
-    return off, on
+    """The same steps with recovery off and on, at once (`run_agents`)."""
+    runs = await run_agents(browser, steps, tmp_path, "reference-no-recovery", "reference")
+    return runs["reference-no-recovery"], runs["reference"]
 
 
 @pytest.mark.parametrize(
