@@ -9,9 +9,9 @@ from harness.episodes.manager import EpisodeSpec
 from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
 from harness.services.processes import Services
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 
-CATALOG = load_catalog()
+CATALOG = builtin_catalog()
 
 
 async def run(stack: Services, runs_dir: Path, task: str, variant: str | None, agents: list[Agent],

@@ -12,7 +12,7 @@ from harness.cli.main import app
 from harness.config import ChromiumNotFound
 from harness.episodes.manager import EpisodeSpec
 from harness.run.runner import run_matrix
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def no_chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 async def test_run_matrix_refuses_before_any_episode(no_chromium: None, tmp_path: Path) -> None:
-    spec = EpisodeSpec(load_catalog().tasks["shop_add_to_cart"], None, 1)
+    spec = EpisodeSpec(builtin_catalog().tasks["shop_add_to_cart"], None, 1)
     with pytest.raises(ChromiumNotFound, match="apt-get install -y chromium"):
         await run_matrix([spec], [ReferenceAgent()], runs_dir=tmp_path / "runs")
     assert not (tmp_path / "runs").exists()

@@ -9,7 +9,7 @@ from harness.episodes.manager import EpisodeManager, EpisodeSpec
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 
 REQUEST = b"GET http://shop.test/ HTTP/1.1\r\nHost: shop.test\r\nConnection: keep-alive\r\n\r\n"
 
@@ -23,7 +23,7 @@ async def _response(reader: asyncio.StreamReader) -> bytes:
 
 
 async def test_closing_an_episode_closes_its_open_connections(stack: Services, tmp_path: Path) -> None:
-    task = load_catalog().tasks["shop_add_to_cart"]
+    task = builtin_catalog().tasks["shop_add_to_cart"]
     async with OracleClient(stack.oracle_url, stack.secret) as oracle:
         control = ControlClient(stack.control_url, stack.secret)
         manager = EpisodeManager(oracle, control)

@@ -13,8 +13,8 @@ from harness.episodes.manager import EpisodeManager, EpisodeSpec, OpenEpisode
 from harness.services.control_client import ControlClient
 from harness.services.oracle_client import OracleClient
 from harness.services.processes import Services
-from scenarios.loader import load_catalog
 from scenarios.schema import Variant
+from tests.catalog import builtin_catalog
 
 EPISODES = 50
 # Fires on every request to the shop: every request leaves one ledger line.
@@ -45,7 +45,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 async def test_fifty_concurrent_episodes_stay_apart(stack: Services, tmp_path: Path) -> None:
     started = time.monotonic()
-    task = load_catalog().tasks["shop_add_to_cart"]
+    task = builtin_catalog().tasks["shop_add_to_cart"]
     variant = Variant.model_validate({"id": "every_request", "title": "latency on every request",
                                       "tasks": [task.id], "target_primitive": "patience",
                                       "faults": [EVERY_REQUEST]})

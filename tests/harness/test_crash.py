@@ -21,7 +21,7 @@ from harness.episodes.manager import EpisodeSpec
 from harness.run.results import RunSummary
 from harness.run.runner import run_matrix
 from harness.services.processes import Services
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 
 AGENT = f"{sys.executable} {PROJECT_ROOT / 'tests' / 'harness' / 'lingering_agent.py'}"
 SEEDS = (1, 2, 3, 4)
@@ -59,7 +59,7 @@ def _chromium_on(proxy_url: str) -> int:
 async def _run_and_kill(stack: Services, tmp_path: Path, victim: Callable[[int, str], int], *,
                         cdp: bool = False) -> tuple[RunSummary, int]:
     """Four add-to-cart episodes one at a time; when the second one's agent starts, SIGKILL `victim(...)`."""
-    task = load_catalog().tasks["shop_add_to_cart"]
+    task = builtin_catalog().tasks["shop_add_to_cart"]
     specs = [EpisodeSpec(task, None, seed) for seed in SEEDS]
     agent = CommandAgent(AGENT, name="lingering", cdp=cdp)
     run_dir = tmp_path / "runs" / "crash"
@@ -143,7 +143,7 @@ async def test_shared_chromium_killed_mid_run(stack: Services, tmp_path: Path) -
     from harness.agents import ReferenceAgent
     from harness.browser.pool import BrowserPool
 
-    task = load_catalog().tasks["shop_add_to_cart"]
+    task = builtin_catalog().tasks["shop_add_to_cart"]
     specs = [EpisodeSpec(task, None, seed) for seed in (1, 2, 3)]
     pools: list[BrowserPool] = []
     real_start = BrowserPool.start
@@ -203,7 +203,7 @@ class _StuckAgent:
 async def test_an_agent_stuck_past_its_budget_is_stopped_and_the_run_goes_on(
         stack: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(manager, "OVERRUN_GRACE_MIN_S", 0.0)
-    catalog = load_catalog()
+    catalog = builtin_catalog()
     specs = [EpisodeSpec(catalog.tasks["shop_add_to_cart"], None, seed) for seed in (1, 2)]
     agent = _StuckAgent()
     summary, _ = await run_matrix(specs, [agent], run_id="stuck", runs_dir=tmp_path / "runs", stack=stack,

@@ -11,7 +11,7 @@ import pytest
 from harness.agents import CommandAgent
 from harness.agents.base import EpisodeContext
 from harness.agents.external import LOOPBACK_NO_PROXY
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 
 
 class _Answer(BaseHTTPRequestHandler):
@@ -56,7 +56,7 @@ def servers() -> Iterator[tuple[Server, Server]]:
 
 
 def _context(tmp_path: Path, proxy_url: str) -> EpisodeContext:
-    task = load_catalog().tasks["shop_add_to_cart"]
+    task = builtin_catalog().tasks["shop_add_to_cart"]
     return EpisodeContext(
         episode_id="e1", task=task, variant=None, seed=1, instruction="do it", start_url="http://shop.test/",
         proxy_url=proxy_url, plan=task.plan, out_dir=tmp_path, browser=None, time_budget_s=30,

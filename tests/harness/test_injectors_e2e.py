@@ -15,11 +15,11 @@ from harness.episodes.manager import EpisodeSpec
 from harness.run.results import EpisodeResult
 from harness.run.runner import run_matrix
 from harness.services.processes import Services
-from scenarios.loader import load_catalog
 from scenarios.schema import Task, Variant
+from tests.catalog import builtin_catalog
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-CATALOG = load_catalog()
+CATALOG = builtin_catalog()
 
 # A task that names the seller but, unlike shop_buy_by_seller, clicks the first same-named
 # listing and checks the seller on its page: hard negatives listed first bite it.

@@ -8,13 +8,13 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.catalog.suites import CORE_BUDGET, CORE_PER_CELL, build, core_problems, judgements, proven, write
-from harness.cli.common import load_catalog
 from harness.cli.main import app
 from harness.run.runner import plan_suite
 from scenarios.faults import Primitive
 from scenarios.suites import Suite, SuiteEntry, load_suite
+from tests.catalog import builtin_catalog
 
-CATALOG = load_catalog(None)
+CATALOG = builtin_catalog()
 JUDGED = judgements(CATALOG)
 
 

@@ -27,7 +27,7 @@ from harness.reporting.score_card import print_score_card
 from harness.reporting.table import print_summary, usage_table
 from harness.run.results import EpisodeResult, InfraError, RunConfig, RunSummary
 from harness.run.usage import agent_usage, dollars_shown, tokens_shown, usage_aggregate, usage_by_agent
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 from tests.harness.test_html_report import AGENTS
 from tests.harness.test_terminal_summary import _summary
 
@@ -84,7 +84,7 @@ def test_reports_add_up_and_what_neither_reported_stays_none() -> None:
 
 
 def _context(tmp_path: Path) -> EpisodeContext:
-    task = load_catalog().tasks["shop_add_to_cart"]
+    task = builtin_catalog().tasks["shop_add_to_cart"]
     return EpisodeContext(episode_id="e1", task=task, variant=None, seed=1, instruction="do it",
                           start_url="http://shop.test/", proxy_url="http://127.0.0.1:9", plan=task.plan,
                           out_dir=tmp_path, browser=None, time_budget_s=30)

@@ -25,13 +25,13 @@ from harness.episodes.manager import EpisodeSpec
 from harness.executors.ray_cluster import RayExecutor, RayExecutorError
 from harness.run.results import EpisodeResult, RunSummary
 from harness.run.runner import run_matrix
-from scenarios.loader import load_catalog
+from tests.catalog import builtin_catalog
 
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 pytestmark = pytest.mark.e2e
-CATALOG = load_catalog()
+CATALOG = builtin_catalog()
 # Two sites, a base and variants: three quick episodes for the reference agent (two workers, and a third
 # episode for the one that finishes first to be killed in).
 PLAN = [("shop_add_to_cart", None), ("shop_add_to_cart", "shop_product_distractor_modal"),
