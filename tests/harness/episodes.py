@@ -1,4 +1,10 @@
-"""Helpers for end-to-end tests: run catalog episodes and read what they left behind."""
+"""Helpers for end-to-end tests: run catalog episodes and read what they left behind.
+
+Their episodes run as `webchaos validate` runs its own: without the page recording (rrweb), unless a test
+asks for it. The recording changes nothing an agent sees or does (tests/harness/test_replay_e2e.py proves
+it), and it is about a fifth of what the browser spends on an episode (0.98-1.05 against 0.73-0.85 CPU-s,
+ten shop episodes measured each way), so tests of what faults and agents do leave it off; tests of the
+recording itself, and of the product's default path (test_e2e, the API, the frameworks), keep it."""
 
 import json
 from pathlib import Path
@@ -15,10 +21,11 @@ CATALOG = builtin_catalog()
 
 
 async def run(stack: Services, runs_dir: Path, task: str, variant: str | None, agents: list[Agent],
-              seed: int = 1) -> list[EpisodeResult]:
+              seed: int = 1, record_replay: bool = False) -> list[EpisodeResult]:
     """One (task, variant, seed) with each agent, sorted by agent name ('reference' before '…-no-recovery')."""
     spec = EpisodeSpec(CATALOG.tasks[task], CATALOG.variants[variant] if variant else None, seed)
-    summary, _ = await run_matrix([spec], agents, runs_dir=runs_dir, stack=stack, concurrency=2, time_budget_s=90)
+    summary, _ = await run_matrix([spec], agents, runs_dir=runs_dir, stack=stack, concurrency=2, time_budget_s=90,
+                                  record_replay=record_replay)
     return sorted(summary.episodes, key=lambda r: r.agent)
 
 
@@ -31,7 +38,8 @@ def never_reached(result: EpisodeResult) -> bool:
 
 
 async def run_to_the_fault(specs: list[EpisodeSpec], agents: list[Agent], runs_dir: Path, stack: Services, *,
-                           concurrency: int = 2, time_budget_s: float = 90, attempts: int = 3) -> Ran:
+                           concurrency: int = 2, time_budget_s: float = 90, attempts: int = 3,
+                           record_replay: bool = False) -> Ran:
     """Run every spec (one task and seed, a variant each) with every agent; then run again, up to `attempts`
     runs in all, each episode that failed before its fault fired. On a loaded machine the agent without
     recovery can miss a control on a page before the fault's (it waits 3 s), and such a run is no evidence
@@ -42,7 +50,8 @@ async def run_to_the_fault(specs: list[EpisodeSpec], agents: list[Agent], runs_d
     for _ in range(attempts):
         for batch_specs, batch_agents in batches:
             summary, run_dir = await run_matrix(batch_specs, batch_agents, runs_dir=runs_dir, stack=stack,
-                                                concurrency=concurrency, time_budget_s=time_budget_s)
+                                                concurrency=concurrency, time_budget_s=time_budget_s,
+                                                record_replay=record_replay)
             for result in summary.episodes:
                 ran[(result.variant_id or "", result.agent)] = (result, run_dir / "episodes" / result.episode_id)
         batches = [([by_variant[variant] for (variant, name), (result, _) in ran.items()

@@ -48,7 +48,7 @@ async def browsers_and_clients(stack: Services) -> AsyncIterator[Env]:
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
     try:
-        yield Env(stack, pool, EpisodeManager(oracle, control), control, oracle)
+        yield Env(stack, pool, EpisodeManager(oracle, control, record_replay=False), control, oracle)
     finally:
         await pool.stop()
         await oracle.close()

@@ -28,7 +28,8 @@ def ledger(path: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("task", ["shop_add_to_cart", "shop_buy_by_seller", "shop_change_default_address"])
 async def test_base_task_passes_with_the_reference_agent(stack: Services, tmp_path: Path, task: str) -> None:
-    (result,) = await run(stack, tmp_path, task, None, [ReferenceAgent(recovery=False)])
+    (result,) = await run(stack, tmp_path, task, None, [ReferenceAgent(recovery=False)],
+                          record_replay=True)
     assert result.outcome.status == "done", result.outcome
     assert result.success, result.verdict
     folder = episode_dir(tmp_path, result)
@@ -46,7 +47,7 @@ async def test_base_task_passes_with_the_reference_agent(stack: Services, tmp_pa
 
 async def test_overlay_variant_fails_without_recovery_and_passes_with_it(stack: Services, tmp_path: Path) -> None:
     on, off = await run(stack, tmp_path, "shop_buy_by_seller", "shop_checkout_overlay",
-                        [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)])
+                        [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)], record_replay=True)
     assert (off.agent, on.agent) == ("reference-no-recovery", "reference")
     assert not off.success and off.outcome.status == "failed"
     assert "Place order" in (off.outcome.error or "")
@@ -125,6 +126,6 @@ async def test_guard_refuses_oracle_control_and_foreign_hosts(stack: Services, t
 
 async def test_external_http_agent_completes_add_to_cart(stack: Services, tmp_path: Path) -> None:
     agent = CommandAgent(f"{sys.executable} {PROJECT_ROOT / 'examples' / 'http_agent.py'}")
-    (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=5)
+    (result,) = await run(stack, tmp_path, "shop_add_to_cart", None, [agent], seed=5, record_replay=True)
     assert result.outcome.status == "done", (episode_dir(tmp_path, result) / "agent.log").read_text()
     assert result.success, result.verdict

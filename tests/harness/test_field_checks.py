@@ -138,7 +138,7 @@ async def manager(stack: Services) -> AsyncIterator[tuple[EpisodeManager, Browse
     pool = await BrowserPool().start()
     oracle = OracleClient(stack.oracle_url, stack.secret)
     control = ControlClient(stack.control_url, stack.secret)
-    yield EpisodeManager(oracle, control), pool
+    yield EpisodeManager(oracle, control, record_replay=False), pool
     await pool.stop()
     await oracle.close()
     await control.close()
@@ -217,7 +217,8 @@ async def https_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator
 async def test_a_human_check_over_https(https_stack: Services, tmp_path: Path) -> None:
     spec = EpisodeSpec(CATALOG.tasks[TASK], variant(f"page_human_check_slider@{TASK}"), 1)
     summary, _ = await run_matrix([spec], [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                  runs_dir=tmp_path, stack=https_stack, concurrency=2, time_budget_s=90)
+                                  runs_dir=tmp_path, stack=https_stack, concurrency=2, time_budget_s=90,
+                                  record_replay=False)
     on, off = sorted(summary.episodes, key=lambda r: r.agent)
     assert on.success and not off.success, (on.outcome, off.outcome)
     entries = json.loads((episode_dir(tmp_path, on) / "trace.har").read_text())["log"]["entries"]

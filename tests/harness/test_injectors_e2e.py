@@ -79,7 +79,7 @@ async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Run
     runs_dir = tmp_path_factory.mktemp("runs")
     specs = [_spec(*entry) for entry in SPECS]
     summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
-                                  runs_dir=runs_dir, stack=stack, concurrency=4, time_budget_s=90)
+                                  runs_dir=runs_dir, stack=stack, concurrency=4, time_budget_s=90, record_replay=False)
     out: Runs = {}
     for spec in specs:
         assert spec.variant is not None

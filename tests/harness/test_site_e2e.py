@@ -58,7 +58,7 @@ async def base_runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -
     page), asserted per site below."""
     specs = [EpisodeSpec(CATALOG.tasks[task], None, 1) for tasks in E2E_TASKS.values() for task in tasks]
     summary, _ = await run_matrix(specs, [ReferenceAgent(recovery=True)], runs_dir=tmp_path_factory.mktemp("runs"),
-                                  stack=stack, concurrency=4, time_budget_s=60)
+                                  stack=stack, concurrency=4, time_budget_s=60, record_replay=False)
     return summary.episodes
 
 

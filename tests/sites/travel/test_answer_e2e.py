@@ -28,7 +28,8 @@ async def travel_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterato
 
 async def test_reference_agent_answers_the_stay_total(travel_stack: webchaos.Stack, tmp_path: Path) -> None:
     summary, _ = await run_matrix([travel_stack.spec(TASK, None, 1)], [ReferenceAgent(recovery=True)],
-                                  runs_dir=tmp_path, stack=travel_stack.services, concurrency=1, time_budget_s=90)
+                                  runs_dir=tmp_path, stack=travel_stack.services, concurrency=1, time_budget_s=90,
+                                  record_replay=False)
     (result,) = summary.episodes
     assert result.outcome.status == "done" and result.success, result.verdict
     assert result.outcome.answer is not None and result.outcome.answer.value is not None
