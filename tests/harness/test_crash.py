@@ -78,8 +78,7 @@ async def _run_and_kill(stack: Services, tmp_path: Path, victim: Callable[[int, 
     kill = asyncio.create_task(killer())
     started = time.monotonic()
     summary, _ = await run_matrix(specs, [agent], run_id="crash", runs_dir=tmp_path / "runs", stack=stack,
-                                  concurrency=1, time_budget_s=30,
-                                      record_replay=False)
+                                  concurrency=1, time_budget_s=30, record_replay=False)
     assert time.monotonic() - started < 50
     assert kill.done()
     return summary, kill.result()
@@ -209,7 +208,7 @@ async def test_an_agent_stuck_past_its_budget_is_stopped_and_the_run_goes_on(
     specs = [EpisodeSpec(catalog.tasks["shop_add_to_cart"], None, seed) for seed in (1, 2)]
     agent = _StuckAgent()
     summary, _ = await run_matrix(specs, [agent], run_id="stuck", runs_dir=tmp_path / "runs", stack=stack,
-                                  concurrency=1, time_budget_s=0.5, record_replay=False)
+                                  concurrency=1, time_budget_s=0.5)
     assert agent.cancelled
     assert [(r.status, r.outcome.status) for r in summary.episodes] == [("graded", "timeout")] * 2
     assert all("still running 1 s after its episode opened (its time budget 0.5 s)" in (r.outcome.error or "")
