@@ -28,6 +28,7 @@ def _cell(text: str) -> str:
 
 def render(catalog: Catalog) -> str:
     variants: Counter[str] = Counter(task for v in catalog.variants.values() for task in v.tasks)
+    by_hand: Counter[str] = Counter(task for v in catalog.variants.values() if v.recipe is None for task in v.tasks)
     by_site: dict[str, list[Task]] = {}
     for task in catalog.tasks.values():
         by_site.setdefault(task.site, []).append(task)
@@ -37,7 +38,8 @@ def render(catalog: Catalog) -> str:
              "grader checks against the world, `action+answer` both, `infeasible` cannot be done and the right",
              "outcome is to say so. *Primitive*: the one the task is built around. *Steps*: the reference",
              f"plan's length (long: {LONG_PLAN} or more). *File*: the plan uploads or downloads one.",
-             "*Variants*: how many variants run on it.", ""]
+             "*Variants*: how many variants run on it; *by hand*: how many of them are written for it (a trap",
+             "no recipe states) rather than expanded from a recipe.", ""]
     lines.append("| site | tasks | " + " | ".join(TASK_KINDS) + " | long | file | "
                  + " | ".join(p.value.replace("_", " ") for p in Primitive) + " |")
     lines.append("|---|" + "---:|" * (7 + len(Primitive)))
@@ -50,10 +52,11 @@ def render(catalog: Catalog) -> str:
             + f" | {sum(len(t.plan) >= LONG_PLAN for t in tasks)} | {sum(map(with_a_file, tasks))} | "
             + " | ".join(str(own[p]) for p in Primitive) + " |")
     for site in sorted(by_site):
-        lines += ["", f"## {site}", "", "| task | what the user wants | kind | primitive | steps | variants |",
-                  "|---|---|---|---|---:|---:|"]
+        lines += ["", f"## {site}", "",
+                  "| task | what the user wants | kind | primitive | steps | variants | by hand |",
+                  "|---|---|---|---|---:|---:|---:|"]
         for task in sorted(by_site[site], key=lambda t: t.id):
             primitives = ", ".join(p.value for p in task.primitives)
             lines.append(f"| `{task.id}` | {_cell(task.title)} | {task.kind} | {primitives} | {len(task.plan)} | "
-                         f"{variants[task.id]} |")
+                         f"{variants[task.id]} | {by_hand[task.id]} |")
     return "\n".join(lines) + "\n"

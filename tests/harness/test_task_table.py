@@ -32,6 +32,14 @@ def test_every_task_is_listed_once_and_each_sites_counts_add_up() -> None:
         assert total == sum(kinds) == sum(1 for t in CATALOG.tasks.values() if t.site == site)
 
 
+def test_every_task_has_a_variant_written_for_it() -> None:
+    # Recipes state the traps every task of a shape shares; each task also gets one of its own (issues 30, 31).
+    by_hand = {task for v in CATALOG.variants.values() if v.recipe is None for task in v.tasks}
+    assert sorted(set(CATALOG.tasks) - by_hand) == []
+    rows = re.findall(r"^\| `([a-z0-9_]+)` \|.* \| (\d+) \| (\d+) \|$", render(CATALOG), flags=re.M)
+    assert len(rows) == len(CATALOG.tasks) and all(0 < int(hand) <= int(total) for _, total, hand in rows)
+
+
 def test_a_stale_table_exits_1_and_write_makes_it_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stale = tmp_path / "tasks.md"
     stale.write_text("# Tasks\n")
