@@ -5,6 +5,10 @@ RUNNERS.layout_shift = function (fault, el) {
   function shift() {
     var anchor = el.closest("form, fieldset, table, ul, ol, section, article, p") || el;
     if (anchor === D.body || !anchor.parentNode) { anchor = el; }
+    // Scroll anchoring would scroll the page by the block's height when the viewport starts below the block
+    // (the page scrolled past the top of the target's form), so the target would stay where it was drawn.
+    D.documentElement.style.overflowAnchor = "none";
+    if (D.body) { D.body.style.overflowAnchor = "none"; }
     var before = el.getBoundingClientRect().top;
     var block = make(fault, "div",
       "box-sizing:border-box;height:" + p.height_px + "px;margin:0 0 12px;padding:16px;border-radius:8px;" +

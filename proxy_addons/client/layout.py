@@ -3,7 +3,8 @@
 - `layout_shift` inserts a promotional block `height_px` tall above the target's
   form/section (or only when the pointer first reaches the target, `on_hover`), so
   coordinates computed before the shift point at something else. An agent that
-  grounds again before each action is not affected.
+  grounds again before each action is not affected. Scroll anchoring is turned off
+  for the page, so the target moves on screen however far the page is scrolled.
 - `scroll_jump` scrolls the page by `dy_px` (`times` times, `every_ms` apart).
 - `focus_steal` moves the keyboard focus away from the target field `steal_after_ms`
   after the agent focuses it (to `to_selector`, or nowhere), `times` times; 0 steals it as

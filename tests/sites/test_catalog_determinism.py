@@ -1,10 +1,10 @@
 """Determinism over the whole catalog: every (task, seed 1-2) and every (variant, seed 1) whose faults act
-on the world (seed or server layer), opened in two fresh processes (different hash seeds), gives the same
-initial state bytes and the same seed-layer ledger. A variant with only network and client faults opens
-its task's world as the base does (the store is given no fault), so its case would repeat the base's; and
-variants of one task whose world-layer faults are the same (they differ in network or client faults only) give
-the store the same arguments but for the variant's id, which it only records (no world reads it): they are one
-case, whose line names them all."""
+on the world, opened in two fresh processes (different hash seeds), gives the same initial state bytes and the
+same seed-layer ledger. Only seed-layer faults act on a world as it is made (sites/kit/hooks.run_seed_hooks);
+server-layer ones are armed then and act on requests later. So a variant opens its task's world as the base
+does unless it has seed faults: one with server faults only is named on its base's seed-1 line (the store
+still arms its faults there), and variants of one task with the same seed faults are one case, whose line
+names them all (the store records a variant's id and nothing reads it)."""
 
 import os
 import subprocess
@@ -20,25 +20,37 @@ from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites, load_site_catalog
 
-WORLD_LAYERS = ("seed", "server")
 catalog = load_site_catalog()
 store = EpisodeStore(all_sites())
-cases = [(t, [], [], s) for t in sorted(catalog.tasks) for s in (1, 2)]
-worlds = {}  # (task, its world-layer faults) -> the variants opening it
+worlds = {}  # (task, its seed-layer faults) -> (those faults, the variants opening that world)
+on_base = {}  # task -> (the server-layer faults of its variants without seed faults, those variants)
 for v in sorted(catalog.variants.values(), key=lambda v: v.id):
-    faults = [f for f in v.faults if f.get("layer") in WORLD_LAYERS]
-    if faults:
-        worlds.setdefault((v.tasks[0], json.dumps(faults, sort_keys=True)), (faults, []))[1].append(v.id)
+    seeded = [f for f in v.faults if f.get("layer") == "seed"]
+    served = [f for f in v.faults if f.get("layer") == "server"]
+    if seeded:
+        worlds.setdefault((v.tasks[0], json.dumps(seeded, sort_keys=True)), (seeded, []))[1].append(v.id)
+    elif served:
+        faults, ids = on_base.setdefault(v.tasks[0], ([], []))
+        faults.extend(dict(f, id=f"{v.id}#{n}") for n, f in enumerate(served))
+        ids.append(v.id)
+
+
+def base_case(task_id, seed):
+    faults, ids = on_base.get(task_id, ([], [])) if seed == 1 else ([], [])
+    return task_id, faults, ["base", *ids], seed
+
+
+cases = [base_case(t, s) for t in sorted(catalog.tasks) for s in (1, 2)]
 cases += [(task_id, faults, ids, 1) for (task_id, _), (faults, ids) in worlds.items()]
 for index, (task_id, faults, ids, seed) in enumerate(cases):
     task = catalog.tasks[task_id]
-    variant_id = ids[0] if ids else None
+    variant_id = ids[0] if ids[0] != "base" else None
     episode = store.create(site=task.site, task_id=task_id, seed=seed, setup=WorldSetup(params=task.setup.params),
                            variant_id=variant_id, episode_id=f"e{index}", faults=faults)
     seed_lines = [{k: v for k, v in line.items() if k != "t_ms"} for line in episode.ledger.lines
                   if line.get("layer") == "seed"]
     ledger = hashlib.sha256(json.dumps(seed_lines, sort_keys=True).encode()).hexdigest()
-    print(task_id, ",".join(ids) or "base", seed, hashlib.sha256(episode.initial_state).hexdigest(), ledger,
+    print(task_id, ",".join(ids), seed, hashlib.sha256(episode.initial_state).hexdigest(), ledger,
           len(seed_lines))
     store.delete(episode.id)
 """
@@ -75,16 +87,16 @@ def test_every_task_and_variant_opens_identically_in_two_processes(tmp_path: Pat
     first, second = probes(tmp_path, "11", "12")
     acting = [v for v in catalog.variants.values() if any(f.get("layer") in ("seed", "server") for f in v.faults)]
     # every task twice, and every acting variant in exactly one case (with those sharing its task's world)
-    named = [variant for line in first if line.split()[1] != "base" for variant in line.split()[1].split(",")]
+    named = [variant for line in first for variant in line.split()[1].split(",") if variant != "base"]
     assert sorted(named) == sorted(v.id for v in acting)
-    assert sum(line.split()[1] == "base" for line in first) == 2 * len(catalog.tasks)
+    assert sum(line.split()[1].split(",")[0] == "base" for line in first) == 2 * len(catalog.tasks)
     differing = [a for a, b in zip(first, second, strict=True) if a != b]
     assert differing == [], f"{len(differing)} cases differ, e.g. {differing[:5]}"
     # the seed layer really acted: every variant with a seed fault has a ledger line for it
     seeded = {v.id for v in catalog.variants.values() if any(f.get("layer") == "seed" for f in v.faults)}
-    lines = {variant: int(line.split()[-1]) for line in first if line.split()[1] != "base"
-             for variant in line.split()[1].split(",")}
+    lines = {variant: int(line.split()[-1]) for line in first for variant in line.split()[1].split(",")
+             if variant != "base"}
     assert seeded and all(lines[v] > 0 for v in seeded), [v for v in seeded if lines[v] == 0]
     # and different seeds give different worlds
-    bases = [line.split() for line in first if line.split()[1] == "base"]
+    bases = [line.split() for line in first if line.split()[1].split(",")[0] == "base"]
     assert all(a[3] != b[3] for a, b in zip(bases[::2], bases[1::2], strict=True))
