@@ -13,7 +13,8 @@ It is rewritten after every episode, so an interrupted validation resumes where 
 Each run records a digest of what decides it (the task, the variant's faults, the site's and the kit's
 code and templates, the agent's code, the seed): `--resume` runs again what is missing or stale (its
 digest differs from today's), so changing one site's template re-judges that site only, and
-`--stale` lists it. A run recorded before digests (no digest) is taken as current.
+`--stale` lists it. A run recorded before digests (no digest) is stale too: nothing shows it was judged on
+today's code (re-judged, the runs of 57 variants with layout.js's faults, 55 verdicts changed).
 """
 
 import functools
@@ -193,7 +194,7 @@ def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
 
 
 def is_current(record: RunRecord | None, spec: EpisodeSpec, catalog: Catalog) -> bool:
-    return record is not None and record.digest in ("", decision_digest(spec, catalog))
+    return record is not None and record.digest == decision_digest(spec, catalog)
 
 
 def item_key(spec: EpisodeSpec) -> str:
@@ -322,7 +323,9 @@ def stale_items(catalog: Catalog, site: str, seeds: Sequence[int], done: Validit
     out = []
     for spec in plan_validation(catalog, site, seeds, None, done):
         by_agent = done.runs.get(item_key(spec), {}).get(str(spec.seed), {})
-        why = "changed since judged" if any(a in by_agent for a in AGENTS) else "never run"
+        recorded = [by_agent[a] for a in AGENTS if a in by_agent]
+        why = ("never run" if not recorded else "judged before digests" if all(not r.digest for r in recorded)
+               else "changed since judged")
         out.append((item_key(spec), spec.seed, why))
     return out
 

@@ -45,6 +45,14 @@ def run(success: bool) -> RunRecord:
                      fired=["network:latency"])
 
 
+def judged_today(item: str, seed: int, success: bool = True) -> RunRecord:
+    """A run of a catalog item (`base:<task>` or a variant's id) recorded with today's digest: current."""
+    base = item.removeprefix("base:")
+    variant = None if item.startswith("base:") else CATALOG.variants[item]
+    task = CATALOG.tasks[base if variant is None else variant.tasks[0]]
+    return run(success).model_copy(update={"digest": decision_digest(EpisodeSpec(task, variant, seed), CATALOG)})
+
+
 def runs(variant: dict[int, tuple[bool, bool]], base: dict[int, tuple[bool, bool]]) -> dict:
     def by_seed(table: dict[int, tuple[bool, bool]]) -> dict:
         return {str(s): {RECOVERY_ON: run(on), RECOVERY_OFF: run(off)} for s, (on, off) in table.items()}
@@ -80,7 +88,8 @@ def test_resume_plans_only_what_is_missing(tmp_path: Path) -> None:
         "shop_buy_by_seller/base/s1", "shop_buy_by_seller/base/s2",
         "shop_buy_by_seller/shop_checkout_overlay/s1", "shop_buy_by_seller/shop_checkout_overlay/s2"]
     done = ValidityFile(site="shop", seeds=[1, 2], runs={
-        "base:shop_buy_by_seller": {"1": {a: run(True) for a in AGENTS}, "2": {RECOVERY_ON: run(True)}}})
+        "base:shop_buy_by_seller": {"1": {a: judged_today("base:shop_buy_by_seller", 1) for a in AGENTS},
+                                    "2": {RECOVERY_ON: judged_today("base:shop_buy_by_seller", 2)}}})
     left = plan_validation(CATALOG, "shop", [1, 2], [variant], done)
     assert sorted(s.label for s in left) == [
         "shop_buy_by_seller/base/s2", "shop_buy_by_seller/shop_checkout_overlay/s1",
@@ -89,18 +98,18 @@ def test_resume_plans_only_what_is_missing(tmp_path: Path) -> None:
 
 def test_asking_for_one_variant_again_keeps_the_rest_of_the_file(tmp_path: Path) -> None:
     asked, other = "shop_checkout_overlay", "shop_product_overlay_returns"
-    both = {"1": {a: run(True) for a in AGENTS}}
-    write_validity(ValidityFile(site="shop", seeds=[1], runs={
-        "base:shop_buy_by_seller": both, asked: both, other: both, "base:shop_add_to_cart": both}), tmp_path)
+    items = ("base:shop_buy_by_seller", asked, other, "base:shop_add_to_cart")
+    done = {item: {"1": {a: judged_today(item, 1) for a in AGENTS}} for item in items}
+    write_validity(ValidityFile(site="shop", seeds=[1], runs=done), tmp_path)
 
     data, specs = prepare_validation(CATALOG, "shop", [1], [asked], resume=False, folder=tmp_path)
     assert sorted(s.label for s in specs) == ["shop_buy_by_seller/base/s1",
                                               "shop_buy_by_seller/shop_checkout_overlay/s1"]
-    assert data.runs[other] == both and data.runs["base:shop_add_to_cart"] == both  # not asked for: kept
+    assert data.runs[other] == done[other] and data.runs["base:shop_add_to_cart"] == done["base:shop_add_to_cart"]
     assert data.runs[asked] == {} and data.runs["base:shop_buy_by_seller"] == {}  # about to be replaced
 
     data, specs = prepare_validation(CATALOG, "shop", [1], [asked], resume=True, folder=tmp_path)
-    assert specs == [] and data.runs[asked] == both
+    assert specs == [] and data.runs[asked] == done[asked]
 
 
 def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_on_todays_code() -> None:

@@ -64,10 +64,13 @@ def _all_done(site: str, digest_of: object) -> ValidityFile:
     return data
 
 
-def test_current_and_pre_digest_runs_are_kept_and_changed_ones_run_again() -> None:
+def test_current_runs_are_kept_and_changed_and_pre_digest_ones_run_again() -> None:
     current = _all_done("shop", lambda spec: decision_digest(spec, CATALOG))
     assert plan_validation(CATALOG, "shop", [1], None, current) == []
-    assert plan_validation(CATALOG, "shop", [1], None, _all_done("shop", "")) == []  # before digests: current
+    # before digests: nothing shows they were judged on today's code
+    undigested = _all_done("shop", "")
+    assert len(plan_validation(CATALOG, "shop", [1], None, undigested)) == len(plan_validation(CATALOG, "shop", [1]))
+    assert {why for _, _, why in stale_items(CATALOG, "shop", [1], undigested)} == {"judged before digests"}
     stale = _all_done("shop", "0123456789abcdef")
     assert len(plan_validation(CATALOG, "shop", [1], None, stale)) == len(plan_validation(CATALOG, "shop", [1]))
     assert {why for _, _, why in stale_items(CATALOG, "shop", [1], stale)} == {"changed since judged"}
