@@ -6,6 +6,7 @@ not told to ignore certificate errors in general; it trusts only the keys pinned
 base64): a started `Stack` exposes them as `spki_pins`, and the pool is given them.
 """
 
+import asyncio
 import base64
 import hashlib
 import uuid
@@ -15,7 +16,7 @@ from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
-from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, Request, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from harness.config import find_chromium
@@ -34,15 +35,50 @@ CHROMIUM_ARGS = [
 ]
 
 
+# What a page sends as it goes (the recorder's last actions, rrweb's last batch, posted on `pagehide`) it is asked
+# to send while it is still alive: under load, Chromium may end a closing page's renderer before its own
+# `pagehide` handlers have run, or tear the context down while what they sent is on its way (seen: a frame's last
+# click missing from actions.jsonl). Those scripts send only what is new, so the real `pagehide` sends nothing twice.
+_PAGEHIDE = "() => window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: false}))"
+SENT_AS_IT_GOES_WAIT_S = 10.0  # a bound for a stalled machine: closing then goes on as it did
+
+
+async def _send_what_it_would_send_on_leaving(page: Page) -> None:
+    """Dispatch `pagehide` to each of the page's frames and wait (bounded) for the requests that starts."""
+    started: list[Request] = []
+
+    def on_request(request: Request) -> None:
+        started.append(request)
+
+    page.on("request", on_request)
+    try:
+        for frame in page.frames:
+            try:
+                await frame.evaluate(_PAGEHIDE)
+            except PlaywrightError:  # the frame went away, or the page is closing
+                continue
+        answers = [asyncio.ensure_future(request.response()) for request in started]
+        if answers:
+            _, late = await asyncio.wait(answers, timeout=SENT_AS_IT_GOES_WAIT_S)
+            for answer in late:
+                answer.cancel()
+            for answer in answers:  # retrieved, so that a failed one is not reported as never retrieved
+                if answer.done() and not answer.cancelled():
+                    answer.exception()
+    finally:
+        page.remove_listener("request", on_request)
+
+
 def _close_pages_first(context: BrowserContext) -> None:
-    """Make `context.close()` close its pages first. A page's `pagehide` handlers then run and what they send
-    goes out (rrweb's last batch of a page is posted there, keepalive): the headless shell drops those
-    requests when a context closes with its pages still open, where chromium sends them."""
+    """Make `context.close()` close its pages first, each once it has sent what it sends as it goes (above). A
+    page's `pagehide` handlers then run and what they send goes out: the headless shell drops those requests
+    when a context closes with its pages still open, where chromium sends them."""
     close_context = context.close
 
     async def close(reason: str | None = None) -> None:
         for page in list(context.pages):
             try:
+                await _send_what_it_would_send_on_leaving(page)
                 await page.close()
             except PlaywrightError:  # closed already, or the browser is gone: the context's close says which
                 pass

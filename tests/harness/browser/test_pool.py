@@ -15,8 +15,12 @@ from harness.config import find_chromium
 
 pytestmark = pytest.mark.e2e
 
+# As the recorder scripts do, the page sends on `pagehide` only what it has not sent yet.
 PAGE = b"""<!doctype html><title>leaving</title><p>on the page</p><script>
-addEventListener("pagehide", () => fetch("/left", {method: "POST", keepalive: true, body: "bye"}), true);
+let sent = false;
+addEventListener("pagehide", () => {
+  if (!sent) { sent = true; fetch("/left", {method: "POST", keepalive: true, body: "bye"}); }
+}, true);
 </script>"""
 
 
