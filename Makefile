@@ -10,9 +10,9 @@ PYTEST_ARGS ?=
 # starts one stack for every file that asks, tests/conftest.py); 1 runs them in this process (the default when
 # PYTEST_ARGS picks the tests). Three on two cores: a test process keeps about half a core busy (its episodes
 # mostly wait on pages and faults' delays), so two left a core idle; four were slower again (696 s of pytest
-# against 613-635 s with three, fresh clones). The API fuzzing runs in a pytest of its
-# own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py), started beside them (the test target). The files are handed out heaviest first
-# (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps.
+# against 613-635 s with three, fresh clones). The API fuzzing runs in a pytest of its own (it cannot run under
+# pytest-xdist: tests/sites/test_fuzz.py), started beside them (the test target). The files are handed out
+# heaviest first (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps.
 TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,3)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # The plugins the tests use, named instead of autoloaded: pytest rewrites the asserts of every module of a
@@ -101,11 +101,12 @@ demo: $(STAMP) bytecode rrweb chromium
 
 # In the parallel run the API fuzzing runs beside the other test processes, at a lower priority: they leave a
 # part of a core idle (their episodes wait on pages), which it takes; its report is printed after theirs.
+TEST_CMD = $(PY) -m pytest -q --durations=25 $(if $(PARALLEL),$(XDIST_ARGS),$(PYTEST_PLUGINS) -p xdist) $(PYTEST_ARGS)
 test: $(STAMP) bytecode rrweb chromium frameworks
 	@$(if $(PARALLEL),fuzz_log=$$(mktemp); nice -n 10 $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PLUGINS) \
 		tests/sites/test_fuzz.py > $$fuzz_log 2>&1 & fuzz=$$!;) \
-	echo "$(PY) -m pytest -q --durations=25 $(if $(PARALLEL),$(XDIST_ARGS),$(PYTEST_PLUGINS) -p xdist) $(PYTEST_ARGS)"; \
-	$(PY) -m pytest -q --durations=25 $(if $(PARALLEL),$(XDIST_ARGS),$(PYTEST_PLUGINS) -p xdist) $(PYTEST_ARGS); \
+	echo "$(TEST_CMD)"; \
+	$(TEST_CMD); \
 	status=$$?; \
 	$(if $(PARALLEL),wait $$fuzz; fuzz_status=$$?; \
 		echo "--- beside them: the API fuzzing (tests/sites/test_fuzz.py)"; cat $$fuzz_log; rm -f $$fuzz_log; \

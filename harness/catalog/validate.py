@@ -14,7 +14,7 @@ Each run records a digest of what decides it (the task, the variant's faults, th
 code and templates, the agent's code, the seed): `--resume` runs again what is missing or stale (its
 digest differs from today's), so changing one site's template re-judges that site only, and
 `--stale` lists it. A run recorded before digests (no digest) is stale too: nothing shows it was judged on
-today's code (re-judged, the runs of 57 variants with layout.js's faults, 55 verdicts changed).
+today's code.
 """
 
 import functools
