@@ -8,12 +8,14 @@ STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 # Test processes: a file's tests stay in one (they share its module-scoped browsers and episodes; each process
 # starts one stack for every file that asks, tests/conftest.py); 1 runs them in this process (the default when
-# PYTEST_ARGS picks the tests). Three on two cores: a test process keeps about half a core busy (its episodes
-# mostly wait on pages and faults' delays), so two left a core idle; four were slower again (696 s of pytest
-# against 613-635 s with three, fresh clones). The API fuzzing runs in a pytest of its own (it cannot run under
-# pytest-xdist: tests/sites/test_fuzz.py), started beside them (the test target). The files are handed out
-# heaviest first (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps.
-TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,3)
+# PYTEST_ARGS picks the tests). Four on two cores: a test process keeps about half a core busy (its episodes
+# mostly wait on pages and faults' delays); with three the machine sat idle a fifth of the run (vmstat), with four
+# a tenth, and the pytest part took 537 s against 618 s (one checkout, one run after the other, 2026-12-05; four
+# were slower than three before the heaviest files went first). The files are handed out heaviest first
+# (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps. The API
+# fuzzing runs in a pytest of its own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py), started beside
+# them (the test target).
+TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,4)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # The plugins the tests use, named instead of autoloaded: pytest rewrites the asserts of every module of a
 # package that registers a plugin (schemathesis, hypothesis, anyio, this project: 600 modules, each parsed and
