@@ -128,7 +128,8 @@ async def test_a_click_on_the_point_where_the_control_was_seen_takes_what_moved_
 async def test_a_tab_the_page_opens_is_followed_only_by_the_agent_lacking_state_tracking(
     browser: BrowserPool, tmp_path: Path,  # noqa: F811
 ) -> None:
-    steps = [*plan("popup"), PlanStep(do="click", role="button", name="Finish")]
+    steps = [*plan("popup"), PlanStep.model_validate({"do": "click", "role": "button", "name": "Finish",
+                                                     "expect": {"text": "Finished"}})]
     runs = await run_agents(browser, steps, tmp_path, "reference-no-recovery", "reference-without-state_tracking",
                             "reference-without-planning")
     for spec in ("reference-no-recovery", "reference-without-state_tracking"):

@@ -24,10 +24,13 @@ from scenarios.schema import CanonicalDiff, PlanStep, Task
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
+# A page confirms a write once the site has it, as a product does: the tests read the site's writes as soon as the
+# agent stops, and a confirmation shown before its request went out raced that on a loaded machine.
 SCRIPT = """
 <script>
 const hit = (what) => fetch('/hit/' + what, {method: 'POST'});
-function done() { document.getElementById('out').textContent = 'Saved it'; hit('save'); }
+const say = (text) => { document.getElementById('out').textContent = text; };
+function done() { hit('save').then(() => say('Saved it')); }
 </script>
 """
 
@@ -52,10 +55,9 @@ PAGES = {
     "disabled": """<button id="b" disabled onclick="done()">Save</button>
                    <script>setTimeout(() => document.getElementById('b').disabled = false, 6000)</script>""",
     # The confirmation shows 3 s after the click (the agent first looks for 1.5 s).
-    "slow": """<button onclick="hit('save'); setTimeout(() => document.getElementById('out').textContent =
-               'Saved it', 3000)">Save</button>""",
+    "slow": """<button onclick="hit('save').then(() => setTimeout(() => say('Saved it'), 3000))">Save</button>""",
     # The write happens but the page says it failed; /saved shows the truth.
-    "lying": """<button onclick="hit('save'); document.getElementById('out').textContent = 'Error'">Save</button>""",
+    "lying": """<button onclick="hit('save').then(() => say('Error'))">Save</button>""",
     # The field "autocorrects" the first thing typed into it.
     "autocorrect": """<label>Name <input id="n" oninput="if (!window.fixed) { window.fixed = 1;
                       setTimeout(() => { this.value = this.value.split('').reverse().join(''); }, 0); }"></label>
@@ -77,7 +79,7 @@ PAGES = {
                  document.getElementById('rv').hidden = false">Continue</button></section>
                  <section id=rv hidden><h2>Review</h2><button onclick="if (!sessionStorage.getItem('once')) {
                  sessionStorage.setItem('once', '1'); return; }
-                 hit(document.querySelector('input[name=c]:checked').value); done()">Save</button></section>
+                 hit(document.querySelector('input[name=c]:checked').value).then(done)">Save</button></section>
                  <script>if (location.search) document.getElementById('rv').hidden = false</script>""",
     # A form whose first Save is dropped without a word (no message, no error); /saved shows whether it
     # landed. A reload would empty the field.
@@ -112,7 +114,7 @@ PAGES = {
                    document.getElementById('b').addEventListener('mousemove', shift, true);</script>""",
     # Save opens a promotion in a new tab (the page stays as it was); Finish is on this page only.
     "popup": """<button onclick="done(); window.open('/page/promo', '_blank')">Save</button>
-                <button onclick="hit('finish')">Finish</button>""",
+                <button onclick="hit('finish').then(() => say('Finished'))">Finish</button>""",
     "promo": """<h1>Today only: 20% off</h1>""",
     # The field gives its focus away the first time it gets it; Save works once it holds "Ada".
     "stealing": """<label>Name <input id="n" autocomplete="off"
@@ -154,8 +156,8 @@ class Site:
         """Save claims success at once; the write lands late: the first looks where it shows find nothing, a
         later one finds it (and from then on the page has no Save button)."""
         body = ("<p>Saved</p>" if "save" in self.hits else
-                "<button onclick=\"fetch('/hit/late', {method: 'POST'}); "
-                "document.getElementById('out').textContent = 'Saved it'\">Save</button><p id=out></p>")
+                "<button onclick=\"fetch('/hit/late', {method: 'POST'}).then(() => "
+                "document.getElementById('out').textContent = 'Saved it')\">Save</button><p id=out></p>")
         return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
 
     async def listing(self, request: web.Request) -> web.Response:
