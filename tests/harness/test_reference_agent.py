@@ -91,7 +91,7 @@ PAGES = {
     "claimed": """<label>Name <input id="n" autocomplete="off"></label>
                   <button onclick="if (document.getElementById('n').value !== 'Ada') return;
                   if (window.presses = (window.presses || 0) + 1, window.presses > 1) { done(); return; }
-                  document.getElementById('out').textContent = 'Saved it'">Save</button>""",
+                  say('Saved it')">Save</button>""",
     # Two orders name the same product; only the earlier one has a parcel to track.
     "orders": """<ul><li>Order 1 · Blue Mug <a href="#" onclick="done(); return false">Track package</a></li>
                  <li>Order 2 · Blue Mug · delivered</li></ul>""",
@@ -156,9 +156,8 @@ class Site:
         """Save claims success at once; the write lands late: the first looks where it shows find nothing, a
         later one finds it (and from then on the page has no Save button)."""
         body = ("<p>Saved</p>" if "save" in self.hits else
-                "<button onclick=\"fetch('/hit/late', {method: 'POST'}).then(() => "
-                "document.getElementById('out').textContent = 'Saved it')\">Save</button><p id=out></p>")
-        return web.Response(text=f"<!doctype html><main>{body}</main>", content_type="text/html")
+                "<button onclick=\"hit('late').then(() => say('Saved it'))\">Save</button><p id=out></p>")
+        return web.Response(text=f"<!doctype html>{SCRIPT}<main>{body}</main>", content_type="text/html")
 
     async def listing(self, request: web.Request) -> web.Response:
         """Saved items, ten a page: what was saved shows on page 2."""
