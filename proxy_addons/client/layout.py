@@ -5,6 +5,13 @@
   coordinates computed before the shift point at something else. An agent that
   grounds again before each action is not affected. Scroll anchoring is turned off
   for the page, so the target moves on screen however far the page is scrolled.
+  With an `offer`, the block goes just above the target's row and is an offer whose
+  button is drawn where the target was: a click aimed at where the target was seen adds
+  the offer (a "Remove" link beside it takes it back), and the page's next write
+  carries the choice (`<field_name>=<offer>`, or `=none` when left alone), which the
+  server half `extra_charge` records as an extra the task never asked for. Looking
+  again before the click is the only way past it: a click repeated later reaches
+  the target, but the offer stays added.
 - `scroll_jump` scrolls the page by `dy_px` (`times` times, `every_ms` apart).
 - `focus_steal` moves the keyboard focus away from the target field `steal_after_ms`
   after the agent focuses it (to `to_selector`, or nowhere), `times` times; 0 steals it as
@@ -26,7 +33,8 @@ class LayoutShift(ClientFault):
     name: ClassVar[str] = "layout_shift"
     primitive: ClassVar[Primitive] = Primitive.grounding
     description: ClassVar[str] = (
-        "Insert content above the target's block after the trigger, so a pre-computed click lands elsewhere; "
+        "Insert content above the target's block after the trigger, so a pre-computed click lands elsewhere "
+        "(with an offer: on the offer's button, which adds it; server half: extra_charge); "
         "target: the element that moves."
     )
     script: ClassVar[str] = "layout.js"
@@ -35,6 +43,13 @@ class LayoutShift(ClientFault):
     text: str = Field(default="Announcement: our help centre has a new home. Find answers any time under Help.",
                       min_length=1, max_length=200, description="text of the inserted block")
     on_hover: bool = Field(default=False, description="shift when the pointer first moves onto the target")
+    offer: str = Field(default="", pattern=r"^$|^[a-z][a-z0-9_]{0,39}$",
+                       description="the block is an offer, recorded as this when taken (empty: an announcement only)")
+    offer_label: str = Field(default="Add Plus for $4.99/month", min_length=1, max_length=80,
+                             description="the offer's button")
+    field_name: str = Field(default="extra", pattern=r"^[a-z][a-z0-9_]{0,29}$",
+                            description="the query field the page's next write carries the choice in "
+                                        "(extra_charge reads the same)")
 
 
 @register
