@@ -17,7 +17,7 @@ import asyncio
 import fnmatch
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -52,15 +52,28 @@ class Finding:
         return f"{self.level}: {self.file}: {self.where}: {self.message}"
 
 
-def check_catalog(*roots: Path, seeds: Sequence[int] = SEEDS) -> list[Finding]:
-    """Every problem of the catalog under `roots` (default: the built-in one), errors first."""
+def check_catalog(*roots: Path, seeds: Sequence[int] = SEEDS, tasks: Collection[str] = ()) -> list[Finding]:
+    """Every problem of the catalog under `roots` (default: the built-in one), errors first.
+
+    With `tasks`, what is checked per task (placeholders, the plan walk, the client faults it reaches, the seed
+    variants opening) is checked for those tasks and their variants only, and the coverage of the whole catalog
+    is not judged: what a task author runs while writing one task. Loading and the checks across variants
+    (references, primitives, duplicates) still cover the whole catalog: they are what makes it load at all."""
     try:
         catalog = load_site_catalog(*roots)
     except ScenarioError as exc:
         return [Finding("error", exc.file, exc.where, exc.message)]
+    unknown = sorted(set(tasks) - set(catalog.tasks))
+    if unknown:
+        return [Finding("error", "(command line)", "--task",
+                        f"unknown task {task!r}; expected one of the catalog's task ids") for task in unknown]
+    scope = sorted(tasks) if tasks else sorted(catalog.tasks)
     findings = [*check_recipe_refs(catalog), *check_primitives(catalog), *check_duplicates(catalog)]
-    findings += asyncio.run(check_tasks(catalog, seeds))
-    findings += check_seed_variants_open(catalog, seeds) + check_coverage(catalog) + skipped_info(catalog)
+    findings += asyncio.run(check_tasks(catalog, seeds, scope))
+    findings += check_seed_variants_open(catalog, seeds, scope)
+    findings += skipped_info(catalog, tasks or None)
+    if not tasks:
+        findings += check_coverage(catalog)
     return sorted(findings, key=lambda f: (_LEVELS.index(f.level), f.file, f.where))
 
 
@@ -149,9 +162,10 @@ def _has_seed_faults(faults: list[dict[str, Any]]) -> bool:
     return any(str(f.get("layer")) == Layer.seed.value for f in faults)
 
 
-def check_seed_variants_open(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
-    """Every variant with seed faults opens on every seed: the site's seed hooks take its task's world.
-    A recipe's variant that does not means its site declares too wide a scope for the family."""
+def check_seed_variants_open(catalog: Catalog, seeds: Sequence[int] = SEEDS,
+                             tasks: Collection[str] | None = None) -> list[Finding]:
+    """Every variant with seed faults opens on every seed (on `tasks`, default all): the site's seed hooks take
+    its task's world. A recipe's variant that does not means its site declares too wide a scope for the family."""
     _, _, store = build()
     out = []
     for variant_id in sorted(catalog.variants):
@@ -159,6 +173,8 @@ def check_seed_variants_open(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> 
         if not _has_seed_faults(variant.faults):
             continue
         for task_id in variant.tasks:
+            if tasks is not None and task_id not in tasks:
+                continue
             task = catalog.tasks[task_id]
             for seed in seeds:
                 try:
@@ -174,15 +190,16 @@ def check_seed_variants_open(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> 
     return out
 
 
-def skipped_info(catalog: Catalog) -> list[Finding]:
-    """The tasks each recipe skipped because the task's site declares its seed family cannot take them, and, in
-    one line, what the recipe budget left out (`webchaos list` would show none of those variants)."""
+def skipped_info(catalog: Catalog, tasks: Collection[str] | None = None) -> list[Finding]:
+    """The tasks (of `tasks`, default all) each recipe skipped because the task's site declares its seed family
+    cannot take them, and, unscoped, in one line what the recipe budget left out (`webchaos list` would show none
+    of those variants)."""
     out = [Finding("info", _source(catalog, "recipe", s.variant_id.split("@", 1)[0]), f"variant {s.variant_id}",
-                   f"not expanded: {s.reason}") for s in catalog.skipped]
-    if catalog.over_budget and catalog.recipe_budget is not None:
-        tasks = len({s.task_id for s in catalog.over_budget})
+                   f"not expanded: {s.reason}") for s in catalog.skipped if tasks is None or s.task_id in tasks]
+    if catalog.over_budget and catalog.recipe_budget is not None and tasks is None:
+        cut_tasks = len({s.task_id for s in catalog.over_budget})
         out.append(Finding("info", str(catalog.sources.get("recipe_budget", "(catalog)")), "recipe_budget",
-                           f"{len(catalog.over_budget)} recipe variants on {tasks} tasks left out "
+                           f"{len(catalog.over_budget)} recipe variants on {cut_tasks} tasks left out "
                            f"({catalog.recipe_budget.per_task_and_primitive} per task and primitive)"))
     return out
 
@@ -414,11 +431,12 @@ class _Walked:
     rendered: list[tuple[str, Page]]
 
 
-async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS) -> list[Finding]:
+async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS,
+                      tasks: Collection[str] | None = None) -> list[Finding]:
     public, _, store = build()
     sites = all_sites()
     out: list[Finding] = []
-    for task_id in sorted(catalog.tasks):
+    for task_id in sorted(catalog.tasks if tasks is None else tasks):
         task = catalog.tasks[task_id]
         path = _source(catalog, "task", task_id)
         site = sites[task.site]

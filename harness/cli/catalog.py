@@ -166,6 +166,9 @@ def catalog_suites(write: Annotated[bool, typer.Option(
 @catalog_app.command("check")
 def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scenario YAML file or folder")] = None,
                   seeds: Annotated[str, typer.Option(help="seeds the placeholders and plans are checked on")] = "1-3",
+                  task: Annotated[list[str] | None, typer.Option(
+                      "--task", "-t", help="check these tasks' plans and variants only (repeatable); the whole "
+                      "catalog still loads, its coverage is not judged")] = None,
                   ) -> None:
     """Exit 1 on any error (file, field, what was expected): schema, unknown tasks / fault types / sites,
     fault types a site does not implement, placeholders that do not resolve, plan steps whose role + name
@@ -173,7 +176,7 @@ def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scena
     that does not open. Thin coverage warns; tasks a recipe skipped by its site's declaration are info."""
     from harness.catalog.check import check_catalog
 
-    findings = check_catalog(*(catalog or []), seeds=cli_seeds(seeds))
+    findings = check_catalog(*(catalog or []), seeds=cli_seeds(seeds), tasks=task or ())
     for finding in findings:
         colour = {"error": "red", "warning": "yellow"}.get(finding.level, "cyan")
         console.print(f"[{colour}]{finding.level}[/] {finding.file}: {finding.where}: {finding.message}",

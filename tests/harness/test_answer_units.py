@@ -1,10 +1,7 @@
 """How each interactive way in reads an answer: `webchaos up` (the line typed before Enter) and `webchaos play`
-(Done's body); and how `webchaos list` and `catalog` name a task's kind."""
+(Done's body). How `webchaos list` and `catalog` name a task's kind is checked where their output is
+(tests/harness/test_cli_startup.py, tests/harness/test_catalog_check.py)."""
 
-import subprocess
-import sys
-
-from harness.config import PROJECT_ROOT
 from harness.interactive.play import _answer_of
 from harness.interactive.up import INFEASIBLE_WORD, typed_answer
 from scenarios.answers import MAX_ANSWER_CHARS, Answer
@@ -26,14 +23,3 @@ def test_done_reads_the_players_answer_and_refuses_a_malformed_one() -> None:
     assert _answer_of({"answer": 12}) == f"answer: expected text of at most {MAX_ANSWER_CHARS} characters"
     assert _answer_of({"answer": "x" * (MAX_ANSWER_CHARS + 1)}) is not None
     assert _answer_of({"infeasible": "yes"}) == "infeasible: expected true or false"
-
-
-def test_list_and_catalog_name_each_tasks_kind() -> None:
-    listed = subprocess.run([sys.executable, "-m", "harness.cli.main", "list"], capture_output=True, text=True,
-                            cwd=PROJECT_ROOT, timeout=120, env={"COLUMNS": "300", "PATH": ""})
-    assert listed.returncode == 0, listed.stderr
-    assert "shop_add_to_cart [action] (shop;" in listed.stdout
-    summary = subprocess.run([sys.executable, "-m", "harness.cli.main", "catalog"], capture_output=True, text=True,
-                             cwd=PROJECT_ROOT, timeout=120, env={"COLUMNS": "300", "PATH": ""})
-    assert summary.returncode == 0, summary.stderr
-    assert "shop tasks by kind: action " in summary.stdout and ", infeasible variants " in summary.stdout

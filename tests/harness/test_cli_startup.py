@@ -58,6 +58,8 @@ def test_list_and_faults_print_what_they_kept_without_deriving_it_again(tmp_path
     first, loaded_first = _run_and_list_modules(args, tmp_path)
     assert {"scenarios.faults", "pydantic"} <= set(loaded_first)  # the first run derives (nothing kept yet)
     assert first.strip()
+    if args == ["list"]:
+        assert "shop_add_to_cart [action] (shop;" in first  # each task with its kind
     again, loaded_again = _run_and_list_modules(args, tmp_path)
     assert again == first
     assert loaded_again == []
