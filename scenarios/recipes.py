@@ -27,10 +27,10 @@ from pydantic import Field
 
 from scenarios.faults import Layer, Primitive, lookup
 from scenarios.profile import SiteProfile
-from scenarios.schema import PlanStep, Task, Variant
+from scenarios.schema import PlanStep, Task, Variant, VariantStatus
 from scenarios.strict import Strict
 
-Binding = Literal["commit", "search", "fill", "detail", "pages", "site"]
+Binding = Literal["commit", "entry", "search", "fill", "detail", "pages", "site"]
 WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"]
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
 
@@ -44,7 +44,7 @@ class Recipe(Strict):
     id: str = Field(pattern=r"^[a-z0-9_]+$")
     title: str = Field(description="the variants' title; {step} becomes the bound step's description")
     target_primitive: Primitive
-    bind: Binding = Field(description="commit | search | fill | detail | pages | site")
+    bind: Binding = Field(description="commit | entry | search | fill | detail | pages | site")
     nth: int = Field(default=1, ge=1, description="with commit or fill: the Nth such step")
     exclude: RecipeExclude = RecipeExclude()
     unfair: dict[str, str] = Field(
@@ -52,6 +52,9 @@ class Recipe(Strict):
     ineffective: dict[str, str] = Field(
         default_factory=dict,
         description="task id -> why its fault cannot fire on that task (status ineffective, not run by default)")
+    harmless: str = Field(
+        default="", description="why no naive agent fails the recipe's variants, measured (status harmless, not run "
+                                "by default): they cannot show the primitive they name")
     faults: list[dict[str, Any]] = Field(
         min_length=1, description="fault envelopes; `match` is filled from the binding (keys given here are kept)")
 
@@ -99,6 +102,15 @@ def bind_step(task: Task, bind: Binding, nth: int = 1) -> BoundStep | None:
             return None
         kind = "commit step" if nth == 1 else f"{_ordinal(nth)} commit step"
         return BoundStep(commits[nth - 1][0], commits[nth - 1][1], _describe(kind, *commits[nth - 1]))
+    if bind == "entry":
+        # the link click that opens the page the first commit is on: the way into the commit's page
+        first = next((i for i, s in plan if s.effect is not None), None)
+        for i, s in reversed(plan[:first or 0]):
+            if s.loads_a_page():
+                if s.do == "click" and s.role == "link" and _literal(s.name):
+                    return BoundStep(i, s, _describe("link that opens the commit's page", i, s))
+                return None
+        return None
     if bind == "search":
         for i, s in plan:
             if s.role == "searchbox" and s.do in ("fill", "press"):
@@ -294,12 +306,15 @@ def expand(recipe: Recipe, tasks: Mapping[str, Task],
     return out, skipped
 
 
-def _marked(recipe: Recipe, task_id: str) -> tuple[Literal["ok", "unfair", "ineffective"], str]:
-    """The status and reason the recipe gives its variant on `task_id` (unfair wins if marked both ways)."""
+def _marked(recipe: Recipe, task_id: str) -> tuple[VariantStatus, str]:
+    """The status and reason the recipe gives its variant on `task_id` (unfair, then ineffective, then harmless
+    when marked more than one way)."""
     if task_id in recipe.unfair:
         return "unfair", recipe.unfair[task_id]
     if task_id in recipe.ineffective:
         return "ineffective", recipe.ineffective[task_id]
+    if recipe.harmless.strip():
+        return "harmless", recipe.harmless
     return "ok", ""
 
 

@@ -360,16 +360,23 @@ class Task(Strict):
         return "action+answer" if self.writes else "answer"
 
 
+# Why a variant is left out of default runs (it stays in the catalog, runnable by name, with its reason):
+# unfair (the reference agent cannot pass it), ineffective (its fault cannot fire on the way a robust agent does
+# the task), harmless (fair and effective, but no naive agent fails it: it cannot show the primitive it names).
+VariantStatus = Literal["ok", "unfair", "ineffective", "harmless"]
+
+
 class Variant(Strict):
     id: str = Field(pattern=r"^[a-z0-9_]+(@[a-z0-9_]+)?$", description="<recipe>@<task> when a recipe made it")
     title: str
     tasks: list[str] = Field(min_length=1, description="ids of the base tasks this variant applies to")
     target_primitive: Primitive
     faults: list[dict[str, Any]] = Field(min_length=1, description="fault envelopes (DESIGN.md)")
-    status: Literal["ok", "unfair", "ineffective"] = Field(
-        default="ok", description="left out of default runs: unfair (the reference agent cannot pass it) or "
-                                  "ineffective (its fault cannot fire on the way a robust agent does the task)")
-    reason: str = Field(default="", description="with status unfair or ineffective: why")
+    status: VariantStatus = Field(
+        default="ok", description="left out of default runs: unfair (the reference agent cannot pass it), "
+                                  "ineffective (its fault cannot fire on the way a robust agent does the task) or "
+                                  "harmless (no naive agent fails it)")
+    reason: str = Field(default="", description="with a status other than ok: why")
     recipe: str | None = Field(default=None, description="the recipe this variant was expanded from")
 
     @model_validator(mode="after")
@@ -380,7 +387,7 @@ class Variant(Strict):
 
     @property
     def by_default(self) -> bool:
-        """Is it in default runs (not marked unfair or ineffective)?"""
+        """Is it in default runs (not marked unfair, ineffective or harmless)?"""
         return self.status == "ok"
 
     @property

@@ -51,14 +51,16 @@ def sample_rank(sample_seed: int, variant_id: str) -> str:
 
 def choose_sample(catalog: Catalog, files: Sequence[ValidityFile], per_cell: int = PER_CELL,
                   sample_seed: int = SAMPLE_SEED) -> list[str]:
-    """Up to `per_cell` valid variants that bite on the episode seed per (site, target primitive): the ones
+    """Up to `per_cell` valid variants in default runs that bite on the episode seed per (site, target
+    primitive): the ones
     ranked first by a hash of the committed seed and their id. The ranking is each variant's own, so a cell
     that gains such variants keeps its sample unless a newcomer ranks above one in it (a redraw would replace
     the whole sample, and every run of it, each time the catalog grows)."""
     cells: dict[tuple[str, str], list[str]] = {}
     for data in files:
         for variant_id, judgement in data.variants.items():
-            if variant_id in catalog.variants and judgement.valid and data.bites_on(variant_id, EPISODE_SEED):
+            if variant_id in catalog.variants and catalog.variants[variant_id].by_default and judgement.valid \
+                    and data.bites_on(variant_id, EPISODE_SEED):
                 primitive = catalog.variants[variant_id].target_primitive.value  # the catalog's, now
                 cells.setdefault((data.site, primitive), []).append(variant_id)
     chosen: list[str] = []

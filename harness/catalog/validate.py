@@ -441,20 +441,41 @@ def refresh(data: ValidityFile, catalog: Catalog, variant_ids: Iterable[str] | N
 K = TypeVar("K")
 
 
-def _count_judged(files: Iterable[ValidityFile],
-                  key: Callable[[ValidityFile, Judgement], K]) -> dict[K, dict[str, int]]:
-    """key -> counts of judged, fair, effective and biting variants."""
+def _count_judged(files: Iterable[ValidityFile], key: Callable[[ValidityFile, Judgement], K],
+                  keep: Callable[[str], bool] = lambda _: True) -> dict[K, dict[str, int]]:
+    """key -> counts of judged, fair, effective and biting variants (and biting among the fair), of the variant
+    ids `keep` keeps."""
     out: dict[K, dict[str, int]] = {}
     for data in files:
-        for judgement in data.variants.values():
-            if judgement.fair is None:
+        for variant_id, judgement in data.variants.items():
+            if judgement.fair is None or not keep(variant_id):
                 continue
-            cell = out.setdefault(key(data, judgement), {"judged": 0, "fair": 0, "effective": 0, "biting": 0})
+            cell = out.setdefault(key(data, judgement), {"judged": 0, "fair": 0, "effective": 0, "biting": 0,
+                                                         "fair_biting": 0})
             cell["judged"] += 1
             cell["fair"] += int(bool(judgement.fair))
             cell["effective"] += int(bool(judgement.effective))
             cell["biting"] += int(bool(judgement.biting))
+            cell["fair_biting"] += int(bool(judgement.fair and judgement.biting))
     return out
+
+
+def default_run_shares(files: Iterable[ValidityFile], catalog: Catalog) -> dict[str, dict[str, int]]:
+    """target primitive -> counts of the judged variants in default runs (not marked unfair, ineffective or
+    harmless): what a run of the catalog as shipped meets."""
+    return _count_judged(files, lambda _, judgement: judgement.target_primitive,
+                         lambda variant_id: variant_id in catalog.variants and catalog.variants[variant_id].by_default)
+
+
+def default_run_summary(files: Iterable[ValidityFile], catalog: Catalog) -> str:
+    """One line: the default runs' judged variants, fair, effective, biting among the fair, overall and per target."""
+    rows = default_run_shares(files, catalog)
+    total = {k: sum(row[k] for row in rows.values()) for k in ("judged", "fair", "effective", "fair_biting")}
+    per = ", ".join(f"{primitive} {_pct(row['fair_biting'], row['fair'])}" for primitive, row in sorted(
+        rows.items(), key=lambda kv: (-kv[1]["fair_biting"] / max(1, kv[1]["fair"]), kv[0])))
+    return (f"default runs: {total['judged']} variants judged, {_pct(total['fair'], total['judged'])} fair, "
+            f"{_pct(total['effective'], total['judged'])} effective, {_pct(total['fair_biting'], total['fair'])} of "
+            f"the fair biting (by target: {per})")
 
 
 def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int]]:
@@ -506,6 +527,12 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
              "task.", ""]
     cells = shares(files)
     recipes = by_recipe(files)
+    marked = sorted({(v.recipe, v.status, v.reason) for v in catalog.variants.values() if v.status == "harmless"})
+    lines += ["## Default runs", "", default_run_summary(files, catalog).capitalize() + ".", ""]
+    if marked:
+        lines += ["Out of default runs as harmless (fair and effective, but no naive agent fails them):", ""]
+        lines += [f"- `{recipe or 'hand-written'}`: {reason}" for recipe, _, reason in marked]
+        lines.append("")
     lines += ["## By recipe", "",
               "Every site's judged variants of each recipe, the least biting first. One that seldom bites is "
               "one the scripted agent without recoveries gets through: text it never reads (an instruction "

@@ -45,7 +45,7 @@ def catalog_summary(ctx: typer.Context,
         proven_specific,
         read_specificity,
     )
-    from harness.catalog.validate import judged_current, shares
+    from harness.catalog.validate import default_run_summary, judged_current, shares
     from scenarios.answers import TASK_KINDS
     from scenarios.faults import Primitive, registry
 
@@ -53,11 +53,11 @@ def catalog_summary(ctx: typer.Context,
     sites = sorted({t.site for t in cat.tasks.values()})
     variants = list(cat.variants.values())
     recipes = sum(1 for v in variants if v.recipe)
-    unfair = sum(1 for v in variants if v.status == "unfair")
-    ineffective = sum(1 for v in variants if v.status == "ineffective")
+    marked = Counter(v.status for v in variants)
     console.print(f"sites {len(sites)} ({', '.join(sites)}); task templates {len(cat.tasks)}; variants {len(variants)} "
                   f"({recipes} from {len(cat.recipes)} recipes, {len(variants) - recipes} hand-written; "
-                  f"{unfair} marked unfair, {ineffective} ineffective)", highlight=False)
+                  f"{marked['unfair']} marked unfair, {marked['ineffective']} ineffective, {marked['harmless']} "
+                  "harmless)", highlight=False)
     layers = _layers(cat)
     console.print("variants by layer: " + ", ".join(f"{k} {layers[k]}" for k in sorted(layers)), highlight=False)
     primitives = Counter(v.target_primitive.value for v in variants)
@@ -80,6 +80,7 @@ def catalog_summary(ctx: typer.Context,
                   f"{sum(n for _, n in fresh.values())} judged variants ("
                   + ", ".join(f"{site} {f}/{n}" for site, (f, n) in sorted(fresh.items()))
                   + "); `webchaos validate --stale` lists the rest", highlight=False)
+    console.print(default_run_summary(evidence, cat), highlight=False)
     console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky)}"
                   + (f" ({', '.join(flaky[:5])}{' …' if len(flaky) > 5 else ''})" if flaky else ""), highlight=False)
     specificity = read_specificity()

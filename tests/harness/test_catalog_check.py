@@ -192,6 +192,10 @@ def test_catalog_prints_counts_and_the_primitive_site_matrix() -> None:
     assert f"task templates {len(catalog.tasks)}; variants {len(catalog.variants)}" in text
     assert f"from {len(catalog.recipes)} recipes" in text
     assert "shop tasks by kind: action " in text and ", infeasible variants " in text
+    from harness.catalog.evidence import all_validity
+    from harness.catalog.validate import default_run_summary
+
+    assert " ".join(default_run_summary(all_validity(), catalog).split()) in text
     clients = sum(1 for kind in registry().values() if kind.layer.value == "client")
     assert "variants by layer: client" in text and f"fault types per layer: client {clients}," in text
     rows = {line.split()[1].rstrip("*") for line in out.stdout.splitlines() if line.startswith("│")}

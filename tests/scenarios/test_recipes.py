@@ -159,6 +159,45 @@ def test_a_recipe_marks_its_variant_on_a_task_ineffective_and_unfair_wins_over_i
         "commit_overlay@buy"]
 
 
+def test_a_recipe_marked_harmless_keeps_every_variant_out_of_default_runs_below_the_task_marks(
+        tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    unfair: {settings: "the banner hides the only setting"}
+    harmless: "no naive agent failed it on 40 tasks"
+    faults: [{type: overlay, layer: client}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    assert (v["commit_overlay@buy"].status, v["commit_overlay@buy"].reason) == (
+        "harmless", "no naive agent failed it on 40 tasks")
+    assert v["commit_overlay@settings"].status == "unfair"
+    assert catalog.variants_for("buy", include_marked=False) == []  # type: ignore[attr-defined]
+
+
+def test_the_entry_binding_is_the_link_click_that_opens_the_commits_page(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: popup
+    title: A tab opens as {step} is clicked
+    target_primitive: state_tracking
+    bind: entry
+    faults: [{type: popup_tab, layer: client, params: {after_clicks: 1}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    # buy's item page is opened by a link named after the item (a placeholder: no client target): none; settings
+    # is reached by a goto: none either
+    assert sorted(v) == []
+    task = catalog.tasks["buy"]  # type: ignore[attr-defined]
+    literal = task.model_copy(update={"plan": [
+        *task.plan[:3], task.plan[3].model_copy(update={"name": "Today's deal"}), *task.plan[4:]]})
+    bound = bind_step(literal, "entry")
+    assert bound is not None and bound.index == 3 and bound.step is not None and bound.step.name == "Today's deal"
+    assert "link that opens the commit's page (plan step 4" in bound.label
+    assert bind_step(catalog.tasks["settings"], "entry") is None  # type: ignore[attr-defined]
+
+
 def test_step_words_in_parameters_and_the_nth_fill(tmp_path: Path) -> None:
     _, catalog = catalog_with(tmp_path, """
   - id: renamed
