@@ -33,8 +33,9 @@ class PopupTab(ClientFault):
 
     url_path: str = Field(default="/?promo=1", pattern=r"^/", max_length=200, description="what the new tab opens")
     on_click: bool = Field(
-        default=False, description="open as the target is clicked, within the click (as a script that hijacks a "
-                                   "click does): a link's click leaves its page, and a tab opened after it may not open")
+        default=False, description="open as the target is clicked, within the click (as a script that hijacks "
+                                   "a click does): a link's click leaves its page, and a tab opened after it may "
+                                   "not open")
 
 
 @register
