@@ -38,6 +38,8 @@ _PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
 class RecipeExclude(Strict):
     tasks: list[str] = Field(default_factory=list, description="task ids the recipe never expands onto")
     tags: list[str] = Field(default_factory=list, description="tasks carrying any of these tags are skipped")
+    step_roles: list[str] = Field(default_factory=list,
+                                  description="tasks whose bound step acts on a control of one of these roles")
 
 
 class Recipe(Strict):
@@ -267,7 +269,7 @@ def expand(recipe: Recipe, tasks: Mapping[str, Task],
         if not all(_implements(raw, profile) for raw in recipe.faults):
             continue
         bound = bind_step(task, recipe.bind, recipe.nth)
-        if bound is None:
+        if bound is None or (bound.step is not None and bound.step.role in recipe.exclude.step_roles):
             continue
         refused = _refusal(recipe.faults, profile, task)
         if refused is None and any(raw.get("layer") == Layer.client.value for raw in recipe.faults):

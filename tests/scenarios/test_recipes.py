@@ -198,6 +198,28 @@ def test_the_entry_binding_is_the_link_click_that_opens_the_commits_page(tmp_pat
     assert bind_step(catalog.tasks["settings"], "entry") is None  # type: ignore[attr-defined]
 
 
+def test_a_recipe_leaves_out_tasks_whose_bound_step_acts_on_an_excluded_role(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: steal
+    title: Steal
+    target_primitive: state_tracking
+    bind: fill
+    exclude: {step_roles: [searchbox]}
+    faults: [{type: focus_steal, layer: client, params: {times: 10}}]
+  - id: steal_second
+    title: Steal
+    target_primitive: state_tracking
+    bind: fill
+    nth: 2
+    exclude: {step_roles: [searchbox]}
+    faults: [{type: focus_steal, layer: client, params: {times: 3}}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    # buy's first fill is its search box: left out; its second (Quantity, a spinbutton) is kept
+    assert sorted(v) == ["steal_second@buy"]
+    assert v["steal_second@buy"].faults[0]["match"]["name"] == "Quantity"
+
+
 def test_step_words_in_parameters_and_the_nth_fill(tmp_path: Path) -> None:
     _, catalog = catalog_with(tmp_path, """
   - id: renamed
