@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from mitmproxy import http
 from mitmproxy.proxy.mode_specs import ProxyMode
 from mitmproxy.test import taddons, tflow
+from playwright.async_api import Browser, async_playwright
 
+from harness.config import find_chromium
 from proxy_addons.arming import SiteEvents
 from proxy_addons.client import ClientInject
 from proxy_addons.episodes import Episodes, ProxyEpisode, arm_proxy_faults
@@ -119,3 +122,12 @@ def stack(upstream: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[A
     from tests.proxy_addons.live import run_stack
 
     yield from run_stack(upstream.port, tmp_path_factory.mktemp("stack"))
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    """Headless Chromium for a module of in-browser tests of the client runtime on pages of their own."""
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=find_chromium(headless=True))
+        yield launched
+        await launched.close()

@@ -2,13 +2,9 @@
 the page is scrolled; with an offer, a click aimed where the target was seen takes the offer, and the page's next
 write carries the choice."""
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, Page, Route, async_playwright
+from playwright.async_api import Browser, Page, Route
 
-from harness.config import find_chromium
 from proxy_addons.client.inject import script_source
 from proxy_addons.client.layout import LayoutShift
 
@@ -19,14 +15,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 PAGE = """<!doctype html><html><body style="margin:0"><div style="height:300px">Vacation responder</div>
 <form><textarea aria-label="Message" style="display:block;height:300px;width:400px"></textarea>
 <button type="button">Save changes</button></form><div style="height:900px"></div></body></html>"""
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=find_chromium(headless=True))
-        yield launched
-        await launched.close()
 
 
 @pytest.mark.parametrize("scroll_y", [200, 350])

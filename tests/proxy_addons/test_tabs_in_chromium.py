@@ -2,13 +2,9 @@
 tab opens however fast the click comes after the page loads, while the link takes its own tab on to the next
 page."""
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, BrowserContext, Page, Route, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Route
 
-from harness.config import find_chromium
 from proxy_addons.client.content import PopupTab
 from proxy_addons.client.inject import script_source
 
@@ -17,14 +13,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 PAYEES = """<!doctype html><html><head>{script}</head><body><h1>Payees</h1>
 <p><a href="/payees?add=1">Add payee</a></p><p><a href="/help">Help</a></p></body></html>"""
 NEXT = "<!doctype html><html><body><h1>{path}</h1></body></html>"
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=find_chromium(headless=True))
-        yield launched
-        await launched.close()
 
 
 async def _open_payees(browser: Browser, reports: list[str]) -> tuple[BrowserContext, Page]:
