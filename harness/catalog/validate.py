@@ -536,8 +536,9 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
     lines += ["## By recipe", "",
               "Every site's judged variants of each recipe, the least biting first. One that seldom bites is "
               "one the scripted agent without recoveries gets through: text it never reads (an instruction "
-              "injected in the page, a correction in an older message), a page it never scrolls by hand, a tab "
-              "it only follows at its next step, records it never looks past.", "",
+              "injected in the page, a correction in an older message), a page it never scrolls by hand, "
+              "records it never looks past, a write reset before the site saw it (it fires, and the browser "
+              "sends the write again on a new connection by itself).", "",
               "| recipe | judged | fair | effective | biting |", "|---|---:|---:|---:|---:|"]
     for recipe, row in sorted(recipes.items(), key=lambda kv: (kv[1]["biting"] / kv[1]["judged"], kv[0])):
         lines.append(f"| `{recipe}` | {row['judged']} | {_pct(row['fair'], row['judged'])} | "

@@ -133,7 +133,7 @@ def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_
     assert judged_current(file(False, True), CATALOG) == (0, 1)
     judged = file(True, True)
     counts = by_recipe([judged])
-    assert counts == {recipe_made.recipe: {"judged": 1, "fair": 1, "effective": 1, "biting": 0}}
+    assert counts == {recipe_made.recipe: {"judged": 1, "fair": 1, "effective": 1, "biting": 0, "fair_biting": 0}}
     judged.variants[recipe_made.id] = judged.variants[recipe_made.id].model_copy(update={"recipe": None})
     assert list(by_recipe([judged])) == [HAND_WRITTEN]
 
