@@ -121,7 +121,7 @@ def _sample(catalog: Catalog, task_id: str, variant: str | None, seed: int) -> S
 
 def samples(site: str, tasks: str | list[str] | None = None, variants: str | list[str] | None = None,
             seeds: str | int | list[int] = 1, base: bool = True) -> list[Sample]:
-    """task × (base + variants) × seed for one site's catalog tasks (variants marked unfair or ineffective
+    """task × (base + variants) × seed for one site's catalog tasks (variants marked out of default runs
     only when named)."""
     catalog = load_site_catalog()
     wanted_tasks = _ids(tasks)

@@ -92,7 +92,7 @@ def _derive_tasks(catalog: list[Path]) -> list[dict[str, Any]]:
 
 def task_listing(catalog: list[Path] | None, inputs: str | None = None) -> list[dict[str, Any]]:
     """Every task of the catalog (the built-in one, or the files and folders of `catalog`) in catalog order:
-    id, kind, site, primitives, title and its variants (unfair and ineffective ones included), each with id,
+    id, kind, site, primitives, title and its variants (those marked out of default runs included), each with id,
     whether it makes the task infeasible, target primitive and title. `inputs`: `catalog_inputs(catalog)` when
     the caller has it. A catalog that does not load raises CliError (nothing is kept)."""
     roots = list(catalog or [])

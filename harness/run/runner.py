@@ -45,7 +45,7 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
     specs = []
     for task_id in tasks:
         task = catalog.tasks[task_id]
-        # by default, variants marked unfair or ineffective are left out
+        # by default, variants marked unfair, ineffective or harmless are left out
         variants = [v for v in catalog.variants_for(task_id)
                     if (v.by_default if variant_ids is None else v.id in variant_ids)]
         if one_per_primitive:
