@@ -67,11 +67,11 @@ def check_catalog(*roots: Path, seeds: Sequence[int] = SEEDS, tasks: Collection[
     if unknown:
         return [Finding("error", "(command line)", "--task",
                         f"unknown task {task!r}; expected one of the catalog's task ids") for task in unknown]
-    scope = sorted(tasks) if tasks else sorted(catalog.tasks)
+    scope = set(tasks) or None
     findings = [*check_recipe_refs(catalog), *check_primitives(catalog), *check_duplicates(catalog)]
     findings += asyncio.run(check_tasks(catalog, seeds, scope))
     findings += check_seed_variants_open(catalog, seeds, scope)
-    findings += skipped_info(catalog, tasks or None)
+    findings += skipped_info(catalog, scope)
     if not tasks:
         findings += check_coverage(catalog)
     return sorted(findings, key=lambda f: (_LEVELS.index(f.level), f.file, f.where))

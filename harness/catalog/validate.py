@@ -527,11 +527,13 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
              "task.", ""]
     cells = shares(files)
     recipes = by_recipe(files)
-    marked = sorted({(v.recipe, v.status, v.reason) for v in catalog.variants.values() if v.status == "harmless"})
-    lines += ["## Default runs", "", default_run_summary(files, catalog).capitalize() + ".", ""]
-    if marked:
+    harmless = sorted({(v.recipe or "hand-written", v.reason) for v in catalog.variants.values()
+                       if v.status == "harmless"})
+    summary = default_run_summary(files, catalog)
+    lines += ["## Default runs", "", summary[0].upper() + summary[1:] + ".", ""]
+    if harmless:
         lines += ["Out of default runs as harmless (fair and effective, but no naive agent fails them):", ""]
-        lines += [f"- `{recipe or 'hand-written'}`: {reason}" for recipe, _, reason in marked]
+        lines += [f"- `{recipe}`: {reason}" for recipe, reason in harmless]
         lines.append("")
     lines += ["## By recipe", "",
               "Every site's judged variants of each recipe, the least biting first. One that seldom bites is "
