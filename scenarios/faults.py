@@ -168,6 +168,9 @@ class FaultType(Strict):
 # Keyed by (layer, name): one name may exist on two layers (e.g. `session_expiry` in the
 # proxy and in the sites' handlers); the envelope's `layer` says which one is meant.
 _REGISTRY: dict[tuple[Layer, str], type[FaultType]] = {}
+# `_types_on`'s answers, dropped whenever a type is registered or forgotten (it is asked once per fault parsed,
+# thousands of times as the catalog loads).
+_TYPES_ON: dict[tuple[Layer, ...], dict[tuple[Layer, str], type[FaultType]]] = {}
 # Fault types are plugins: each entry point of a layer's group (`webchaos.faults.network`, …)
 # names a module whose import registers that layer's types (the built-in ones are declared in
 # pyproject.toml; other packages may add their own). One group per layer, so a process loads only
@@ -186,6 +189,7 @@ def register(cls: F) -> F:
     if key in _REGISTRY and _REGISTRY[key] is not cls:
         raise ValueError(f"{cls.layer.value} fault type {cls.name!r} registered twice")
     _REGISTRY[key] = cls
+    _TYPES_ON.clear()
     return cls
 
 
@@ -193,6 +197,7 @@ def unregister(cls: type[FaultType]) -> None:
     """Forget a type (for tests that register a throwaway one)."""
     if _REGISTRY.get((cls.layer, cls.name)) is cls:
         del _REGISTRY[(cls.layer, cls.name)]
+        _TYPES_ON.clear()
 
 
 @functools.cache
@@ -209,7 +214,9 @@ def load_plugins(layers: tuple[Layer, ...] = ALL_LAYERS) -> None:
 
 def _types_on(layers: tuple[Layer, ...]) -> dict[tuple[Layer, str], type[FaultType]]:
     load_plugins(layers)
-    return {key: kind for key, kind in _REGISTRY.items() if key[0] in layers}
+    if layers not in _TYPES_ON:
+        _TYPES_ON[layers] = {key: kind for key, kind in _REGISTRY.items() if key[0] in layers}
+    return _TYPES_ON[layers]
 
 
 def registry() -> dict[str, type[FaultType]]:

@@ -72,11 +72,18 @@ def _files_under(root: Path) -> dict[Path, bytes]:
 
 def _tree_digest(*roots: Path, leave_out: frozenset[Path] = frozenset()) -> str:
     """Of every file under `roots` (path and bytes), caches and `leave_out` (paths in the project) left out."""
+    kept = tuple((relative, data) for root in roots for relative, data in _files_under(root).items()
+                 if relative not in leave_out)
+    return _digest_of(kept)
+
+
+@functools.cache
+def _digest_of(files: tuple[tuple[Path, bytes], ...]) -> str:
+    """Many runs' fault types leave the same files out: their trees are hashed once (`webchaos catalog` asks for
+    thousands)."""
     digest = hashlib.sha256()
-    for root in roots:
-        for relative, data in _files_under(root).items():
-            if relative not in leave_out:
-                digest.update(str(relative).encode() + b"\0" + data + b"\0")
+    for relative, data in files:
+        digest.update(str(relative).encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
 
 
@@ -100,6 +107,7 @@ def changed_sources() -> list[Path]:
 def forget_sources() -> None:
     """Read the tree again at the next digest (tests that change a copy of it)."""
     _READ.clear()
+    _digest_of.cache_clear()
     site_digest.cache_clear()
     agent_digest.cache_clear()
 
@@ -193,8 +201,14 @@ def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
-def is_current(record: RunRecord | None, spec: EpisodeSpec, catalog: Catalog) -> bool:
-    return record is not None and record.digest == decision_digest(spec, catalog)
+def all_current(records: Iterable[RunRecord | None], spec: EpisodeSpec, catalog: Catalog) -> bool:
+    """Every one of `records` (runs of one spec: one per agent) judged on what decides `spec` now; the digest is
+    worked out once for all of them (`webchaos catalog` asks it of every recorded run)."""
+    records = list(records)
+    if any(record is None for record in records):
+        return False
+    digest = decision_digest(spec, catalog) if records else ""
+    return all(record is not None and record.digest == digest for record in records)
 
 
 def item_key(spec: EpisodeSpec) -> str:
@@ -314,8 +328,8 @@ def plan_validation(catalog: Catalog, site: str, seeds: Sequence[int], variant_i
     if done is None:
         return specs
     return [spec for spec in specs
-            if not all(is_current(done.runs.get(item_key(spec), {}).get(str(spec.seed), {}).get(a), spec, catalog)
-                       for a in AGENTS)]
+            if not all_current((done.runs.get(item_key(spec), {}).get(str(spec.seed), {}).get(a) for a in AGENTS),
+                               spec, catalog)]
 
 
 def stale_items(catalog: Catalog, site: str, seeds: Sequence[int], done: ValidityFile) -> list[tuple[str, int, str]]:
@@ -393,7 +407,7 @@ async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, 
 
     def current(data: ValidityFile, variant_id: str) -> bool:
         runs = data.runs.get(variant_id, {}).get(str(seed), {})
-        return all(is_current(runs.get(a), spec(variant_id), catalog) for a in AGENTS)
+        return all_current((runs.get(a) for a in AGENTS), spec(variant_id), catalog)
 
     by_site = {data.site: data for data in files}
     judged = sorted((data.site, v) for data in files for v, j in data.variants.items()
@@ -492,7 +506,7 @@ def judged_current(data: ValidityFile, catalog: Catalog) -> tuple[int, int]:
         for seed, by_agent in data.runs.get(item, {}).items():
             if (item, seed) not in known:
                 spec = EpisodeSpec(task, variant, int(seed))
-                known[(item, seed)] = all(is_current(record, spec, catalog) for record in by_agent.values())
+                known[(item, seed)] = all_current(by_agent.values(), spec, catalog)
             if not known[(item, seed)]:
                 return False
         return True

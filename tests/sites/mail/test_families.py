@@ -5,22 +5,18 @@ from typing import Any
 
 import pytest
 
-from sites.kit.app import site_app
-from sites.kit.site import WorldSetup
-from sites.kit.store import EpisodeStore
 from sites.mail.models import MailState, Message
 from sites.mail.query import parse, search
-from sites.mail.site import SITE
 from sites.mail.world.extras import ROOMS
+from tests.sites.worlds import new_world
 
 from . import Doc, client_for
 
 
 def episode_with(faults: list[dict[str, Any]], seed: int = 3, target: str | None = None) -> tuple[Any, Any]:
-    store = EpisodeStore({"mail": SITE})
-    app = site_app(SITE, store)
     params = {"target": target} if target is not None else {}
-    return app, store.create(site="mail", task_id="t", seed=seed, setup=WorldSetup(params=params), faults=faults)
+    app, _, episode = new_world("mail", seed, faults, **params)
+    return app, episode
 
 
 def state_bytes(episode: Any) -> str:
@@ -132,10 +128,7 @@ def test_contradictory_update_an_older_stale_figure_and_a_newer_correction(targe
 
 
 def extras_episode_with(faults: list[dict[str, Any]], target: str, seed: int = 3) -> Any:
-    store = EpisodeStore({"mail": SITE})
-    site_app(SITE, store)
-    setup = WorldSetup(params={"extras": True, "target": target})
-    return store.create(site="mail", task_id="t", seed=seed, setup=setup, faults=faults)
+    return new_world("mail", seed, faults, extras=True, target=target)[2]
 
 
 def test_contradictory_update_of_the_statement_changes_the_total_in_the_attached_file() -> None:

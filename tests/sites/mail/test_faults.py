@@ -2,18 +2,15 @@
 
 from typing import Any
 
-from sites.kit.app import site_app
-from sites.kit.site import WorldSetup
-from sites.kit.store import EpisodeStore
 from sites.mail.site import SITE
+from tests.sites.worlds import new_world
 
 from . import Doc, client_for
 
 
 def episode_with(faults: list[dict[str, Any]], seed: int = 3) -> tuple[Any, Any]:
-    store = EpisodeStore({"mail": SITE})
-    app = site_app(SITE, store)
-    return app, store.create(site="mail", task_id="t", seed=seed, setup=WorldSetup(), faults=faults)
+    app, _, episode = new_world("mail", seed, faults)
+    return app, episode
 
 
 def test_profile_lists_what_faults_py_implements() -> None:

@@ -1,5 +1,6 @@
 """Tests of the Cartwheel shop site (the HTML reader is tests.sites.html)."""
 
+import functools
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,8 +28,14 @@ def external_urls(text: str) -> list[str]:
     return found
 
 
+@functools.cache
+def _built() -> tuple[Any, Any, EpisodeStore]:
+    """One sites server for every shop world the tests open (a new one per world built every site's routes again)."""
+    return build()
+
+
 def new_world(seed: int = 1, **params: Any) -> tuple[Any, Any, EpisodeStore, SiteEpisode]:
-    public, oracle, store = build()
+    public, oracle, store = _built()
     episode = store.create(site="shop", task_id="t", seed=seed, setup=WorldSetup(params=params))
     return public, oracle, store, episode
 
