@@ -28,7 +28,6 @@ HEAVIEST_FIRST = (  # seconds a file took in a fresh clone's `make test` (2026-1
     "tests/harness/test_validate.py",  # 26
     "tests/harness/test_field_dark.py",  # 25
     "tests/harness/test_site_e2e.py",  # 24
-    "tests/sites/shop/test_golden.py",  # 23
     "tests/harness/test_scripts_e2e.py",  # 22
     "tests/test_docs.py",  # 22
     "tests/harness/test_network_e2e.py",  # 21
