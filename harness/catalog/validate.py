@@ -207,8 +207,8 @@ def all_current(records: Iterable[RunRecord | None], spec: EpisodeSpec, catalog:
     records = list(records)
     if any(record is None for record in records):
         return False
-    digest = decision_digest(spec, catalog) if records else ""
-    return all(record is not None and record.digest == digest for record in records)
+    digests = {record.digest for record in records if record is not None}
+    return not digests or digests == {decision_digest(spec, catalog)}
 
 
 def item_key(spec: EpisodeSpec) -> str:

@@ -1,6 +1,5 @@
 """Shared helpers: open shop episodes with seed/server faults and compare them with fault-free ones."""
 
-import functools
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -11,23 +10,16 @@ import httpx
 from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
-from sites.server import build
+from tests.sites.worlds import sites_server
 
 
 def fault(type: str, layer: str, **envelope: Any) -> dict[str, Any]:
     return {"type": type, "layer": layer, **envelope}
 
 
-@functools.cache
-def _apps() -> tuple[Any, Any, EpisodeStore]:
-    """One sites server for every episode the injector tests open (episodes keep apart by id, as on the real
-    server; building one per episode was a fifth of these files' CPU)."""
-    return build()
-
-
 def open_episode(faults: list[dict[str, Any]] | None = None, seed: int = 3, **params: Any
                  ) -> tuple[Any, EpisodeStore, SiteEpisode]:
-    public, _, store = _apps()
+    public, _, store = sites_server()
     episode = store.create(site="shop", task_id="t", seed=seed, setup=WorldSetup(params=params),
                            faults=faults or [])
     return public, store, episode

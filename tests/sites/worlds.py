@@ -19,8 +19,16 @@ from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
 from sites.registry import all_sites
+from sites.server import build
 
 World = tuple[Any, EpisodeStore, SiteEpisode]
+
+
+@functools.cache
+def sites_server() -> tuple[Any, Any, EpisodeStore]:
+    """`sites.server.build()`'s public app, oracle app and store, one per test process, for the tests that open
+    episodes on all the sites' apps at once (episodes keep apart by id, as on the real server)."""
+    return build()
 
 
 @functools.cache

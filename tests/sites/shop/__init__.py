@@ -1,6 +1,5 @@
 """Tests of the Cartwheel shop site (the HTML reader is tests.sites.html)."""
 
-import functools
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -11,8 +10,8 @@ import httpx
 from sites.kit.episode import SiteEpisode
 from sites.kit.site import WorldSetup
 from sites.kit.store import EpisodeStore
-from sites.server import build
 from tests.sites.html import Doc, Element
+from tests.sites.worlds import sites_server
 
 EXTERNAL = re.compile(r"(?:https?:)?//[^\s\"'<>)]*", re.IGNORECASE)
 
@@ -28,14 +27,8 @@ def external_urls(text: str) -> list[str]:
     return found
 
 
-@functools.cache
-def _built() -> tuple[Any, Any, EpisodeStore]:
-    """One sites server for every shop world the tests open (a new one per world built every site's routes again)."""
-    return build()
-
-
 def new_world(seed: int = 1, **params: Any) -> tuple[Any, Any, EpisodeStore, SiteEpisode]:
-    public, oracle, store = _built()
+    public, oracle, store = sites_server()
     episode = store.create(site="shop", task_id="t", seed=seed, setup=WorldSetup(params=params))
     return public, oracle, store, episode
 

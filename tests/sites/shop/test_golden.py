@@ -2,22 +2,14 @@
 under one fixed scripted session, gives the same statuses, state bytes, events and ledger as
 recorded before the move (golden_shop.json, written by `python -m tests.sites.shop.golden`)."""
 
-import functools
 import json
 
 import pytest
 
-from sites.server import build
-from tests.sites.shop.golden import GOLDEN, SEEDS, SITE_LAYERS, Apps, _catalog, cases, key, record_one
+from tests.sites.shop.golden import GOLDEN, SEEDS, SITE_LAYERS, _catalog, cases, key, record_one
+from tests.sites.worlds import sites_server
 
 RECORDED = json.loads(GOLDEN.read_text())
-
-
-@functools.cache
-def _apps() -> Apps:
-    """One sites server for every case in turn, as `record_all` recorded them (each case removes its episode
-    from the store; building one per case was half of this file's CPU)."""
-    return build()
 
 
 def _acts_on_the_site(variant_id: str | None) -> bool:
@@ -43,5 +35,5 @@ def test_a_variant_without_site_faults_was_recorded_as_its_base() -> None:
                          ids=lambda x: x or "base")
 async def test_same_bytes_as_before_the_move(task_id: str, variant_id: str | None) -> None:
     for seed in SEEDS:
-        now = await record_one(task_id, variant_id, seed, _apps())
+        now = await record_one(task_id, variant_id, seed, sites_server())
         assert now == RECORDED[key(task_id, variant_id, seed)], f"{task_id}/{variant_id}/{seed}"
