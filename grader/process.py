@@ -89,6 +89,29 @@ def _relevant(task: Task, bindings: dict[str, Any]) -> tuple[list[tuple[str, str
     return pairs, required
 
 
+def _revealed(events: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """The (entity, attribute) pairs the events showed the agent."""
+    seen: set[tuple[str, str]] = set()
+    for e in events:
+        revealed = (e.get("detail") or {}).get("revealed")
+        if isinstance(revealed, list) and e.get("target") is not None:
+            seen.update((str(e["target"]), str(attr)) for attr in revealed)
+    return seen
+
+
+def missing_evidence(task: Task, bindings: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+    """What the task declares an agent must have looked at (its evidence kinds and required attributes)
+    that `events` do not show: the kinds first, then "inspect" and the entity.attribute pairs."""
+    kinds = {str(e.get("kind")) for e in events}
+    missing: list[str] = [str(k) for k in task.process.evidence if k not in kinds]
+    seen = _revealed(events)
+    _, required = _relevant(task, bindings)
+    unseen = [f"{e}.{a}" for e, a in required if (e, a) not in seen]
+    if unseen and "inspect" not in missing:
+        missing.append("inspect")
+    return missing + unseen
+
+
 def _first_wrong_step(events: list[dict[str, Any]], target: str | None, matched: set[str],
                       final_ids: set[str], vocabulary: EventVocabulary) -> WrongStep:
     """The earliest decision that left the winning branch; an omission when the agent just stopped."""
@@ -184,18 +207,8 @@ def process_metrics(task: Task, bindings: dict[str, Any], trace: EpisodeTrace, t
         m.exploration_success = bool(inspected) and inspected[-1] == target
         m.execution_success = terminal_success if m.exploration_success else None
     # informational coverage
-    pairs, required = _relevant(task, bindings)
-    seen: set[tuple[str, str]] = set()
-    seen_before_commit: set[tuple[str, str]] = set()
-    first_commit_seq = events[commits[0]].get("seq", 0) if commits else None
-    for e in events:
-        revealed = (e.get("detail") or {}).get("revealed")
-        if isinstance(revealed, list) and e.get("target") is not None:
-            for attr in revealed:
-                pair = (str(e["target"]), str(attr))
-                seen.add(pair)
-                if first_commit_seq is None or e.get("seq", 0) < first_commit_seq:
-                    seen_before_commit.add(pair)
+    pairs, _ = _relevant(task, bindings)
+    seen = _revealed(events)
     if pairs:
         m.informational_coverage = round(sum(p in seen for p in pairs) / len(pairs), 4)
         m.relevant_missing = [f"{e}.{a}" for e, a in pairs if (e, a) not in seen]
@@ -210,13 +223,8 @@ def process_metrics(task: Task, bindings: dict[str, Any], trace: EpisodeTrace, t
         m.gui_per_semantic = round(m.gui_steps / m.semantic_steps, 4)
     # premature commit: declared evidence missing at the first commit
     if commits:
-        kinds_before = {str(e.get("kind")) for e in before_commit}
-        missing: list[str] = [str(k) for k in task.process.evidence if k not in kinds_before]
-        missing += [f"{e}.{a}" for e, a in required if (e, a) not in seen_before_commit]
-        if any("." in item for item in missing) and "inspect" not in missing:
-            missing.insert(len([k for k in missing if "." not in k]), "inspect")
-        m.missing_evidence = missing
-        m.premature_commit = bool(missing)
+        m.missing_evidence = missing_evidence(task, bindings, before_commit)
+        m.premature_commit = bool(m.missing_evidence)
     if not terminal_success:
         m.first_wrong_step = _first_wrong_step(events, target, matched_ids, final_ids or set(), vocabulary)
     m.recoveries = _recoveries(trace)

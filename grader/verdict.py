@@ -16,7 +16,7 @@ from grader.bindings import fill
 from grader.diff import EntityChange, StateDiff, compute_diff
 from grader.matching import Candidate, match_pool
 from grader.predicates import MISSING, Context, evaluate
-from grader.process import ProcessMetrics, process_metrics
+from grader.process import ProcessMetrics, missing_evidence, process_metrics
 from grader.sweep import COLLATERAL_PENALTY, COLLATERAL_SEVERITY, Collateral, Sweep
 from grader.trace import EpisodeTrace
 from scenarios.answers import Answer, AnswerSpec, expects_infeasible
@@ -303,9 +303,17 @@ def fill_canonical(task: Task, bindings: dict[str, Any]) -> CanonicalDiff:
     return canonical
 
 
-def _answer_check(task: Task, bindings: dict[str, Any], answer: Answer | None) -> AnswerCheck | None:
+def _answer_check(task: Task, bindings: dict[str, Any], answer: Answer | None,
+                  trace: EpisodeTrace | None) -> AnswerCheck | None:
     if expects_infeasible(task.answer, bindings):
-        return check_answer(AnswerSpec(infeasible=True), answer)
+        check = check_answer(AnswerSpec(infeasible=True), answer)
+        if check.passed and task.answer is not None and task.answer.infeasible and trace is not None and (
+                missing := missing_evidence(task, bindings, trace.events)):
+            # A task that cannot be done says so only after looking: an agent a fault stopped before the
+            # search, or one that gave up, names the right outcome without having found anything.
+            return check.model_copy(update={"passed": False, "detail": (
+                "reported infeasible without looking where the task says to: no " + ", ".join(missing))})
+        return check
     if task.answer is not None:
         return check_answer(AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings)),
                             answer)
@@ -369,7 +377,7 @@ def grade(
             chosen.failures.append(f"oneof: {oneof_check.detail}")
     else:
         chosen = grader.evaluate([base], None)
-    answer_check = _answer_check(task, bindings, answer)
+    answer_check = _answer_check(task, bindings, answer, trace)
     if answer_check is not None:
         _with_answer(chosen, answer_check)
 

@@ -55,10 +55,13 @@ RECOVERIES: dict[str, Primitive] = {
     "wait longer": Primitive.patience,                  # a control that is late, disabled for a while, or moving
     "reload": Primitive.patience,                       # a page that failed or showed nothing: load it again
     "retry after an error": Primitive.patience,         # the site said it failed: do it again
+    # the write showed nothing, no error, no claim, and the check finds it missing: send it again (trying again
+    # is patience's act; the check only makes it safe, no second record)
+    "repeat the action": Primitive.patience,
     "try the next same-named item": Primitive.backtracking,  # several match the name: the next one
     "go back and choose again": Primitive.backtracking,  # the chosen item cannot be used: back, the next one
-    # before repeating a write (in a second tab) and after a success message; a write it finds missing is
-    # sent again from the page that still holds the form
+    # before repeating a write (in a second tab) and after a success message; a claimed success it finds
+    # missing is redone, its form typed again (only the check knew it had to be: the typing is part of it)
     "check where the write shows": Primitive.verification,
     "read back what was typed": Primitive.verification,  # a field that changed what was typed: type it again
     "report infeasible": Primitive.verification,        # the task names what is not there: say so, write nothing
@@ -95,6 +98,8 @@ class StepState:
     completed: bool = False       # the plan's steps that finish a partly shown write were run
     claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late)
     repeated_here: bool = False   # the write, found missing where it shows, was sent again from the same page
+    redo: bool = False            # a claimed success was found missing: the form is typed again as part of the redo
+    waited: bool = False          # a missing control was given longer once (before a reload empties the form)
     may_have_landed: bool = False  # an action on the step's control failed late (a timeout): it may have gone through
     search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
     searched_again: bool = False
@@ -238,15 +243,18 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
             raise NoMove("the claimed success did not show where the write shows")
         state.acted = False
         state.claimed = True
+        # Only the check knew the write has to be redone, so typing its form again is part of this move
+        # (verification's), not state tracking's: the form may have come back empty with the claim.
+        state.redo = True
         if state.url_before and page.url != state.url_before:
             # The page moved on after the claimed success: go back and fill the form again.
             await page.goto(state.url_before, wait_until="domcontentloaded")
             state.left_page = True
         elif not state.repeated_here:
-            # The claim came without a new page, which still holds the form as it was sent: send it again from
-            # here. Verification found the write missing, so repeating it is verification's move alone (a
-            # reload would empty the form and make typing it again, state tracking's move, part of it).
+            # The claim came on the same address: type the form again (what it holds now may be emptied by
+            # the claim's own reload) and send it again from here.
             state.repeated_here = True
+            state.left_page = True
             return "the claimed success did not happen: sending it again from the page"
         elif not state.reloaded:
             # The page may still show the claim and the old form: start from what the site has now.
@@ -267,8 +275,10 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
 
 async def _action_failed(page: Page, step: PlanStep, state: StepState, error: BaseException, base_url: str) -> str:
     may = state.abilities.may
-    if step.expect is not None and page.url != state.url_before and await holds(page, step.expect, 0.5):
-        # The action timed out but went through (the page moved on to what it should show).
+    if (may("wait longer") and step.expect is not None and page.url != state.url_before
+            and await holds(page, step.expect, 0.5)):
+        # The action timed out but went through late (the page moved on to what it should show): looking once
+        # more rather than giving up is waiting longer.
         return "effect confirmed"
     if (isinstance(error, TargetMissing) and state.may_have_landed and step.effect is not None
             and may("check where the write shows") and await confirm_effect(page, step, base_url, state.affordances)):
@@ -290,6 +300,12 @@ async def _action_failed(page: Page, step: PlanStep, state: StepState, error: Ba
             if listed is not None:
                 state.listed_as = listed
                 return f"searched again more broadly: it is listed as {listed!r}"
+        if may("wait longer") and not state.waited and not state.reloaded:
+            # A control that is late: give it longer once before a reload empties what was typed (typing it
+            # again would make state tracking's move part of patience's).
+            state.waited = True
+            state.patience *= 3
+            return "waiting longer for the control to show"
         if may("reload") and not state.reloaded:
             state.reloaded = True
             state.left_page = True
@@ -381,6 +397,8 @@ async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> 
         element = found.nth(index)
         if await element.is_visible():
             names.append(" ".join((await element.inner_text()).split()))
+    if any(name.casefold() == step.name.casefold() for name in names):
+        return step.name  # listed under its own name, once searched for in other words
     return closest_name(step.name, names)
 
 
@@ -486,9 +504,10 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
             state.fresh_candidates += 1
         state.acted = False
         return f"trying candidate {state.candidate + 1} of {count}"
-    if checked and not errored and not went_back and not state.repeated_here:
-        # Checked, and the write is not there; the page said nothing went wrong and still holds the form:
-        # send it again from here. Verification found it missing, so repeating it is verification's move.
+    if checked and not errored and not went_back and not state.repeated_here and may("repeat the action"):
+        # Checked, and the write is not there; the page said nothing went wrong, claimed nothing and still holds
+        # the form: send it again from here. Nothing said it was done, so sending it again is trying again
+        # (patience's); the check only makes it safe.
         state.acted = False
         state.repeated_here = True
         return "the write does not show where it should: sending it again"

@@ -177,7 +177,7 @@ class ReferenceAgent:
                     return None
                 if not state.acted:
                     if state.left_page:
-                        await self._refill(page, ctx, tally)
+                        await self._refill(page, ctx, tally, redo=state.redo)
                         state.left_page = False
                     state.url_before = page.url
                     for said in await before_acting(page, step, state.moves, self.abilities.may):
@@ -235,11 +235,12 @@ class ReferenceAgent:
                                                        abilities=self.abilities))
         return act
 
-    async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally) -> None:
+    async def _refill(self, page: Page, ctx: EpisodeContext, tally: _Tally, redo: bool = False) -> None:
         """Type again what this page's form held before a recovery reloaded or left it (a dialog that
-        covers the form on the fresh page is dismissed first)."""
+        covers the form on the fresh page is dismissed first). `redo`: a claimed success was found missing,
+        and typing the form again is part of redoing it (the check's move, not state tracking's)."""
         words = _affordances(ctx.task.site)
-        if not self.abilities.may("refill the form"):
+        if not (redo or self.abilities.may("refill the form")):
             return
         for step in tally.form:
             try:

@@ -92,6 +92,7 @@ def read_sources(sites: Iterable[str]) -> None:
     for site in sites:
         site_digest(site)
     agent_digest()
+    grader_digest()
 
 
 def changed_sources() -> list[Path]:
@@ -110,6 +111,7 @@ def forget_sources() -> None:
     _digest_of.cache_clear()
     site_digest.cache_clear()
     agent_digest.cache_clear()
+    grader_digest.cache_clear()
 
 
 CODE_ROOT = PROJECT_ROOT.resolve()  # where the running code is (PROJECT_ROOT may point at a copy in tests)
@@ -189,6 +191,13 @@ def agent_digest(used: frozenset[str] = frozenset()) -> str:
                         leave_out=_other_types(used))
 
 
+@functools.cache
+def grader_digest() -> str:
+    """The grader's code, which turns the run into its verdict; its sums over many verdicts (aggregate.py)
+    decide none."""
+    return _tree_digest(PROJECT_ROOT / "grader", leave_out=frozenset({Path("grader") / "aggregate.py"}))
+
+
 def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
     """Of everything that decides a validation run's verdict but the machine's timing (a variant's runs are
     recorded once for all its tasks, so all of them are in it)."""
@@ -197,7 +206,7 @@ def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
     # Fields left at their defaults are left out: a new optional field leaves every task's evidence current.
     parts = [*(t.model_dump_json(exclude_defaults=True) for t in tasks),
              faults_digest(spec.variant) if spec.variant is not None else "",
-             site_digest(spec.task.site, used), agent_digest(used), str(spec.seed)]
+             site_digest(spec.task.site, used), agent_digest(used), grader_digest(), str(spec.seed)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 

@@ -22,7 +22,7 @@ from scenarios.faults import Primitive, register
 @register
 class ClickSwallow(ClientFault):
     name: ClassVar[str] = "click_swallow"
-    primitive: ClassVar[Primitive] = Primitive.verification
+    primitive: ClassVar[Primitive] = Primitive.patience  # clicking again is the move, not a check
     description: ClassVar[str] = (
         "The first n clicks on the target do nothing; target: a button or link."
     )

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.answers import check_answer, numbers_in
+from grader.trace import EpisodeTrace
 from grader.verdict import grade
 from scenarios.answers import INFEASIBLE_BINDING, Answer, AnswerFileError, AnswerSpec, parse_answer
 from scenarios.schema import Task
@@ -236,6 +237,19 @@ def test_an_infeasible_task_and_a_mixed_task() -> None:
     half = grade(mixed, BINDINGS, shop_state(), final, answer=Answer(value="Bolt"))
     assert not half.success and half.raw_score == 0.5
     assert grade(mixed, BINDINGS, shop_state(), final, answer=Answer(value="Acme")).success
+
+
+def test_an_infeasible_task_is_credited_only_after_the_evidence_it_declares() -> None:
+    task = _task({"infeasible": True}).model_copy(update={"process": Task.model_validate({
+        "id": "t", "site": "shop", "title": "t", "instruction": "i", "plan": [{"do": "goto", "url": "/"}],
+        "canonical_diff": {}, "process": {"evidence": ["search"]}}).process})
+    searched = EpisodeTrace(events=[{"seq": 1, "kind": "search", "target": None, "detail": {"q": "mug"}}])
+    looked = grade(task, BINDINGS, shop_state(), shop_state(), trace=searched, answer=Answer(infeasible=True))
+    assert looked.success
+    # stopped before the search (a fault, or giving up): the right word, but nothing found to say it from
+    unlooked = grade(task, BINDINGS, shop_state(), shop_state(), trace=EpisodeTrace(), answer=Answer(infeasible=True))
+    assert not unlooked.success and unlooked.answer is not None and not unlooked.answer.passed
+    assert "no search" in unlooked.answer.detail
 
 
 def test_the_plan_and_the_answer_block_agree() -> None:

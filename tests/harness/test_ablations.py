@@ -38,12 +38,12 @@ def test_the_ablated_agents_are_named_by_what_they_lack() -> None:
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_a_write_found_missing_where_it_shows_is_sent_again_from_the_page_that_holds_the_form(
+async def test_a_write_dropped_without_a_word_is_sent_again_only_by_an_agent_with_patience(
     browser: BrowserPool, tmp_path: Path,  # noqa: F811
 ) -> None:
-    """Checking where the write shows happens in a second tab, and sending it again from the same page is the
-    check's own consequence: so neither state tracking (refilling) nor patience (retrying after an error)
-    is needed to get past a write dropped without a word."""
+    """Nothing claimed the write was done: the check (in a second tab, so the form keeps what was typed) finds it
+    missing, and sending it again from the same page is trying again, patience's move; no refilling (state
+    tracking) is needed. Without the check, a reload and the form typed again get there too."""
     steps = [PlanStep(do="goto", url="/page/dropped"),
              PlanStep(do="fill", role="textbox", name="Name", value="Ada"),
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
@@ -51,12 +51,12 @@ async def test_a_write_found_missing_where_it_shows_is_sent_again_from_the_page_
                                       "effect": {"visit": "/saved", "expect": {"text": "Your item is saved"}}})]
     runs = await run_agents(browser, steps, tmp_path, "reference-without-state_tracking",
                             "reference-without-patience", "reference-without-verification", "reference-no-recovery")
-    for lacking in (Primitive.state_tracking, Primitive.patience):
-        status, moves, hits = runs[f"reference-without-{lacking.value}"]
-        assert status == "done", (lacking, moves)
-        assert hits == ["save"], (lacking, hits)
-        assert "recover: the write does not show where it should: sending it again" in moves, moves
-        assert not any("filled the form again" in move for move in moves), moves
+    status, moves, hits = runs["reference-without-state_tracking"]
+    assert status == "done" and hits == ["save"], moves
+    assert "recover: the write does not show where it should: sending it again" in moves, moves
+    assert not any("filled the form again" in move for move in moves), moves
+    status, moves, hits = runs["reference-without-patience"]
+    assert status == "failed" and hits == [], moves
     status, moves, hits = runs["reference-without-verification"]
     assert status == "done" and hits == ["save"], moves  # without the check: a reload, the form filled again
     assert any("filled the form again" in move for move in moves), moves
@@ -65,13 +65,14 @@ async def test_a_write_found_missing_where_it_shows_is_sent_again_from_the_page_
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_a_claimed_success_found_missing_is_sent_again_from_the_page_that_holds_the_form(
-    browser: BrowserPool, tmp_path: Path,  # noqa: F811
+@pytest.mark.parametrize("page", ["claimed", "claimed_elsewhere"])
+async def test_a_claimed_success_found_missing_is_redone_with_its_form_by_the_check(
+    browser: BrowserPool, tmp_path: Path, page: str,  # noqa: F811
 ) -> None:
-    """The page says "Saved it" and keeps the form as it was sent: checking where the write shows finds it
-    missing, and sending it again from that page needs no reload, so no refilling (state tracking) and no
-    retrying after an error (patience); only the agent that does not check is fooled."""
-    steps = [PlanStep(do="goto", url="/page/claimed"),
+    """The page says "Saved it" (on the form's page, or on a page of its own, leaving the form empty): only the
+    check finds it false, so redoing the write, its form typed again, is the check's move; the agents lacking
+    state tracking or patience redo it, the one that does not check believes it."""
+    steps = [PlanStep(do="goto", url=f"/page/{page}"),
              PlanStep(do="fill", role="textbox", name="Name", value="Ada"),
              PlanStep.model_validate({"do": "click", "role": "button", "name": "Save",
                                       "expect": {"text": "Saved it", "timeout_ms": 1500},
@@ -81,8 +82,8 @@ async def test_a_claimed_success_found_missing_is_sent_again_from_the_page_that_
     for lacking in (Primitive.state_tracking, Primitive.patience):
         status, moves, hits = runs[f"reference-without-{lacking.value}"]
         assert status == "done" and hits == ["save"], (lacking, moves, hits)
-        assert "recover: the claimed success did not happen: sending it again from the page" in moves, moves
-        assert not any("filled the form again" in move for move in moves), moves
+        assert any(move.startswith("recover: the claimed success did not happen") for move in moves), moves
+        assert "recover: filled the form again (1 fields)" in moves, moves
     status, moves, hits = runs["reference-without-verification"]
     assert status == "done" and hits == [], moves  # believes the claim: nothing was written
 

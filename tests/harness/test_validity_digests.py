@@ -27,7 +27,7 @@ CATALOG = builtin_catalog()
 def _copy_of_the_tree(tmp_path: Path) -> Path:
     """The folders the digests read, copied, so a test can change a file without touching the project."""
     root = tmp_path / "tree"
-    for part in ("sites", "injectors", "harness/agents", "proxy_addons"):
+    for part in ("sites", "injectors", "harness/agents", "proxy_addons", "grader"):
         for path in (validate.PROJECT_ROOT / part).rglob("*"):
             if path.is_file() and "__pycache__" not in path.parts and "node_modules" not in path.parts:
                 target = root / path.relative_to(validate.PROJECT_ROOT)
@@ -92,6 +92,27 @@ def test_a_change_to_one_site_changes_only_that_sites_digests(tmp_path: Path, mo
         template.write_text(template.read_text() + "<!-- changed -->")
         validate.forget_sources()
         assert decision_digest(shop, CATALOG) != before[0] and decision_digest(bank, CATALOG) == before[1]
+    finally:
+        validate.forget_sources()
+
+
+def test_the_grader_decides_every_verdict_but_its_sums_decide_none(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    shop = plan_validation(CATALOG, "shop", [1])[0]
+    before = decision_digest(shop, CATALOG)
+    root = _copy_of_the_tree(tmp_path)
+    monkeypatch.setattr(validate, "PROJECT_ROOT", root)
+    validate.forget_sources()
+    try:
+        assert decision_digest(shop, CATALOG) == before
+        sums = root / "grader" / "aggregate.py"
+        sums.write_text(sums.read_text() + "\n# changed\n")
+        validate.forget_sources()
+        assert decision_digest(shop, CATALOG) == before
+        verdicts = root / "grader" / "verdict.py"
+        verdicts.write_text(verdicts.read_text() + "\n# changed\n")
+        validate.forget_sources()
+        assert decision_digest(shop, CATALOG) != before
     finally:
         validate.forget_sources()
 
