@@ -47,16 +47,33 @@ class SearchDegraded(ServerFault):
     primitive: ClassVar[Primitive] = Primitive.exploration
     description: ClassVar[str] = (
         "A search answers count irrelevant results instead of the real ones (by default only the first "
-        "search: schedule once); searching again, or browsing, finds the target."
+        "search: schedule once); searching again, or browsing, finds the target. With same_words, every "
+        "search in the words of the first degraded one is degraded as the schedule says (always: all episode "
+        "long), while a search in other words is served."
     )
     kinds: ClassVar[frozenset[str]] = frozenset({"results"})
     points: ClassVar[frozenset[str] | None] = frozenset({"search"})
 
     count: int = Field(default=6, ge=0, le=48, description="irrelevant results shown")
+    same_words: bool = Field(default=False, description="only searches in the words of the first degraded one "
+                             "(`q`, whatever the case, order or spacing) are eligible; other words are served")
+
+    def eligible(self, call: ServerCall, fault: Firing) -> bool:
+        # A search in other words is no event at all, so no schedule (not even always) degrades it.
+        words = fault.memo.get("words")
+        return not self.same_words or words is None or _words(call) == words
 
     def results(self, call: ServerCall, fault: Firing, items: list[Any], pool: list[Any]) -> list[Any]:
         wanted = {id(i) for i in items}
         others = [p for p in pool if id(p) not in wanted]
         shown = fault.rng.sample(others, min(self.count, len(others)))
         fault.detail.update(hidden=len(items), shown=[getattr(p, "id", None) for p in shown])
+        if self.same_words:
+            fault.memo.setdefault("words", _words(call))
+            fault.detail["words"] = " ".join(fault.memo["words"])
         return shown
+
+
+def _words(call: ServerCall) -> tuple[str, ...]:
+    """A search's words as `same_words` compares them: every site's search reads them from `q`."""
+    return tuple(sorted(set(call.query.get("q", "").casefold().split())))

@@ -30,14 +30,37 @@ RUNNERS.hide_affordance = function (fault, el) {
   report(fault, "fired", {touched: describe(el), info: {menu_label: p.menu_label}});
 };
 
-function hideFor(fault, el, ms, never, hide, show) {
+/* `afterLastInput`: each input event on a form field restarts the wait. Untrusted ones count too
+   (Playwright's select_option dispatches them from script); `change` does not, since it fires when
+   focus leaves a field, which is also what reaching for the target does. */
+function hideFor(fault, el, ms, never, hide, show, afterLastInput) {
   hide();
-  report(fault, "fired", {touched: describe(el), info: {hidden_ms: never ? null : ms}});
+  var info = {hidden_ms: never ? null : ms};
+  if (afterLastInput) { info.after_last_input = true; }
+  report(fault, "fired", {touched: describe(el), info: info});
   if (never) { return; }
-  later(function () {
+  var inputs = 0;
+  var timer = null;
+  function restore() {
+    if (afterLastInput) { off("input", onInput); }
     show();
-    report(fault, "restored", {touched: describe(el)});
-  }, ms);
+    var extra = {touched: describe(el)};
+    if (afterLastInput) { extra.info = {inputs: inputs}; }
+    report(fault, "restored", extra);
+  }
+  function onInput(event) {
+    if (!isFormField(eventTarget(event))) { return; }
+    inputs += 1;
+    cancel(timer);
+    timer = later(restore, ms);
+  }
+  if (afterLastInput) { on("input", onInput, true); }
+  timer = later(restore, ms);
+}
+
+function isFormField(node) {
+  var tag = node && node.nodeType === 1 ? node.tagName : "";
+  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
 }
 
 RUNNERS.delayed_render = function (fault, el) {
@@ -48,7 +71,8 @@ RUNNERS.delayed_render = function (fault, el) {
     function () { el.style.setProperty("visibility", "hidden", "important"); },
     function () {
       if (old) { el.style.setProperty("visibility", old, prio); } else { el.style.removeProperty("visibility"); }
-    });
+    },
+    p.after_last_input);
 };
 
 RUNNERS.skeleton = function (fault, el) {

@@ -5,7 +5,10 @@
   button ("More actions", `aria-haspopup="menu"`); it stays in its form. Fair: open
   the menu.
 - `delayed_render`: the target is hidden (`visibility: hidden`) for `render_after_ms`,
-  or until a reload (`never`). Fair: wait, or reload.
+  or until a reload (`never`). With `after_last_input`, each input event on a form field
+  of the page (trusted or not; `change` is not counted) restarts `render_after_ms`, so
+  the wait is counted from the agent's last input, however long filling the form took.
+  Fair: wait, or reload.
 - `skeleton`: the target's block is replaced by grey placeholder bars (`aria-busy`)
   for `render_after_ms`, or until a reload (`never`).
 - `disabled_until`: the target is disabled for `disabled_ms`. Fair: wait.
@@ -42,12 +45,15 @@ class DelayedRender(ClientFault):
     name: ClassVar[str] = "delayed_render"
     primitive: ClassVar[Primitive] = Primitive.patience
     description: ClassVar[str] = (
-        "Hide the target for n ms (or until a reload) after the page loads; target: any element."
+        "Hide the target for n ms (or until a reload) after the page loads, or after the last input on a "
+        "form field of the page (after_last_input); target: any element."
     )
     script: ClassVar[str] = "visibility.js"
 
     render_after_ms: int = Field(default=4000, ge=0, le=600_000, description="how long the target stays hidden")
     never: bool = Field(default=False, description="stay hidden until the page is reloaded")
+    after_last_input: bool = Field(default=False, description="each input on a form field of the page (input, "
+                                   "textarea, select) restarts render_after_ms")
 
 
 @register

@@ -363,6 +363,37 @@ async def test_delayed_render_and_skeleton(env: Env, tmp_path: Path) -> None:
     assert p.detail("dr")["info"] == {"hidden_ms": 1500} and p.detail("sk")["info"] == {"hidden_ms": None}
 
 
+async def test_delayed_render_after_last_input_waits_from_the_last_input_on_a_field(env: Env, tmp_path: Path) -> None:
+    """Page time is Playwright's paused clock, moved by hand: each step says which input restarted the wait."""
+    async def script(p: Probe) -> None:
+        await p.page.clock.install(time=0)
+        await p.page.clock.pause_at(1000)
+        await p.product()
+        await p.page.clock.run_for(1)  # the runner starts on a 0 ms timeout
+        await p.wait_event("dl", "fired")
+        add = p.page.get_by_role("button", name="Add to cart")
+        quantity = p.page.get_by_role("spinbutton", name="Quantity")
+        await p.page.clock.run_for(1000)
+        assert not await add.is_visible()
+        await quantity.fill("2")  # a trusted input: the 1500 ms start again
+        await p.page.clock.run_for(1000)
+        assert not await add.is_visible()  # 2000 ms after the load, 1000 after the input
+        await quantity.dispatch_event("input")  # untrusted, as select_option's: restarts too
+        await p.page.clock.run_for(1000)
+        assert not await add.is_visible()  # 2000 ms after the fill, 1000 after the script's input
+        await quantity.dispatch_event("change")  # not an input: the wait goes on from the last one
+        await p.page.evaluate("document.body.dispatchEvent(new Event('input', {bubbles: true}))")  # not a field
+        await p.page.clock.run_for(600)
+        assert await add.is_visible()
+        await p.wait_event("dl", "restored")
+
+    p = await probe(env, tmp_path, [fault("delayed_render", "dl", ADD, render_after_ms=1500, after_last_input=True)],
+                    script)
+    assert p.events("dl") == ["injected", "fired", "restored"]
+    assert p.detail("dl")["info"] == {"hidden_ms": 1500, "after_last_input": True}
+    assert p.detail("dl", "restored")["info"] == {"inputs": 2}
+
+
 async def test_disabled_until(env: Env, tmp_path: Path) -> None:
     async def script(p: Probe) -> None:
         await p.product()

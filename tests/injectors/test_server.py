@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 
+from scenarios.faults import Layer
 from sites.kit.episode import SiteEpisode
 from tests.injectors.helpers import by_id, changes, client, fault, ledger, open_episode, state_of
 
@@ -194,6 +195,44 @@ async def test_search_degraded_hides_the_real_results_on_the_first_search_only()
     assert href not in first and first.count('class="card"') == 4
     assert href in second
     assert fired(episode) == [("search_degraded", "search")]
+
+
+async def test_search_degraded_same_words_stays_degraded_for_those_words_and_serves_other_words() -> None:
+    app, _, episode = open_episode([server("search_degraded", schedule={"mode": "always"},
+                                           params={"count": 4, "same_words": True})])
+    target = episode.bindings["target"]
+    name = target["name"]
+    first_word = name.split()[0]
+    assert first_word.casefold() != name.casefold()
+    href = f'href="/product/{target["id"]}"'
+    async with client(app, episode) as c:
+        first = (await c.get("/search", params={"q": name})).text
+        repeat = (await c.get("/search", params={"q": f"  {name.upper()} "})).text  # the same words
+        other = (await c.get("/search", params={"q": first_word})).text
+        back = (await c.get("/search", params={"q": name})).text
+    assert href not in first and first.count('class="card"') == 4
+    assert href not in repeat and repeat.count('class="card"') == 4
+    assert href in other
+    assert href not in back
+    assert fired(episode) == [("search_degraded", "search")] * 3   # one firing per degraded search
+    words = " ".join(sorted(set(name.casefold().split())))
+    assert [d["words"] for _, _, _, d in ledger(episode)] == [words] * 3
+
+
+async def test_search_degraded_same_words_follows_the_schedule_for_those_words() -> None:
+    # Once: the repeat in the same words is served; the search in other words was never an event.
+    app, _, episode = open_episode([server("search_degraded", schedule={"mode": "once"},
+                                           params={"same_words": True})])
+    target = episode.bindings["target"]
+    href = f'href="/product/{target["id"]}"'
+    async with client(app, episode) as c:
+        first = (await c.get("/search", params={"q": target["name"]})).text
+        other = (await c.get("/search", params={"q": target["name"].split()[0]})).text
+        repeat = (await c.get("/search", params={"q": target["name"]})).text
+    assert href not in first and href in other and href in repeat
+    assert fired(episode) == [("search_degraded", "search")]
+    armed = episode.faults_of(Layer.server)[0].armed
+    assert (armed.eligible, armed.fired) == (2, 1)
 
 
 async def test_pagination_drift_adds_records_at_the_top_when_paging() -> None:
