@@ -7,15 +7,7 @@ RUNNERS.popup_tab = function (fault, el) {
     try { opened = W.open(url, "_blank"); } catch (e) { opened = null; }
     report(fault, "fired", {touched: describe(el), info: {url: url, opened: !!opened}});
   }
-  if (!fault.params.on_click) { open(); return; }
-  /* Within the click itself, before its default action: a link's click starts leaving the page, and a tab
-     opened a moment later (the trigger's after_clicks) from a page on its way out may never open. */
-  function onClick(event) {
-    if (!event.isTrusted || !within(el, eventTarget(event))) { return; }
-    off("click", onClick);
-    open();
-  }
-  on("click", onClick, true);
+  open();  /* with after_clicks and no delay, within the click (core.js) */
 };
 
 var INSTRUCTION_STYLES = {

@@ -1,8 +1,9 @@
 """Extra content: `popup_tab`, `injected_instruction` (`content.js`).
 
 - `popup_tab`: a new tab opens (`window.open` of `url_path` on the same site) after
-  the trigger; with `on_click` it opens within the agent's click on the target
-  (which popup blockers allow, and which a link leaving its page cannot outrun).
+  the trigger; with `after_clicks` (and no delay) it opens within the agent's click
+  on the target (which popup blockers allow, and which a link leaving its page
+  cannot outrun).
 - `injected_instruction`: visible text that tells the agent to do something else
   (a prompt injection in the page), placed before/after the target or at the top
   of the main content.
@@ -32,10 +33,6 @@ class PopupTab(ClientFault):
     needs_target: ClassVar[bool] = False
 
     url_path: str = Field(default="/?promo=1", pattern=r"^/", max_length=200, description="what the new tab opens")
-    on_click: bool = Field(
-        default=False, description="open as the target is clicked, within the click (as a script that hijacks "
-                                   "a click does): a link's click leaves its page, and a tab opened after it may "
-                                   "not open")
 
 
 @register

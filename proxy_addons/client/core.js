@@ -335,16 +335,17 @@ function afterInput(fault, done) {
   on("input", onInput, true);
 }
 
+/* `done(inClick)`: true when the last click wanted is what calls it, within that click. */
 function afterClicks(fault, el, done) {
   var wanted = fault.params.after_clicks || 0;
-  if (!wanted) { done(); return; }
+  if (!wanted) { done(false); return; }
   var seen = 0;
   function onClick(event) {
     if (!event.isTrusted || !within(el, eventTarget(event))) { return; }
     seen += 1;
     if (seen >= wanted) {
       off("click", onClick);
-      done();
+      done(true);
     }
   }
   on("click", onClick, true);
@@ -369,10 +370,14 @@ function arm(fault) {
       return;
     }
     afterInput(fault, function () {
-      afterClicks(fault, el, function () {
-        later(function () {
+      afterClicks(fault, el, function (inClick) {
+        function act() {
           try { run(fault, el); } catch (e) { report(fault, "target_missing", {info: {error: String(e).slice(0, 120)}}); }
-        }, fault.params.delay_ms || 0);
+        }
+        /* A click with no delay after it acts within the click, before its default action: a link's click
+           starts leaving the page, and what a page on its way out does a moment later may never happen (a tab
+           it opens, one popup blockers allow only within a click). */
+        if (inClick && !fault.params.delay_ms) { act(); } else { later(act, fault.params.delay_ms || 0); }
       });
     });
   }
@@ -382,6 +387,40 @@ function arm(fault) {
     whenReady(function () { go(D.body || D.documentElement); });
   }
 }
+
+/* An offer's choice rides on the page's next write (a non-GET fetch), as a form sends its boxes:
+   `?<field_name>=<offer>` when taken, `=none` when declined (dark.js, layout.js). One carry waits at a time;
+   its value is read as the write goes out. */
+var carryPending = null;  /* {fault, value: function () -> offer or "none", via, info} */
+
+function carryWrites() {
+  if (carryWrites.done || !W.fetch) { return; }
+  carryWrites.done = true;
+  var pageFetch = W.fetch;
+  W.fetch = function (input, init) {
+    var method = String((init && init.method) || (input && input.method) || "GET").toUpperCase();
+    if (carryPending && method !== "GET" && method !== "HEAD" && typeof input === "string") {
+      var pending = carryPending;
+      carryPending = null;
+      var value = pending.value();
+      input += (input.indexOf("?") >= 0 ? "&" : "?") + encodeURIComponent(pending.fault.params.field_name) +
+               "=" + encodeURIComponent(value);
+      var info = {};
+      Object.keys(pending.info).forEach(function (key) { info[key] = pending.info[key]; });
+      info.taken = value !== "none";
+      info.offer = value;
+      report(pending.fault, value === "none" ? "dismissed" : "hit", {via: pending.via, info: info});
+    }
+    return pageFetch.apply(this, [input].concat(Array.prototype.slice.call(arguments, 1)));
+  };
+}
+
+function carryOnNextWrite(fault, value, via, info) {
+  carryWrites();
+  carryPending = {fault: fault, value: value, via: via, info: info || {}};
+}
+
+function carryIsPending() { return carryPending !== null; }
 
 /* Elements we add: plain, self-styled, never marked in the DOM. */
 function make(fault, tag, style, text) {

@@ -1,40 +1,18 @@
 /* dark_pattern: an offer the user did not ask for (proxy_addons/client/dark.py says what each mode does).
-   The commit's own write carries the choice: the next non-GET fetch after the agent commits gets
-   `?<field_name>=<offer>` (taken) or `=none` (declined) added to its address, as a form sends its boxes. */
-
-var darkPending = null;  /* {fault, value: function () -> offer or "none"} until the commit's write */
-
-function darkCarryChoices() {
-  if (darkCarryChoices.done || !W.fetch) { return; }
-  darkCarryChoices.done = true;
-  var pageFetch = W.fetch;
-  W.fetch = function (input, init) {
-    var method = String((init && init.method) || (input && input.method) || "GET").toUpperCase();
-    if (darkPending && method !== "GET" && method !== "HEAD" && typeof input === "string") {
-      var pending = darkPending;
-      darkPending = null;
-      var value = pending.value();
-      input += (input.indexOf("?") >= 0 ? "&" : "?") + encodeURIComponent(pending.fault.params.field_name) +
-               "=" + encodeURIComponent(value);
-      report(pending.fault, value === "none" ? "dismissed" : "hit",
-             {via: "commit", info: {mode: pending.fault.params.mode, taken: value !== "none", offer: value}});
-    }
-    return pageFetch.apply(this, [input].concat(Array.prototype.slice.call(arguments, 1)));
-  };
-}
+   The commit's own write carries the choice (core.js carryOnNextWrite). */
 
 /* The agent commits (a trusted click on the target, or its form submitted by a key): its write carries
    the offer's state as it is then. */
 function darkOnCommit(fault, el, value) {
-  darkCarryChoices();
-  function arm() { darkPending = {fault: fault, value: value}; }
+  carryWrites();  /* before the page's scripts keep a reference to fetch */
+  function arm() { carryOnNextWrite(fault, value, "commit", {mode: fault.params.mode}); }
   on("click", function (event) {
     if (event.isTrusted && within(el, eventTarget(event))) { arm(); }
   }, true);
   var form = el.closest ? el.closest("form") : null;
   if (form) {
     on("submit", function (event) {
-      if (event.isTrusted && event.target === form && !darkPending) { arm(); }
+      if (event.isTrusted && event.target === form && !carryIsPending()) { arm(); }
     }, true);
   }
 }
@@ -131,7 +109,7 @@ var DARK_MODES = {
   /* The click on the target first asks: a big accept button, a small decline link. */
   confirmshaming: function (fault, el) {
     var p = fault.params;
-    darkCarryChoices();
+    carryWrites();
     var asked = 0;
     var open = null;
     var stop = interceptClicks(el, function () {
@@ -155,7 +133,7 @@ var DARK_MODES = {
         if (m.host.parentNode) { m.host.parentNode.removeChild(m.host); }
         open = null;
         stop();
-        darkPending = {fault: fault, value: function () { return value; }};
+        carryOnNextWrite(fault, function () { return value; }, "commit", {mode: p.mode});
         el.click();  /* untrusted: passes the interception, and the page's own handlers run */
       }
       accept.addEventListener("click", function (event) { answer(p.offer, event); });

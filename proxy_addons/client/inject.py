@@ -98,7 +98,8 @@ class ClientFault(FaultType):
 
     The shared trigger: find the target, then (if set) wait until the agent has typed
     into the `after_input_in` field, then until it has clicked the target
-    `after_clicks` times, then wait `delay_ms`; then the fault acts.
+    `after_clicks` times, then wait `delay_ms`; then the fault acts (within the last
+    click when there is no delay: before a link's click leaves the page).
     """
 
     layer: ClassVar[Layer] = Layer.client

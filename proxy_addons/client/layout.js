@@ -15,26 +15,6 @@ function layoutInside(point, box) {
   return point.x >= box.left && point.x <= box.right && point.y >= box.top && point.y <= box.bottom;
 }
 
-/* The offer's choice rides on the page's next write (a non-GET fetch) once the block is there, as a form
-   sends its boxes: `<field_name>=<offer>` when its button was pressed, `=none` when it was left alone. */
-function layoutCarryChoice(fault, taken) {
-  if (!W.fetch) { return; }
-  var pageFetch = W.fetch;
-  var carried = false;
-  W.fetch = function (input, init) {
-    var method = String((init && init.method) || (input && input.method) || "GET").toUpperCase();
-    if (!carried && method !== "GET" && method !== "HEAD" && typeof input === "string") {
-      carried = true;
-      var value = taken() ? fault.params.offer : "none";
-      input += (input.indexOf("?") >= 0 ? "&" : "?") + encodeURIComponent(fault.params.field_name) + "=" +
-               encodeURIComponent(value);
-      report(fault, value === "none" ? "dismissed" : "hit", {via: "write", info: {taken: value !== "none",
-                                                                                  offer: value}});
-    }
-    return pageFetch.apply(this, [input].concat(Array.prototype.slice.call(arguments, 1)));
-  };
-}
-
 /* The offer's button, drawn over the point where the target was before the block pushed it down (`atY`
    below the block's top), its pitch under it: a click aimed at where the target was seen adds the offer
    (the button then says so, a link beside it removes it again). */
@@ -75,7 +55,8 @@ function layoutOffer(fault, block, point, atY) {
   show();
   block.appendChild(button);
   block.appendChild(undo);
-  layoutCarryChoice(fault, function () { return taken; });
+  /* the page's next write once the block is there carries whether its button was pressed */
+  carryOnNextWrite(fault, function () { return taken ? p.offer : "none"; }, "write");
   return button;
 }
 

@@ -25,7 +25,7 @@ TYPES: dict[str, tuple[Primitive, dict[str, Any]]] = {
     "distractor_modal": (Primitive.planning, {}),
     "required_step": (Primitive.planning, {}),
     "layout_shift": (Primitive.grounding, {}),
-    "click_swallow": (Primitive.verification, {}),
+    "click_swallow": (Primitive.patience, {}),
     "rename_after_input": (Primitive.state_tracking, {"after_input_in": "Full name", "new_label": "Save"}),
     "swap_labels": (Primitive.grounding, {"other_role": "button", "other_name": "Search"}),
     "same_label_decoy": (Primitive.backtracking, {}),

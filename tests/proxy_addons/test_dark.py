@@ -49,7 +49,7 @@ def test_a_commit_mode_needs_a_target() -> None:
 
 def test_the_script_is_injected_only_with_the_type() -> None:
     armed = script_source([{"id": "d", "type": "dark_pattern", "params": {}, "target": {}}], False)
-    assert "RUNNERS.dark_pattern" in armed and "function darkCarryChoices" in armed
+    assert "RUNNERS.dark_pattern" in armed and "function darkOnCommit" in armed
     other = script_source([{"id": "a", "type": "click_swallow", "params": {}, "target": {}}], False)
     assert "RUNNERS.dark_pattern" not in other
 

@@ -98,7 +98,7 @@ async def test_a_delay_counts_from_when_the_proxy_received_the_request(chain: Ch
     assert deadlines[200] < deadlines[50] < deadlines[0], deadlines
     assert deadlines[200] <= routed_at[200], (deadlines, routed_at)  # waited longer than the delay: not held
     assert finished == [200, 50, 0], (finished, took)
-    assert took[0] >= 120 and took[50] >= 70 - 1, took  # the rest of the delay, never less
+    assert took[0] >= 120 - 1 and took[50] >= 70 - 1, took  # the rest of the delay, never less (1 ms: clock rounding)
     assert ep.firings == 3  # it still fired: the ledger says what was asked
 
 

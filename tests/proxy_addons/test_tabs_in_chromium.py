@@ -16,7 +16,7 @@ NEXT = "<!doctype html><html><body><h1>{path}</h1></body></html>"
 
 
 async def _open_payees(browser: Browser, reports: list[str]) -> tuple[BrowserContext, Page]:
-    fault = PopupTab(on_click=True, url_path="/?promo=1")
+    fault = PopupTab(after_clicks=1, url_path="/?promo=1")
     config = {"id": "tab", "type": "popup_tab", "params": fault.model_dump(mode="json"),
               "target": {"selector": None, "role": "link", "name": "Add payee", "within": None}}
     script = f"<script>{script_source([config], record_actions=False)}</script>"
