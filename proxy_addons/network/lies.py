@@ -44,7 +44,8 @@ def _request_json(flow: http.HTTPFlow) -> dict[str, Any]:
 
 
 def _referer_path(flow: http.HTTPFlow) -> str | None:
-    referer = flow.request.headers.get("referer", "")
+    """The path and query of the page the request came from (its Referer), without host or fragment."""
+    referer = flow.request.headers.get("referer", "").split("#", 1)[0]
     if "://" not in referer:
         return None
     rest = referer.split("://", 1)[1]
@@ -54,14 +55,19 @@ def _referer_path(flow: http.HTTPFlow) -> str | None:
 def plan_success(flow: http.HTTPFlow, armed: ArmedFault, status: int | None, body: str | None) -> dict[str, Any]:
     """What a successful write usually looks like (drawn once, for the ledger); `send_success` answers it.
 
-    API calls get a JSON echo of the request's fields plus a fresh-looking id; a form post
-    gets a 303 back to the page it came from, as most sites do after a write.
+    API calls get a JSON echo of the request's fields plus a fresh-looking id and, when the request
+    names the page it came from (its Referer), a `url` back to that page (path and query): the sites'
+    pages go to an answer's `url` after a write (with their success notice), so the echo sends them
+    back where they were instead of nowhere. A form post gets a 303 back to the page it came from,
+    as most sites do after a write.
     """
     if body is not None:
         return {"status": status or 200, "body": "custom"}
     if wants_json(flow):
         code = status or (201 if flow.request.method.upper() == "POST" else 200)
-        return {"status": code, "body": "json_echo", "id": f"{armed.rng.getrandbits(32):08x}"}
+        plan = {"status": code, "body": "json_echo", "id": f"{armed.rng.getrandbits(32):08x}"}
+        url = _referer_path(flow)
+        return {**plan, "url": url} if url is not None else plan
     return {"status": status or 303, "location": _referer_path(flow) or "/"}
 
 
@@ -69,7 +75,10 @@ def send_success(flow: http.HTTPFlow, plan: dict[str, Any], body: str | None, co
     if plan.get("body") == "custom" and body is not None:
         answer(flow, plan["status"], body, {"content-type": content_type})
     elif plan.get("body") == "json_echo":
-        answer_json(flow, plan["status"], {"ok": True, "id": plan["id"], **_request_json(flow)})
+        echo = {"ok": True, "id": plan["id"], **_request_json(flow)}
+        if "url" in plan:
+            echo["url"] = plan["url"]  # where the page goes next, over any `url` the request sent
+        answer_json(flow, plan["status"], echo)
     else:
         answer(flow, plan["status"], b"", {"location": plan["location"]})
 
@@ -94,7 +103,9 @@ class SwallowedWrite(FakeSuccess):
     primitive: ClassVar[Primitive] = Primitive.verification
     description: ClassVar[str] = (
         "Answer a write with a realistic success and never forward it: the site never sees it. Default "
-        "answer: 201/200 JSON echo of the request fields plus an id (API) or 303 back to the page (form)."
+        "answer: an API call gets a 201/200 JSON echo of the request fields plus an id and a url naming the "
+        "page it came from (its Referer: the page goes back there and says it worked); a form gets a 303 "
+        "back to the page."
     )
     writes_only: ClassVar[bool] = True
 

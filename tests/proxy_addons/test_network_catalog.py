@@ -403,6 +403,23 @@ async def test_swallowed_write_answers_success_and_never_forwards(chain: Chain) 
     assert f.response is not None and f.response.json() == {"saved": True}
 
 
+async def test_swallowed_write_echo_names_the_page_it_came_from(chain: Chain) -> None:
+    ep = chain.open([fault("swallowed_write", {}, schedule={"mode": "always"}, match={"path": "/api/appointments*"})])
+    json_headers = {"content-type": "application/json", "accept": "application/json"}
+    body = json.dumps({"slot_id": "s004", "url": "http://elsewhere.test/"}).encode()
+    came_from = await send(chain, ep, "POST", "/api/appointments", content=body,
+                           headers={**json_headers, "referer": "http://shop.test/book/s004?from=search#top"})
+    assert came_from.response is not None and came_from.response.status_code == 201
+    echoed = came_from.response.json()
+    # the page goes to the answer's url after a write: back where it was (path and query), not another site
+    assert echoed["url"] == "/book/s004?from=search" and echoed["slot_id"] == "s004" and echoed["ok"] is True
+    bare = await send(chain, ep, "POST", "/api/appointments", content=b'{"slot_id": "s005"}', headers=json_headers)
+    assert bare.response is not None and bare.response.status_code == 201
+    assert "url" not in bare.response.json() and bare.response.json()["slot_id"] == "s005"
+    first, second = ledger(ep)
+    assert first["detail"]["url"] == "/book/s004?from=search" and "url" not in second["detail"]
+
+
 async def test_misleading_success_hides_a_refusal_only(chain: Chain) -> None:
     ep = chain.open([fault("misleading_success", {})])
     ok = await send(chain, ep, "POST", response=upstream(201, b'{"real": 1}', "application/json"))

@@ -8,6 +8,13 @@
 
   function here() { return window.location.pathname + window.location.search.replace(/[?&]notice=[^&]*/, ""); }
 
+  /* Where a write's answer sends the user: the page it names, unless it names none or only this page (where
+     nothing of the write shows), then `fallback`, the page that shows the result. */
+  function next(data, fallback) {
+    var url = data && data.url;
+    return url && window.Kit.withNotice(url, null) !== window.Kit.withNotice(here(), null) ? url : fallback;
+  }
+
   function alertIn(root) { return (root && root.querySelector("[data-alert]")) || document.querySelector("main [data-alert]"); }
 
   function fail(root, button, fallback) {
@@ -75,7 +82,10 @@
       from_account_id: value(form, "from_account_id"), to_id: value(form, "to_id"), amount: value(form, "amount"),
       memo: value(form, "memo"), date: date === today ? "" : date, frequency: value(form, "frequency"),
       end_date: value(form, "frequency") === "once" ? "" : value(form, "end_date")
-    }).then(function (data) { go(data.url || "/accounts/" + value(form, "from_account_id") + "?notice=sent"); })
+    }).then(function (data) {
+      var scheduled = (date && date !== today) || value(form, "frequency") !== "once";
+      go(next(data, scheduled ? "/payments?notice=scheduled" : "/accounts/" + value(form, "from_account_id") + "?notice=sent"));
+    })
       .catch(fail(form, button, "The transfer could not be made. Nothing was sent."));
   });
 
@@ -83,13 +93,13 @@
     api("POST", "/api/payees", {
       name: value(form, "name"), bank: value(form, "bank"), account_number: value(form, "account_number").replace(/\s/g, ""),
       routing_number: value(form, "routing_number").replace(/\s/g, ""), nickname: value(form, "nickname")
-    }).then(function (data) { go(data.url || "/payees"); })
+    }).then(function (data) { go(next(data, "/payees")); })
       .catch(fail(form, button, "The payee could not be added — check the details and try again."));
   });
 
   onSubmit("form[data-confirm]", function (form, button) {
     api("POST", "/api/payees/" + form.dataset.confirm + "/confirm", { code: value(form, "code") })
-      .then(function (data) { go(data.url || "/payees?notice=payee_added"); })
+      .then(function (data) { go(next(data, "/payees?notice=payee_added")); })
       .catch(fail(form, button, "The payee could not be confirmed — try again."));
   });
 
@@ -138,7 +148,7 @@
   onClick("button[data-place]", function (button) {
     var failed = fail(button.closest("section"), button, "The order could not be placed. Nothing was bought or sold.");
     api("POST", "/api/orders", { review_id: button.dataset.place })
-      .then(function (data) { go(data.url || "/invest/orders?notice=placed"); })
+      .then(function (data) { go(next(data, "/invest/orders?notice=placed")); })
       .catch(function (error) {
         var detail = error && error.data && error.data.detail;
         if (error.status === 409 && typeof detail === "string" && /^The price of /.test(detail)) {
