@@ -473,15 +473,20 @@ async def test_a_write_shown_only_in_part_is_finished_not_repeated(
     assert hits_on == ["save", "star"], "the save must not be repeated: the record is finished where it shows"
 
 
+def search_and_open(wanted: str) -> list[PlanStep]:
+    """Search for `wanted` by its whole name and open the result of that name."""
+    return [PlanStep(do="goto", url="/page/search"),
+            PlanStep(do="fill", role="searchbox", name="Search", value=wanted),
+            PlanStep(do="press", role="searchbox", name="Search", key="Enter"),
+            PlanStep.model_validate({"do": "click", "role": "link", "name": wanted,
+                                     "expect": {"role": "heading", "name": wanted}})]
+
+
 async def test_an_item_listed_under_a_synonym_is_found_by_searching_again_more_broadly(
     browser: BrowserPool, tmp_path: Path
 ) -> None:
     wanted = "Acme Foam Roller 45 cm"
-    steps = [PlanStep(do="goto", url="/page/search"),
-             PlanStep(do="fill", role="searchbox", name="Search", value=wanted),
-             PlanStep(do="press", role="searchbox", name="Search", key="Enter"),
-             PlanStep.model_validate({"do": "click", "role": "link", "name": wanted,
-                                      "expect": {"role": "heading", "name": wanted}})]
+    steps = search_and_open(wanted)
     (status_off, _, _), (status_on, moves, _) = await without_and_with_recovery(browser, steps, tmp_path)
     assert status_off == "failed"
     assert status_on == "done", moves
@@ -492,11 +497,7 @@ async def test_an_item_a_search_keeps_missing_is_found_under_its_own_name_by_sea
     browser: BrowserPool, tmp_path: Path
 ) -> None:
     wanted = "Zenith Yoga Block"
-    steps = [PlanStep(do="goto", url="/page/search"),
-             PlanStep(do="fill", role="searchbox", name="Search", value=wanted),
-             PlanStep(do="press", role="searchbox", name="Search", key="Enter"),
-             PlanStep.model_validate({"do": "click", "role": "link", "name": wanted,
-                                      "expect": {"role": "heading", "name": wanted}})]
+    steps = search_and_open(wanted)
     runs = await run_agents(browser, steps, tmp_path, "reference-without-patience", "reference-without-exploration")
     status, moves, _ = runs["reference-without-patience"]
     assert status == "done", moves
