@@ -104,6 +104,7 @@ class StepState:
     search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
     searched_again: bool = False
     listed_as: str | None = None  # the name the site lists the wanted item under (a synonym of it)
+    listed_for: str | None = None  # the wanted name `listed_as` stands for, when not the step's own (its expect's)
     affordances: Affordances = field(default_factory=Affordances)  # the site's words for generic controls
     abilities: Abilities = field(default_factory=Abilities)  # which recovery moves this agent makes
     moves: MoveContext = field(default_factory=MoveContext)  # what the moves past field obstacles may know
@@ -376,30 +377,32 @@ def closest_name(wanted: str, names: list[str], least: float = 0.6) -> str | Non
 
 
 async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> str | None:
-    """The search for the wanted name listed nothing under it: search for its first word alone (the
-    brand, the sender ...) and return the listed name that is plainly the same item, if one is."""
+    """The search for the wanted name listed nothing under it: search in fewer of its words (its first two,
+    then its first alone: the brand, the sender ...) and return the listed name that is the item, under its
+    own name or plainly the same item under a synonym. One word may list too much to show it on one page."""
     if step.role is None or not step.name or not search.role or not search.name:
         return None
-    first = _words(step.name)[:1]
-    if not first:
-        return None
-    box = page.get_by_role(search.role, name=search.name, exact=True)  # type: ignore[arg-type]
-    if not await box.count():
-        await page.go_back(wait_until="domcontentloaded")  # the results page has none: the search page has
+    words = _words(step.name)
+    for query in [" ".join(words[:k]) for k in (2, 1) if k < len(words)] or [" ".join(words)]:
+        box = page.get_by_role(search.role, name=search.name, exact=True)  # type: ignore[arg-type]
         if not await box.count():
-            return None
-    await box.first.fill(first[0], timeout=3000)
-    await box.first.press("Enter", timeout=3000)
-    await page.wait_for_load_state("domcontentloaded")
-    found = page.get_by_role(step.role)  # type: ignore[arg-type]
-    names = []
-    for index in range(await found.count()):
-        element = found.nth(index)
-        if await element.is_visible():
-            names.append(" ".join((await element.inner_text()).split()))
-    if any(name.casefold() == step.name.casefold() for name in names):
-        return step.name  # listed under its own name, once searched for in other words
-    return closest_name(step.name, names)
+            await page.go_back(wait_until="domcontentloaded")  # the results page has none: the search page has
+            if not await box.count():
+                return None
+        await box.first.fill(query, timeout=3000)
+        await box.first.press("Enter", timeout=3000)
+        await page.wait_for_load_state("domcontentloaded")
+        found = page.get_by_role(step.role)  # type: ignore[arg-type]
+        names = []
+        for index in range(await found.count()):
+            element = found.nth(index)
+            if await element.is_visible():
+                names.append(" ".join((await element.inner_text()).split()))
+        if any(name.casefold() == step.name.casefold() for name in names):
+            return step.name  # listed under its own name, once searched for in other words
+        if (closest := closest_name(step.name, names)) is not None:
+            return closest
+    return None
 
 
 async def turn_page(page: Page, words: Affordances) -> bool:
@@ -485,6 +488,17 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
                                         "exact": True})
         if await open_more_menu(page, shown, state.affordances):
             return "the control the page should show was in an overflow menu: opened it"
+    search = state.search or (step if step.do == "fill" and step.role == "searchbox" else None)
+    if (not errored and search is not None and step.expect.role and step.expect.name and not state.searched_again
+            and may("search again broadly")):
+        # The search itself should list the wanted item and lists nothing under its name: search in other words.
+        state.searched_again = True
+        wanted = step.model_copy(update={"role": step.expect.role, "name": step.expect.name, "within": None,
+                                         "exact": True})
+        listed = await search_again_broadly(page, wanted, search)
+        if listed is not None:
+            state.listed_as, state.listed_for = listed, step.expect.name
+            return f"searched again more broadly: it is listed as {listed!r}"
     checked = False
     if step.effect is not None and may("check where the write shows"):
         # Before repeating a write, check whether it happened after all: in a second tab, so the page the

@@ -220,9 +220,10 @@ class ReferenceAgent:
                 except NoMove as lacking:
                     tally.log.append(f"no move this agent makes applies ({lacking})")
                     return message
-                if state.listed_as is not None and step.name and step.name not in tally.listed_as:
+                listed_for = state.listed_for or step.name
+                if state.listed_as is not None and listed_for and listed_for not in tally.listed_as:
                     # from here on the item goes by the name the site lists it under
-                    tally.listed_as[step.name] = state.listed_as
+                    tally.listed_as[listed_for] = state.listed_as
                     step = _as_listed(step, tally.listed_as)
                 tally.log.append(f"recover: {move}")
                 if move == "effect confirmed":

@@ -20,7 +20,7 @@ from harness.agents import ReferenceAgent, agent_from_spec
 from harness.agents.base import EpisodeContext
 from harness.browser.pool import BrowserPool
 from harness.catalog.a11y_html import Page as A11yPage
-from scenarios.schema import CanonicalDiff, PlanStep, Task
+from scenarios.schema import CanonicalDiff, Expect, PlanStep, Task
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -493,11 +493,15 @@ async def test_an_item_listed_under_a_synonym_is_found_by_searching_again_more_b
     assert "recover: searched again more broadly: it is listed as 'Acme Massage Roller 45 cm'" in moves
 
 
+@pytest.mark.parametrize("search_expects_it", [False, True], ids=["open-fails", "search-fails"])
 async def test_an_item_a_search_keeps_missing_is_found_under_its_own_name_by_searching_in_other_words(
-    browser: BrowserPool, tmp_path: Path
+    browser: BrowserPool, tmp_path: Path, search_expects_it: bool
 ) -> None:
+    """Whether the step that opens the item finds nothing, or the search's own step expects it listed."""
     wanted = "Zenith Yoga Block"
     steps = search_and_open(wanted)
+    if search_expects_it:
+        steps[2] = steps[2].model_copy(update={"expect": Expect(role="link", name=wanted)})
     runs = await run_agents(browser, steps, tmp_path, "reference-without-patience", "reference-without-exploration")
     status, moves, _ = runs["reference-without-patience"]
     assert status == "done", moves
