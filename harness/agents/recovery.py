@@ -227,7 +227,9 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.acted = False
         state.left_page = True
         return "signed in again"
-    for field_move in moves_at("blocked"):
+    # A claimed success the check found missing is not a blocked step: redoing it is the check's move (below),
+    # form and files with it, not a move past something in the way.
+    for field_move in moves_at("blocked") if not isinstance(error, EffectMissing) else ():
         if may(field_move.name) and (moved := await field_move.attempt(page, step, state.moves)) is not None:
             state.acted = state.acted or moved.acted
             return moved.said

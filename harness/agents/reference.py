@@ -65,7 +65,7 @@ class _Tally:
     attempts: int = 0
     recoveries: int = 0
     log: list[str] = field(default_factory=list)
-    # Fields typed on the current page, to type again if a recovery had to leave it.
+    # Fields typed (and files chosen) on the current page, to fill again if a recovery had to leave it.
     form: list[PlanStep] = field(default_factory=list)
     # The last step that chose among same-named candidates, to revisit when its choice proves unusable.
     chooser: tuple[PlanStep, StepState] | None = None
@@ -150,7 +150,7 @@ class ReferenceAgent:
         # has sent its form: what was typed is done with (a reload later must not type a sent form again).
         if new_document or step.effect is not None:
             tally.form.clear()
-        if step.do in ("fill", "check", "select"):
+        if step.do in ("fill", "check", "select", "upload"):  # a file chosen is part of the form too
             tally.form.append(step)
         if step.do == "click" and step.role == "link" and tally.last_state is not None:
             tally.chooser = (step, tally.last_state)
