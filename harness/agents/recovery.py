@@ -96,9 +96,9 @@ class StepState:
     pages_turned: int = 0
     relaxed: bool = False         # ground on a control whose name begins with the wanted one (it was renamed)
     completed: bool = False       # the plan's steps that finish a partly shown write were run
-    claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late)
+    claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late);
+    # redoing it types its form again as part of the check's move
     repeated_here: bool = False   # the write, found missing where it shows, was sent again from the same page
-    redo: bool = False            # a claimed success was found missing: the form is typed again as part of the redo
     waited: bool = False          # a missing control was given longer once (before a reload empties the form)
     may_have_landed: bool = False  # an action on the step's control failed late (a timeout): it may have gone through
     search: PlanStep | None = None  # the plan's last search box fill before this step (to search again)
@@ -247,8 +247,7 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.acted = False
         state.claimed = True
         # Only the check knew the write has to be redone, so typing its form again is part of this move
-        # (verification's), not state tracking's: the form may have come back empty with the claim.
-        state.redo = True
+        # (verification's), not state tracking's: the form may have come back empty with the claim (`claimed`).
         if state.url_before and page.url != state.url_before:
             # The page moved on after the claimed success: go back and fill the form again.
             await page.goto(state.url_before, wait_until="domcontentloaded")

@@ -177,7 +177,7 @@ class ReferenceAgent:
                     return None
                 if not state.acted:
                     if state.left_page:
-                        await self._refill(page, ctx, tally, redo=state.redo)
+                        await self._refill(page, ctx, tally, redo=state.claimed)
                         state.left_page = False
                     state.url_before = page.url
                     for said in await before_acting(page, step, state.moves, self.abilities.may):
