@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps. The API
 # fuzzing runs in a pytest of its own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py), started beside
 # them (the test target).
-TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,4)
+TEST_WORKERS ?= $(if $(PYTEST_ARGS),1,5)
 PARALLEL := $(filter-out 1,$(TEST_WORKERS))
 # The plugins the tests use, named instead of autoloaded: pytest rewrites the asserts of every module of a
 # package that registers a plugin (schemathesis, hypothesis, anyio, this project: 600 modules, each parsed and
@@ -117,6 +117,7 @@ test: $(STAMP) bytecode rrweb chromium frameworks
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(PY) -m harness.cli.main catalog check
 
 bench: $(STAMP) chromium
 	$(PY) benchmarks/open_episode.py

@@ -8,32 +8,31 @@ now go first and the many light ones fill in around them; the others keep pytest
 
 from collections.abc import Sequence
 
-HEAVIEST_FIRST = (  # seconds a file took in a fresh clone's `make test` (2026-12-05), module setups included
-    "tests/harness/test_reference_agent.py",  # 136
-    "tests/harness/test_ablations.py",  # 110
-    "tests/harness/executors/test_ray_cluster.py",  # 99
-    "tests/examples/test_browsergym.py",  # 83
-    "tests/harness/test_catalog_check.py",  # 76
-    "tests/harness/test_client_faults.py",  # 64
-    "tests/examples/test_frameworks.py",  # 45
-    "tests/harness/test_chaos_profiles_e2e.py",  # 44
-    "tests/harness/test_form_reset.py",  # 38
-    "tests/harness/test_crash.py",  # 37
-    "tests/harness/test_field_checks.py",  # 37
-    "tests/harness/test_injectors_e2e.py",  # 32
-    "tests/harness/test_api.py",  # 31
-    "tests/sites/test_digests.py",  # 29
-    "tests/sites/test_bad_input.py",  # 27
-    "tests/sites/test_catalog_determinism.py",  # 26
-    "tests/harness/test_validate.py",  # 26
-    "tests/harness/test_field_dark.py",  # 25
-    "tests/harness/test_site_e2e.py",  # 24
-    "tests/harness/test_scripts_e2e.py",  # 22
-    "tests/test_docs.py",  # 22
-    "tests/harness/test_network_e2e.py",  # 21
-    "tests/harness/test_field_pages.py",  # 21
-    "tests/harness/test_e2e.py",  # 20
-    "tests/harness/test_suites.py",  # 19
+HEAVIEST_FIRST = (  # seconds a file took in `make test` on this checkout (2026-12-06), module setups included
+    "tests/harness/test_reference_agent.py",  # 200
+    "tests/harness/test_ablations.py",  # 156
+    "tests/harness/executors/test_ray_cluster.py",  # 118
+    "tests/examples/test_browsergym.py",  # 99
+    "tests/harness/test_client_faults.py",  # 85
+    "tests/harness/test_crash.py",  # 84
+    "tests/harness/test_api.py",  # 74
+    "tests/examples/test_frameworks.py",  # 67
+    "tests/harness/test_chaos_profiles_e2e.py",  # 58
+    "tests/harness/test_field_dark.py",  # 49
+    "tests/sites/test_digests.py",  # 49
+    "tests/harness/test_injectors_e2e.py",  # 46
+    "tests/test_docs.py",  # 46
+    "tests/harness/test_validate.py",  # 46
+    "tests/harness/test_field_checks.py",  # 44
+    "tests/sites/test_catalog_determinism.py",  # 43
+    "tests/harness/test_site_e2e.py",  # 43
+    "tests/harness/test_catalog_check.py",  # 43
+    "tests/harness/test_resume.py",  # 40
+    "tests/harness/test_form_reset.py",  # 40
+    "tests/sites/test_bad_input.py",  # 38
+    "tests/harness/test_scripts_e2e.py",  # 37
+    "tests/harness/test_isolate.py",  # 34
+    "tests/harness/test_suites.py",  # 34
 )
 
 

@@ -4,6 +4,7 @@ import re
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from scenarios.schema import Expect, PlanStep
 
@@ -60,15 +61,61 @@ async def ground(page: Page, step: PlanStep, wait_ms: int = 3000) -> Locator:
     return locator
 
 
-async def holds(page: Page, expect: Expect, scale: float = 1.0) -> bool:
+# Resolves once the page shows a heading named `wanted`, or, on a loaded page other than `left`, a main heading
+# (h1) naming another item whose name holds the wanted one's words or is held by them ("Lunch on Tuesday? Lite"
+# for "Lunch on Tuesday?"): the page of a same-named item, which will not turn into the wanted one.
+_HEADING_OR_ANOTHER = """([wanted, left]) => {
+  const norm = s => s.replace(/\\s+/g, ' ').trim();
+  const words = s => new Set(s.toLowerCase().split(/[^\\p{L}\\p{N}]+/u).filter(Boolean));
+  const shown = e => e.getClientRects().length > 0;
+  const headings = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].filter(shown);
+  if (headings.some(h => norm(h.innerText) === wanted)) return 'wanted';
+  if (location.href === left || document.readyState !== 'complete') return false;
+  const main = document.querySelector('h1');
+  if (!main || !shown(main)) return false;
+  const name = norm(main.innerText), a = words(wanted), b = words(name);
+  if (!name || name === wanted || !a.size || !b.size) return false;
+  const within = (x, y) => [...x].every(w => y.has(w));
+  return within(a, b) || within(b, a) ? 'another' : false;
+}"""
+
+
+async def heading_or_another(page: Page, expect: Expect, left: str, timeout_ms: float) -> str | None:
+    """For a heading `expect` after an action that started on `left`: "wanted" when the page shows it,
+    "another" when the page moved on to another item's page (`_HEADING_OR_ANOTHER`: known as soon as it loads,
+    where waiting for the heading would wait out the whole timeout), "late" when neither shows within
+    `timeout_ms`; None when this cannot tell (another kind of expect, the page went away while looking)."""
+    if expect.role != "heading" or not expect.name or not isinstance(accessible_name(expect.name), str):
+        return None
+    try:
+        told = await (await page.wait_for_function(_HEADING_OR_ANOTHER, arg=[" ".join(expect.name.split()), left],
+                                                   timeout=timeout_ms, polling=100)).json_value()
+    except PlaywrightTimeoutError:
+        return "late"
+    except PlaywrightError:
+        return None
+    if told == "another":
+        wanted = page.get_by_role("heading", name=expect.name, exact=True)
+        if any([await wanted.nth(i).is_visible() for i in range(await wanted.count())]):
+            return "wanted"  # named so for assistive technology, not in its text
+    return str(told)
+
+
+async def holds(page: Page, expect: Expect, scale: float = 1.0, left: str | None = None) -> bool:
+    """The postcondition `expect` shows within its timeout (times `scale`). With `left`, the page the action
+    started on, a page that moved on to another item's (`heading_or_another`) fails it at once."""
     timeout = expect.timeout_ms * scale
     try:
         fragment = expect.url_contains
         if fragment:
             await page.wait_for_url(lambda url: fragment in url, timeout=timeout)
         if expect.role:
+            told = await heading_or_another(page, expect, left, timeout) if left is not None else None
+            if told == "another":
+                return False
             found = page.get_by_role(expect.role, name=accessible_name(expect.name), exact=True).first  # type: ignore[arg-type]
-            await found.wait_for(state="visible", timeout=timeout)
+            # a heading whose text never showed is given one more short look (its name may not be its text)
+            await found.wait_for(state="visible", timeout=timeout if told is None else min(timeout, 1000))
             if expect.value is not None:
                 await _has_value(found, expect.value, timeout)
         if expect.text:

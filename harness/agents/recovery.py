@@ -480,7 +480,7 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
     may = state.abilities.may
     # A page that says the action failed is believed; otherwise the effect may just be slow.
     errored = await reports_error(page)
-    if not errored and may("wait longer") and await holds(page, step.expect, scale=2 * state.patience):
+    if not errored and may("wait longer") and await holds(page, step.expect, 2 * state.patience, state.url_before):
         return "effect confirmed"
     if (not errored and step.expect.role and step.expect.name and may("open an overflow menu")
             and (step.expect.url_contains or "") in page.url):
@@ -490,8 +490,11 @@ async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url
         if await open_more_menu(page, shown, state.affordances):
             return "the control the page should show was in an overflow menu: opened it"
     search = state.search or (step if step.do == "fill" and step.role == "searchbox" else None)
+    # A step that acted on the wanted item itself (its link bears the name its page should show) found it
+    # listed: searching in other words cannot help where the page it opened is the trouble.
+    on_its_own_link = bool(step.name and step.expect.name and step.name.casefold() == step.expect.name.casefold())
     if (not errored and search is not None and step.expect.role and step.expect.name and not state.searched_again
-            and may("search again broadly")):
+            and not on_its_own_link and may("search again broadly")):
         # The search itself should list the wanted item and lists nothing under its name: search in other words.
         state.searched_again = True
         wanted = step.model_copy(update={"role": step.expect.role, "name": step.expect.name, "within": None,

@@ -186,7 +186,7 @@ class ReferenceAgent:
                     if read is not None:
                         tally.answer = read
                     state.acted = True
-                if step.expect is not None and not await holds(page, step.expect, state.patience):
+                if step.expect is not None and not await holds(page, step.expect, state.patience, state.url_before):
                     wanted = step.expect.model_dump(exclude_none=True, exclude={"timeout_ms"})
                     raise StepFailed(f"postcondition not met: {wanted}")
                 # With recovery on, the agent also verifies: a write is confirmed where its effect shows.

@@ -73,6 +73,9 @@ PAGES = {
                  <option value="r">Red</option><option value="g">Green</option></select>
                  <button onclick="if (document.getElementById('s').value === 'g') done()">Save</button>""",
     # A search box (the results list items by a substring of their names).
+    # Two items whose names hold the wanted one's listed before it ("Trail Mug" wanted).
+    "mugs": """<ul><li><a href="/item/mug-lite">Trail Mug Lite</a></li><li><a href="/item/mug-refill">Trail Mug
+               Refill</a></li><li><a href="/item/mug">Trail Mug</a></li></ul>""",
     "search": """<form action="/find"><input type="search" name="q" aria-label="Search"></form>""",
     # A checkout in stages on one document (the stage kept in the address by history.replaceState); the
     # first press of Save does nothing, and a reload comes back to the review stage with the default choice.
@@ -139,7 +142,8 @@ PAGES = {
 
 # What /find lists, by the slug of each item's page.
 ITEMS = {"roller": "Acme Massage Roller 45 cm", "mat": "Acme Yoga Mat", "band": "Zenith Foam Roller Band",
-         "block": "Zenith Yoga Block"}
+         "block": "Zenith Yoga Block", "mug-lite": "Trail Mug Lite", "mug-refill": "Trail Mug Refill",
+         "mug": "Trail Mug"}
 
 
 class Site:
@@ -150,6 +154,7 @@ class Site:
         # where it shows, the looks that find nothing before it lands: the step's own check (a look, and one
         # more after a reload); the look before the write would be sent again finds it
         self.looks_before_landing = 2
+        self.unavailable_once: set[str] = set()  # items whose page answers 503 the first time it is asked for
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -203,6 +208,9 @@ class Site:
                             content_type="text/html")
 
     async def item(self, request: web.Request) -> web.Response:
+        if (slug := request.match_info["slug"]) in self.unavailable_once:
+            self.unavailable_once.discard(slug)
+            return web.Response(status=503, text="<!doctype html><p>Service unavailable</p>", content_type="text/html")
         return web.Response(text=f"<!doctype html><main><h1>{ITEMS[request.match_info['slug']]}</h1></main>",
                             content_type="text/html")
 
@@ -512,6 +520,32 @@ async def test_an_item_a_search_keeps_missing_is_found_under_its_own_name_by_sea
     for spec in lacking:
         status, moves, _ = runs[spec]
         assert status == "failed", moves
+
+
+async def test_the_page_of_another_same_named_item_is_ruled_out_as_it_loads(browser: BrowserPool,
+                                                                           tmp_path: Path) -> None:
+    # The heading is given twice the episode's time budget: waited out, the budget would end the run before the
+    # third link was tried; ruled out as each wrong page loads (its main heading names another item), it is done.
+    steps = [PlanStep(do="goto", url="/page/mugs"),
+             PlanStep.model_validate({"do": "click", "role": "link", "name": "Trail Mug", "exact": False,
+                                      "expect": {"role": "heading", "name": "Trail Mug", "timeout_ms": 120_000}})]
+    status, moves, _ = await run(browser, steps, recovery=True, tmp_path=tmp_path)
+    assert status == "done", moves
+    assert moves == ["recover: trying candidate 2 of 3", "recover: trying candidate 3 of 3"] or \
+        moves[-1].startswith("recover: trying candidate 3 of 3"), moves
+
+
+async def test_an_item_whose_own_link_opened_a_failing_page_is_not_searched_for_in_other_words(
+    browser: BrowserPool, tmp_path: Path
+) -> None:
+    # The search listed it (its link was clicked): its page failing once is the page's trouble, not the search's.
+    site = Site()
+    site.unavailable_once = {"mat"}
+    status, moves, _ = await run(browser, search_and_open("Acme Yoga Mat"), recovery=True, tmp_path=tmp_path,
+                                 site=site)
+    assert status == "done", moves
+    assert not any("searched again" in move for move in moves), moves
+    assert not site.unavailable_once  # the failing page was met
 
 
 async def test_a_write_is_looked_for_on_the_later_pages_of_the_list_where_it_shows(

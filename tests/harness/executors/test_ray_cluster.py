@@ -74,29 +74,38 @@ def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunSummary, Pat
 
 
 class KillWorkerInFlight:
-    """An `on_result` hook: at the first result, SIGKILL worker `index` as soon as it has an episode in flight
-    (its scratch folder holds the episode's folder, from the episode's start until its result is packed): the
-    one it is still running, or the next one it is handed. Waiting on the folder, not on a clock, because a
-    quick episode (under a second) could finish before a timed kill on a loaded machine."""
+    """An `on_result` hook: at the first result, SIGKILL the first of the workers `indexes` seen with an episode
+    in flight (its scratch folder holds the episode's folder, from the episode's start until its result is
+    packed). Waiting on the folders, not on a clock, because a quick episode (under a second) could finish
+    before a timed kill on a loaded machine; and watching every worker, because the one that is not running the
+    last episodes may have none left to be killed in (a folder gone at the run's end counts as empty)."""
 
-    def __init__(self, executor: RayExecutor, index: int) -> None:
-        self.executor, self.index, self.armed = executor, index, False
+    def __init__(self, executor: RayExecutor, *indexes: int) -> None:
+        self.executor, self.indexes, self.armed = executor, indexes, False
         self.killed = threading.Event()
 
     def __call__(self, result: EpisodeResult) -> None:
         if not self.armed:
             self.armed = True
-            info = self.executor.worker_info[self.index]
-            threading.Thread(target=self._kill_in_flight, args=(int(info["pid"]), Path(info["scratch"])),
-                             daemon=True).start()
+            watched = [(int(info["pid"]), Path(info["scratch"]))
+                       for info in (self.executor.worker_info[i] for i in self.indexes)]
+            threading.Thread(target=self._kill_in_flight, args=(watched,), daemon=True).start()
 
-    def _kill_in_flight(self, pid: int, scratch: Path) -> None:
+    def _kill_in_flight(self, watched: list[tuple[int, Path]]) -> None:
         for _ in range(60_000):  # gives up after ~10 min without an episode (the test then fails on its counts)
-            if any(scratch.iterdir()):
-                os.kill(pid, signal.SIGKILL)
-                self.killed.set()
-                return
+            for pid, scratch in watched:
+                if in_flight(scratch):
+                    os.kill(pid, signal.SIGKILL)
+                    self.killed.set()
+                    return
             time.sleep(0.01)
+
+
+def in_flight(scratch: Path) -> bool:
+    try:
+        return any(scratch.iterdir())
+    except FileNotFoundError:  # the worker stopped: its folder went with it
+        return False
 
 
 def test_ray_run_is_the_local_run_and_a_killed_worker_loses_only_its_episode_which_runs_again_elsewhere(
@@ -106,7 +115,7 @@ def test_ray_run_is_the_local_run_and_a_killed_worker_loses_only_its_episode_whi
     local, local_dir = local_run
     executor = RayExecutor([ReferenceAgent()], workers=2, per_worker=1, time_budget_s=60)
     arrived: list[str] = []
-    kill = KillWorkerInFlight(executor, 0)
+    kill = KillWorkerInFlight(executor, 0, 1)
 
     def on_result(result: EpisodeResult) -> None:
         arrived.append(result.episode_id)
