@@ -3,13 +3,16 @@ what-if grades, module prerequisites, extensions and syllabi. Each write is chec
 changes nothing), and the pages show what the tasks read, and no more."""
 
 import base64
+import json
 import re
 from typing import Any
 
 import pytest
 
+from grader.verdict import grade
 from scenarios.events import EventKind
 from sites.learn.standing import course_total
+from tests.catalog import builtin_catalog
 from tests.sites.worlds import world_fixture
 
 from . import Doc, client_for, new_world
@@ -248,3 +251,28 @@ async def test_syllabus_downloads_with_its_late_policy(world: tuple[Any, Any]) -
         assert re.search(rf"loses {sy['penalty']}% of its points", note[0].text)
         teaching = episode.bindings["bulk"]["course_id"]
         assert (await client.get(f"/courses/{teaching}/syllabus")).status_code == 404
+
+
+@pytest.mark.parametrize(("uploads", "attach", "passes"), [(1, "first", True), (2, "second", True),
+                                                           (1, "older", False)])
+async def test_the_hand_in_task_wants_a_file_uploaded_in_the_episode_attached(
+        uploads: int, attach: str, passes: bool) -> None:
+    """learn_submit_uploaded_file: the copy uploaded when a swallowed submission is redone (the file is chosen
+    again) is as good as the first; a file the user had before is not."""
+    app, _store, episode = new_world(seed=5)
+    up = episode.bindings["upload"]
+    initial = json.loads(episode.initial_state)
+    older = episode.state.files[0].id
+    async with client_for(app, episode.id) as client:
+        made = [(await client.post("/api/files", json={"name": up["file_name"], "content_type": "text/plain",
+                                                       "data": b64(up["file_text"].encode())})).json()["file"]["id"]
+                for _ in range(uploads)]
+        file_id = {"first": made[0], "second": made[-1], "older": older}[attach]
+        sent = await client.post(f"/api/assignments/{up['assignment_id']}/submissions",
+                                 json={"text": up["text"], "file_id": file_id})
+        assert sent.status_code == 201, sent.text
+    task = builtin_catalog().tasks["learn_submit_uploaded_file"]
+    verdict = grade(task, episode.bindings, initial, json.loads(episode.state_bytes()))
+    attached = [c for c in verdict.negative_checks if c.desc.startswith("the attached file is one uploaded")]
+    assert len(attached) == 1 and attached[0].passed is passes
+    assert verdict.success is passes
