@@ -193,6 +193,15 @@ async def reports_error(page: Page) -> bool:
     return False
 
 
+async def document_failed(page: Page) -> bool:
+    """The page is a server's error answer (HTTP 5xx): a load that failed, which loading again may get past."""
+    try:
+        status = await page.evaluate("() => performance.getEntriesByType('navigation')[0]?.responseStatus ?? 0")
+    except PlaywrightError:
+        return False
+    return isinstance(status, int) and status >= 500
+
+
 async def open_more_menu(page: Page, step: PlanStep, words: Affordances) -> bool:
     """The target may sit in an overflow menu: open one, if the page has it."""
     more = page.get_by_role("button", name=words.more_actions_pattern())
@@ -478,6 +487,14 @@ async def _holds_after_second_look(page: Page, step: PlanStep) -> bool:
 async def _effect_missing(page: Page, step: PlanStep, state: StepState, base_url: str) -> str:
     assert step.expect is not None
     may = state.abilities.may
+    if step.effect is None and not state.reloaded and may("reload") and await document_failed(page):
+        # The page the step opened is a server's error (a search's results, an item's page): load it again. What
+        # it shows then needs no second doing of the step (that would need the query typed again: state
+        # tracking's move, where loading again is patience's).
+        state.reloaded = True
+        await page.reload(wait_until="domcontentloaded")
+        if await holds(page, step.expect, state.patience):
+            return "the page had failed to load: loaded again, it shows what the step wanted"
     # A page that says the action failed is believed; otherwise the effect may just be slow.
     errored = await reports_error(page)
     if not errored and may("wait longer") and await holds(page, step.expect, 2 * state.patience, state.url_before):

@@ -156,6 +156,7 @@ class Site:
         # more after a reload); the look before the write would be sent again finds it
         self.looks_before_landing = 2
         self.unavailable_once: set[str] = set()  # items whose page answers 503 the first time it is asked for
+        self.results_unavailable_once = False  # the search's results answer 503 the first time
         # results as forum's are: the search box on them, each result a heading with its link
         self.forum_like_results = False
 
@@ -204,6 +205,9 @@ class Site:
     async def find(self, request: web.Request) -> web.Response:
         """A search that matches the whole query inside a listed name (the roller is listed under a synonym);
         a search for the block's whole name lists nothing, whatever it is tried again (a degraded search)."""
+        if self.results_unavailable_once:
+            self.results_unavailable_once = False
+            return web.Response(status=503, text="<!doctype html><p>Service unavailable</p>", content_type="text/html")
         query = request.query.get("q", "").casefold()
         shown = "<h2>{}</h2>" if self.forum_like_results else "{}"
         links = "".join(f'<li>{shown.format(f"""<a href="/item/{slug}">{name}</a>""")}</li>'
@@ -567,6 +571,26 @@ async def test_an_item_whose_own_link_opened_a_failing_page_is_not_searched_for_
     assert status == "done", moves
     assert not any("searched again" in move for move in moves), moves
     assert not site.unavailable_once  # the failing page was met
+
+
+async def test_results_that_failed_to_load_are_loaded_again_not_searched_for_again(browser: BrowserPool,
+                                                                                 tmp_path: Path) -> None:
+    # Loading the failed page again is patience's move, and it shows what the step wanted: searching again would
+    # need the query typed again (state tracking's), as the results page has no search box.
+    steps = [PlanStep(do="goto", url="/page/search"), PlanStep(do="fill", role="searchbox", name="Search",
+                                                               value="Acme Yoga Mat"),
+             PlanStep(do="press", role="searchbox", name="Search", key="Enter",
+                      expect=Expect(text="Acme Yoga Mat", url_contains="/find"))]
+    runs = {}
+    for spec in ("reference-without-state_tracking", "reference-without-patience"):
+        site = Site()
+        site.results_unavailable_once = True
+        runs[spec] = await run_agent(browser, steps, spec, tmp_path, site)
+        assert not site.results_unavailable_once
+    status, moves, _ = runs["reference-without-state_tracking"]
+    assert status == "done", moves
+    assert moves == ["recover: the page had failed to load: loaded again, it shows what the step wanted"]
+    assert runs["reference-without-patience"][0] == "failed", runs["reference-without-patience"]
 
 
 async def test_a_write_is_looked_for_on_the_later_pages_of_the_list_where_it_shows(
