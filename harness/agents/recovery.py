@@ -193,6 +193,14 @@ async def reports_error(page: Page) -> bool:
     return False
 
 
+async def _control_shown(page: Page, step: PlanStep) -> bool:
+    """The step's control is on the page now (no wait: the page has settled on its claim)."""
+    if not step.role:
+        return True
+    found = candidates(page, step)
+    return any([await found.nth(i).is_visible() for i in range(await found.count())])
+
+
 async def document_failed(page: Page) -> bool:
     """The page is a server's error answer (HTTP 5xx): a load that failed, which loading again may get past."""
     try:
@@ -261,9 +269,10 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
             # The page moved on after the claimed success: go back and fill the form again.
             await page.goto(state.url_before, wait_until="domcontentloaded")
             state.left_page = True
-        elif not state.repeated_here:
-            # The claim came on the same address: type the form again (what it holds now may be emptied by
-            # the claim's own reload) and send it again from here.
+        elif not state.repeated_here and await _control_shown(page, step):
+            # The claim came on the same address and the control is still there: type the form again (what it
+            # holds now may be emptied by the claim's own reload) and send it again from here. A page that put
+            # the claimed result in the control's place is loaded again below.
             state.repeated_here = True
             state.left_page = True
             return "the claimed success did not happen: sending it again from the page"

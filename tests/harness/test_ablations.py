@@ -65,11 +65,12 @@ async def test_a_write_dropped_without_a_word_is_sent_again_only_by_an_agent_wit
 
 
 @pytest.mark.asyncio(loop_scope="module")
-@pytest.mark.parametrize("page", ["claimed", "claimed_elsewhere"])
+@pytest.mark.parametrize("page", ["claimed", "claimed_elsewhere", "claimed_in_place"])
 async def test_a_claimed_success_found_missing_is_redone_with_its_form_by_the_check(
     browser: BrowserPool, tmp_path: Path, page: str,  # noqa: F811
 ) -> None:
-    """The page says "Saved it" (on the form's page, or on a page of its own, leaving the form empty): only the
+    """The page says "Saved it" (on the form's page, on a page of its own leaving the form empty, or in place of
+    the control, which is back only when the page is loaded again): only the
     check finds it false, so redoing the write, its form typed again, is the check's move; the agents lacking
     state tracking or patience redo it, the one that does not check believes it."""
     steps = [PlanStep(do="goto", url=f"/page/{page}"),

@@ -105,6 +105,13 @@ PAGES = {
                   <button onclick="if (document.getElementById('n').value !== 'Ada') return;
                   if (sessionStorage.getItem('claimed')) { done(); return; }
                   sessionStorage.setItem('claimed', '1'); location.href = '/page/thanks'">Save</button>""",
+    # A form whose first Save claims success in place: the button gives way to a Download link, nothing written
+    # (the control is gone until the page is loaded again). The next Save writes.
+    "claimed_in_place": """<label>Name <input id="n" autocomplete="off"></label>
+                  <span id="slot"><button onclick="if (document.getElementById('n').value !== 'Ada') return;
+                  if (sessionStorage.getItem('claimed')) { done(); return; }
+                  sessionStorage.setItem('claimed', '1'); say('Saved it');
+                  document.getElementById('slot').innerHTML = '<a href=/saved>Download</a>'">Save</button></span>""",
     "thanks": """<h1>Thank you</h1><p>Saved it</p>""",
     # Two orders name the same product; only the earlier one has a parcel to track.
     "orders": """<ul><li>Order 1 · Blue Mug <a href="#" onclick="done(); return false">Track package</a></li>
