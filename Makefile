@@ -8,10 +8,11 @@ STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 # Test processes: a file's tests stay in one (they share its module-scoped browsers and episodes; each process
 # starts one stack for every file that asks, tests/conftest.py); 1 runs them in this process (the default when
-# PYTEST_ARGS picks the tests). Four on two cores: a test process keeps about half a core busy (its episodes
+# PYTEST_ARGS picks the tests). Five on two cores: a test process keeps about half a core busy (its episodes
 # mostly wait on pages and faults' delays); with three the machine sat idle a fifth of the run (vmstat), with four
-# a tenth, and the pytest part took 537 s against 618 s (one checkout, one run after the other, 2026-12-05; four
-# were slower than three before the heaviest files went first). The files are handed out heaviest first
+# a tenth (2026-12-05), and by 2026-12-06, the suite grown, four left it 30% idle over a 666 s pytest part; five
+# took 539 s on a fresh clone the same day (with the whole-catalog check moved to `make lint`, the determinism
+# test sampled). The files are handed out heaviest first
 # (tests/schedule.py), in the order tests/conftest.py gives them, which --no-loadscope-reorder keeps. The API
 # fuzzing runs in a pytest of its own (it cannot run under pytest-xdist: tests/sites/test_fuzz.py), started beside
 # them (the test target).
