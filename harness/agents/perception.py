@@ -1,6 +1,7 @@
 """How the reference agent sees a page: grounding by role + accessible name, and postconditions."""
 
 import re
+from collections.abc import AsyncIterator
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
@@ -10,6 +11,20 @@ from scenarios.schema import Expect, PlanStep
 
 _REDRAWN = re.compile(r"not attached|Cannot find context|Execution context was destroyed")
 _CONTAINERS = "article, section, li, tr, form, fieldset, [role=region], [role=group], [role=listitem]"
+
+
+async def visible_elements(found: Locator) -> AsyncIterator[Locator]:
+    """The elements `found` matches that are visible now, in page order (no wait: what the page shows)."""
+    for index in range(await found.count()):
+        element = found.nth(index)
+        if await element.is_visible():
+            yield element
+
+
+async def first_visible(found: Locator) -> Locator | None:
+    async for element in visible_elements(found):
+        return element
+    return None
 
 
 class StepFailed(Exception):
@@ -95,8 +110,7 @@ async def heading_or_another(page: Page, expect: Expect, left: str, timeout_ms: 
     except PlaywrightError:
         return None
     if told == "another":
-        wanted = page.get_by_role("heading", name=expect.name, exact=True)
-        if any([await wanted.nth(i).is_visible() for i in range(await wanted.count())]):
+        if await first_visible(page.get_by_role("heading", name=expect.name, exact=True)) is not None:
             return "wanted"  # named so for assistive technology, not in its text
     return str(told)
 
@@ -147,12 +161,7 @@ async def _has_value(control: Locator, wanted: str, timeout_ms: float) -> None:
 
 
 async def visible_dialog(page: Page) -> Locator | None:
-    dialogs = page.get_by_role("dialog")
-    for index in range(await dialogs.count()):
-        dialog = dialogs.nth(index)
-        if await dialog.is_visible():
-            return dialog
-    return None
+    return await first_visible(page.get_by_role("dialog"))
 
 
 async def document_of(page: Page) -> float | None:

@@ -23,10 +23,12 @@ from harness.agents.perception import (
     TargetMissing,
     candidates,
     document_of,
+    first_visible,
     holds,
     loaded,
     settle_after_write,
     visible_dialog,
+    visible_elements,
 )
 from scenarios.faults import Primitive
 from scenarios.profile import Affordances
@@ -96,8 +98,9 @@ class StepState:
     pages_turned: int = 0
     relaxed: bool = False         # ground on a control whose name begins with the wanted one (it was renamed)
     completed: bool = False       # the plan's steps that finish a partly shown write were run
-    claimed: bool = False         # the page claimed a success its effect did not show (yet: a slow write lands late);
-    # redoing it types its form again as part of the check's move
+    # the page claimed a success its effect did not show (yet: a slow write lands late); redoing it types the
+    # form again as part of the check's move
+    claimed: bool = False
     repeated_here: bool = False   # the write, found missing where it shows, was sent again from the same page
     waited: bool = False          # a missing control was given longer once (before a reload empties the form)
     may_have_landed: bool = False  # an action on the step's control failed late (a timeout): it may have gone through
@@ -185,10 +188,8 @@ async def do_the_step_asked_for(page: Page, words: Affordances) -> str | None:
 
 async def reports_error(page: Page) -> bool:
     """A visible alert with text (e.g. "Could not add to cart — try again")."""
-    alerts = page.get_by_role("alert")
-    for index in range(await alerts.count()):
-        alert = alerts.nth(index)
-        if await alert.is_visible() and (await alert.inner_text()).strip():
+    async for alert in visible_elements(page.get_by_role("alert")):
+        if (await alert.inner_text()).strip():
             return True
     return False
 
@@ -197,8 +198,7 @@ async def _control_shown(page: Page, step: PlanStep) -> bool:
     """The step's control is on the page now (no wait: the page has settled on its claim)."""
     if not step.role:
         return True
-    found = candidates(page, step)
-    return any([await found.nth(i).is_visible() for i in range(await found.count())])
+    return await first_visible(candidates(page, step)) is not None
 
 
 async def document_failed(page: Page) -> bool:
@@ -212,10 +212,8 @@ async def document_failed(page: Page) -> bool:
 
 async def open_more_menu(page: Page, step: PlanStep, words: Affordances) -> bool:
     """The target may sit in an overflow menu: open one, if the page has it."""
-    more = page.get_by_role("button", name=words.more_actions_pattern())
-    for index in range(await more.count()):
-        button = more.nth(index)
-        if await button.is_visible() and await button.get_attribute("aria-expanded") != "true":
+    async for button in visible_elements(page.get_by_role("button", name=words.more_actions_pattern())):
+        if await button.get_attribute("aria-expanded") != "true":
             await button.click(timeout=2000)
             try:
                 await candidates(page, step).first.wait_for(state="visible", timeout=1000)
@@ -373,8 +371,7 @@ async def renamed_control(page: Page, step: PlanStep) -> bool:
     if pattern is None or step.role is None:
         return False
     found = page.get_by_role(step.role, name=pattern)  # type: ignore[arg-type]
-    visible = [index for index in range(await found.count()) if await found.nth(index).is_visible()]
-    return len(visible) == 1
+    return len([element async for element in visible_elements(found)]) == 1
 
 
 def _words(text: str) -> list[str]:
@@ -412,11 +409,7 @@ async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> 
         await box.first.press("Enter", timeout=3000)
         await page.wait_for_load_state("domcontentloaded")
         found = page.get_by_role(step.role)  # type: ignore[arg-type]
-        names = []
-        for index in range(await found.count()):
-            element = found.nth(index)
-            if await element.is_visible():
-                names.append(" ".join((await element.inner_text()).split()))
+        names = [" ".join((await element.inner_text()).split()) async for element in visible_elements(found)]
         if any(name.casefold() == step.name.casefold() for name in names):
             return step.name  # listed under its own name, once searched for in other words
         if (closest := closest_name(step.name, names)) is not None:

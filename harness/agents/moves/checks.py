@@ -21,6 +21,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
 from harness.agents.moves import MoveContext, Moved, move
+from harness.agents.perception import first_visible
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
 
@@ -80,14 +81,10 @@ async def _do_what_it_asks(page: Page, scope: Page | Locator) -> str | None:
 
 
 async def _check_dialog(page: Page) -> Locator | None:
-    dialogs = page.get_by_role("dialog", name=HUMAN_CHECK)
     try:
-        for index in range(await dialogs.count()):
-            if await dialogs.nth(index).is_visible():
-                return dialogs.nth(index)
+        return await first_visible(page.get_by_role("dialog", name=HUMAN_CHECK))
     except PlaywrightError:
         return None
-    return None
 
 
 @move("solve a human check", Primitive.planning, "blocked",

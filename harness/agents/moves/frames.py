@@ -13,7 +13,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
 from harness.agents.moves import MoveContext, Moved, move
-from harness.agents.perception import accessible_name, candidates
+from harness.agents.perception import accessible_name, candidates, first_visible, visible_elements
 from scenarios.faults import Primitive
 from scenarios.schema import PlanStep
 
@@ -22,11 +22,7 @@ _DONE: "weakref.WeakKeyDictionary[Frame, set[tuple[str, str, str]]]" = weakref.W
 
 
 async def _shown_in_top_document(page: Page, step: PlanStep) -> bool:
-    found = candidates(page, step)
-    for index in range(await found.count()):
-        if await found.nth(index).is_visible():
-            return True
-    return False
+    return await first_visible(candidates(page, step)) is not None
 
 
 @move("look inside frames", Primitive.exploration, "blocked", answers={"client:iframe_widget"})
@@ -41,7 +37,7 @@ async def look_inside_frames(page: Page, step: PlanStep, context: MoveContext) -
             continue
         found = frame.get_by_role(step.role, name=accessible_name(step.name), exact=step.exact)  # type: ignore[arg-type]
         try:
-            visible = [found.nth(i) for i in range(await found.count()) if await found.nth(i).is_visible()]
+            visible = [element async for element in visible_elements(found)]
             if not visible:
                 continue
             if step.do == "click":
