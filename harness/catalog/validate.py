@@ -501,6 +501,33 @@ def default_run_summary(files: Iterable[ValidityFile], catalog: Catalog) -> str:
             f"the fair biting (by target: {per})")
 
 
+BITING_GOAL = 0.6  # of the fair variants in default runs, per target primitive (issue 29's row goal)
+
+
+def rows_short_of_biting(files: Sequence[ValidityFile], catalog: Catalog) -> list[str]:
+    """One line per target primitive whose default-run variants bite less than BITING_GOAL of the fair: the
+    recipes biting less than the row does, the least first, and what the row would bite without them."""
+    def in_default(variant_id: str) -> bool:
+        return variant_id in catalog.variants and catalog.variants[variant_id].by_default
+
+    rows = default_run_shares(files, catalog)
+    by_recipe_in_row = _count_judged(files, lambda _, j: (j.target_primitive, j.recipe or HAND_WRITTEN), in_default)
+    lines = []
+    for primitive, row in sorted(rows.items()):
+        if not row["fair"] or row["fair_biting"] >= BITING_GOAL * row["fair"]:
+            continue
+        share = row["fair_biting"] / row["fair"]
+        holding = sorted(((recipe, c) for (target, recipe), c in by_recipe_in_row.items()
+                          if target == primitive and c["fair"] and c["fair_biting"] < share * c["fair"]),
+                         key=lambda rc: (rc[1]["fair_biting"] / rc[1]["fair"], rc[0]))
+        rest = {k: row[k] - sum(c[k] for _, c in holding) for k in ("fair", "fair_biting")}
+        named = ", ".join(f"`{recipe}` bites {c['fair_biting']} of its {c['fair']} fair variants "
+                          f"({_pct(c['fair_biting'], c['fair'])})" for recipe, c in holding)
+        lines.append(f"{primitive} {_pct(row['fair_biting'], row['fair'])}: {named}; the row's other recipes bite "
+                     f"{_pct(rest['fair_biting'], rest['fair'])} of {rest['fair']}")
+    return lines
+
+
 def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int]]:
     """(site, primitive) -> counts of judged, fair, effective and biting variants."""
     return _count_judged(files, lambda data, judgement: (data.site, judgement.target_primitive))
@@ -554,6 +581,12 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
                        if v.status == "harmless"})
     summary = default_run_summary(files, catalog)
     lines += ["## Default runs", "", summary[0].upper() + summary[1:] + ".", ""]
+    if short := rows_short_of_biting(files, catalog):
+        lines += [f"Below {BITING_GOAL:.0%} biting, with the recipes that hold the row down (their variants the agent "
+                  "without recoveries gets through; whether those that bite measure the row's primitive is the "
+                  "specificity sample's question, below):", ""]
+        lines += [f"- {line}" for line in short]
+        lines.append("")
     if harmless:
         lines += ["Out of default runs as harmless (fair and effective, but no naive agent fails them):", ""]
         lines += [f"- `{recipe}`: {reason}" for recipe, reason in harmless]

@@ -12,6 +12,7 @@ from harness.catalog.specificity import validity_docs
 from harness.catalog.validate import (
     AGENTS,
     BASE,
+    BITING_GOAL,
     DOCS_FILE,
     HAND_WRITTEN,
     RECOVERY_OFF,
@@ -26,6 +27,7 @@ from harness.catalog.validate import (
     plan_validation,
     prepare_validation,
     read_validity,
+    rows_short_of_biting,
     validate_site,
     write_validity,
 )
@@ -136,6 +138,30 @@ def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_
     assert counts == {recipe_made.recipe: {"judged": 1, "fair": 1, "effective": 1, "biting": 0, "fair_biting": 0}}
     judged.variants[recipe_made.id] = judged.variants[recipe_made.id].model_copy(update={"recipe": None})
     assert list(by_recipe([judged])) == [HAND_WRITTEN]
+
+
+def test_a_row_biting_under_the_goal_names_the_recipes_that_hold_it_down() -> None:
+    from harness.catalog.evidence import Judgement
+
+    def judged(variant_id: str, biting: bool) -> tuple[str, Judgement]:
+        v = CATALOG.variants[variant_id]
+        return variant_id, Judgement(task=v.tasks[0], target_primitive="backtracking", layers=[], recipe=v.recipe,
+                                     fair=True, effective=True, biting=biting)
+
+    in_default = [v for v in CATALOG.variants.values() if v.by_default and v.recipe and v.tasks[0].startswith("shop_")]
+    decoys = [v.id for v in in_default if v.recipe == "seed_decoys"][:3]
+    others = [v.id for v in in_default if v.recipe == "commit_same_label_decoy"][:3]
+    assert len(decoys) == len(others) == 3
+    # 3 of 6 bite: under the goal, and only the recipe biting less than the row is named
+    data = ValidityFile(site="shop", seeds=[1], variants=dict([
+        judged(decoys[0], False), judged(decoys[1], False), judged(decoys[2], True),
+        judged(others[0], True), judged(others[1], True), judged(others[2], False)]))
+    assert 3 / 6 < BITING_GOAL
+    assert rows_short_of_biting([data], CATALOG) == [
+        "backtracking 50%: `seed_decoys` bites 1 of its 3 fair variants (33%); the row's other recipes bite 67% of 3"]
+    data.variants[others[2]] = judged(others[2], True)[1]
+    data.variants[decoys[1]] = judged(decoys[1], True)[1]
+    assert rows_short_of_biting([data], CATALOG) == []  # 5 of 6: over the goal
 
 
 def test_the_file_is_written_in_one_order_whatever_the_order_of_results(tmp_path: Path) -> None:
