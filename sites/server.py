@@ -40,13 +40,23 @@ def build(store: EpisodeStore | None = None, secret: str | None = None, extra: I
     return public, oracle, store
 
 
+# How long the public port keeps an idle keep-alive connection. Longer than a browser keeps one (Chromium
+# drops a used idle socket after 5 min), so the client side always hangs up first: a server that closes an
+# idle connection (uvicorn's default: after 5 s) may do so as the proxy writes the next request down it, and
+# that request (a write the agent made ~5 s after the page's last request) fails with no answer.
+PUBLIC_KEEP_ALIVE_S = 600
+
+
+def config(app: ASGIApp, host: str, port: int, keep_alive_s: int = 5) -> uvicorn.Config:
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off",
+                          timeout_keep_alive=keep_alive_s)
+
+
 async def serve(host: str, port: int, oracle_port: int, secret: str) -> None:
     public, oracle, _ = build(secret=secret)
-    servers = [
-        uvicorn.Server(uvicorn.Config(app, host=host, port=p, log_level="warning", access_log=False,
-                                      lifespan="off"))
-        for app, p in ((public, port), (oracle, oracle_port))
-    ]
+    # the oracle's client drops its idle connections itself, well before the server's 5 s
+    servers = [uvicorn.Server(config(public, host, port, PUBLIC_KEEP_ALIVE_S)),
+               uvicorn.Server(config(oracle, host, oracle_port))]
     await asyncio.gather(*(s.serve() for s in servers))
 
 
