@@ -22,6 +22,7 @@ seek to its start; a recording cut at `webchaos_rrweb_max_bytes` says so.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
 from proxy_addons.rrweb import RRWEB_FILE, player_assets
 from scenarios.ledger import is_firing
@@ -202,15 +203,21 @@ def _script_json(value: Any) -> str:
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+@functools.cache
+def _template() -> Template:
+    """Compiled once per process: a run writes a replay page after every episode."""
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("replay.html.j2")
+
+
 def render_replay(episode_dir: Path) -> str:
     data = replay_data(episode_dir)
     assets = player_assets()
     js, css = assets if assets is not None else ("", "")
     if "</script" in js.lower() or "</style" in css.lower():
         raise ReplayError("the rrweb-player bundle cannot be inlined (it contains a closing tag)")
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("replay.html.j2").render(
+    return _template().render(
         d=data, data_json=_script_json(data), player_js=js, player_css=css, have_player=assets is not None)
 
 

@@ -121,10 +121,13 @@ class RunSummary(BaseModel):
         ]
 
 
-def write_json_atomic(path: Path, data: BaseModel | dict[str, Any]) -> None:
-    """Write via a temp file and rename, so a killed run never leaves half a file."""
+def write_json_atomic(path: Path, data: BaseModel | dict[str, Any] | str) -> None:
+    """Write via a temp file and rename, so a killed run never leaves half a file. A str is JSON already."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
+    if isinstance(data, str):
+        text = data
+    else:
+        text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text + "\n")
     os.replace(tmp, path)
