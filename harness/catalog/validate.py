@@ -385,7 +385,7 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
             episode_dir = runs_dir / run_id / "episodes" / result.episode_id
             data.runs.setdefault(spec_key, {}).setdefault(str(result.seed), {})[result.agent] = \
                 record_of(result, episode_dir, digests.get((spec_key, result.seed), ""))
-            refresh(data, catalog, ids)
+            refresh_after_run(data, catalog, spec_key)
             write_validity(data, folder)
         if on_result is not None:
             on_result(result)
@@ -393,6 +393,7 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
     from harness.run.runner import new_run_id
 
     run_id = f"validate-{site}-{new_run_id()}"
+    refresh(data, catalog, ids)  # the seeds asked for may have changed every judgement; each run then changes its own
     if specs:
         await run_matrix(specs, [ReferenceAgent(recovery=True), ReferenceAgent(recovery=False)], run_id=run_id,
                          runs_dir=runs_dir, concurrency=concurrency, on_result=keep, stack=stack,
@@ -437,7 +438,7 @@ async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, 
         tally["agree"] += int(record.again == record.success)
         if record.flaky:
             flipped.add(result.variant_id)
-        refresh(data, catalog, [result.variant_id])
+        refresh_after_run(data, catalog, result.variant_id)
         write_validity(data, folder)
 
     from harness.run.runner import new_run_id
@@ -457,6 +458,19 @@ def refresh(data: ValidityFile, catalog: Catalog, variant_ids: Iterable[str] | N
             for task_id in variant.tasks[:1]:
                 data.variants[variant.id] = judge(variant, task_id, data.runs, data.seeds)
     data.variants = {k: v for k, v in data.variants.items() if k in catalog.variants}
+
+
+def refresh_after_run(data: ValidityFile, catalog: Catalog, item: str) -> None:
+    """Judge again what one new run of `item` changes (`refresh` of the whole site, after every episode, took
+    more of a run's own CPU than the episodes' bookkeeping): the variant, or for a base task's run every
+    variant judged against that base."""
+    if not item.startswith(f"{BASE}:"):
+        variants = [catalog.variants[item]] if item in catalog.variants else []
+    else:
+        task_id = item.removeprefix(f"{BASE}:")
+        variants = [v for v in site_variants(catalog, data.site) if v.tasks[0] == task_id and v.id in data.runs]
+    for variant in variants:
+        data.variants[variant.id] = judge(variant, variant.tasks[0], data.runs, data.seeds)
 
 
 # --- reading the evidence --------------------------------------------------------------------------------------

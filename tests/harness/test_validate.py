@@ -27,6 +27,8 @@ from harness.catalog.validate import (
     plan_validation,
     prepare_validation,
     read_validity,
+    refresh,
+    refresh_after_run,
     rows_short_of_biting,
     validate_site,
     write_validity,
@@ -162,6 +164,26 @@ def test_a_row_biting_under_the_goal_names_the_recipes_that_hold_it_down() -> No
     data.variants[others[2]] = judged(others[2], True)[1]
     data.variants[decoys[1]] = judged(decoys[1], True)[1]
     assert rows_short_of_biting([data], CATALOG) == []  # 5 of 6: over the goal
+
+
+def test_judging_after_each_run_comes_to_what_judging_the_whole_site_does() -> None:
+    # Runs arrive one at a time, a base task's among its variants'; each is judged as it comes.
+    task_id = next(t for t in sorted(CATALOG.tasks) if CATALOG.tasks[t].site == "shop"
+                   and sum(v.tasks[0] == t for v in CATALOG.variants.values()) >= 3)
+    variants = sorted(v.id for v in CATALOG.variants.values() if v.tasks[0] == task_id)[:3]
+    arriving = [(variants[0], RECOVERY_ON, True), (variants[0], RECOVERY_OFF, False),
+                (f"{BASE}:{task_id}", RECOVERY_ON, True), (variants[1], RECOVERY_ON, False),
+                (variants[1], RECOVERY_OFF, False), (f"{BASE}:{task_id}", RECOVERY_OFF, True),
+                (variants[2], RECOVERY_ON, True), (variants[2], RECOVERY_OFF, True)]
+    step_by_step = ValidityFile(site="shop", seeds=[1])
+    whole = ValidityFile(site="shop", seeds=[1])
+    for item, agent, success in arriving:
+        for data in (step_by_step, whole):
+            data.runs.setdefault(item, {}).setdefault("1", {})[agent] = run(success)
+        refresh_after_run(step_by_step, CATALOG, item)
+        refresh(whole, CATALOG)
+        assert step_by_step.variants == whole.variants, f"after {item} {agent}"
+    assert [whole.variants[v].biting for v in variants] == [True, True, False]
 
 
 def test_the_file_is_written_in_one_order_whatever_the_order_of_results(tmp_path: Path) -> None:
