@@ -242,10 +242,13 @@ async def recover(page: Page, step: PlanStep, state: StepState, error: BaseExcep
         state.acted = False
         state.left_page = True
         return "signed in again"
-    # A claimed success the check found missing is not a blocked step: redoing it is the check's move (below),
-    # form and files with it, not a move past something in the way.
-    for field_move in moves_at("blocked") if not isinstance(error, EffectMissing) else ():
-        if may(field_move.name) and (moved := await field_move.attempt(page, step, state.moves)) is not None:
+    # A claimed success the check found missing is redone by the check's move (below), form and files with it;
+    # a move past something in the way (a check the click opened, the claim's text already on the page) goes first.
+    claimed = isinstance(error, EffectMissing)
+    for blocked_move in moves_at("blocked"):
+        if (claimed and not blocked_move.on_a_claim) or not may(blocked_move.name):
+            continue
+        if (moved := await blocked_move.attempt(page, step, state.moves)) is not None:
             state.acted = state.acted or moved.acted
             return moved.said
     asked = await do_the_step_asked_for(page, state.affordances) if may("do the step asked for") else None

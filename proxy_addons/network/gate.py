@@ -20,10 +20,10 @@ process beside the agent cannot use it to reach anything (and the site would ref
 stack secret is added by the router, not the gate).
 
 The gate follows where each response ends (network/framing.py) because mitmproxy may be writing the
-next request at the very moment a site closes an idle keep-alive connection (uvicorn: after 5 s): such
-a close is not passed on (the next request connects again), and a request the gate wrote as the close
-crossed it, unanswered, goes once more on a new connection. A close that ends or cuts a response is
-passed on.
+next request at the very moment a site closes an idle keep-alive connection (uvicorn by default: after
+5 s; the sites server keeps them longer than a browser does): such a close is not passed on (the next
+request connects again), and a request the gate wrote as the close crossed it, unanswered, goes once more
+on a new connection. A close that ends or cuts a response is passed on.
 """
 
 from __future__ import annotations
@@ -227,8 +227,8 @@ class _GateConnection(asyncio.Protocol):
         framing = upstream.framing
         unanswered = framing.unanswered
         if unanswered and not any(request.resent for request in unanswered):
-            # Written as the site closed its idle connection (uvicorn: after 5 s), so it never read them: a
-            # site that reads a request answers it. Sent once more on a new connection, as browsers do on a
+            # Written as the site closed its idle connection (uvicorn by default: after 5 s), so it never read
+            # them: a site that reads a request answers it. Sent once more on a new connection, as browsers do on a
             # reused connection; a second close without an answer is the site's and is passed on.
             self._reconnect_soon(unanswered)
         elif framing.in_progress:

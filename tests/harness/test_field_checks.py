@@ -37,6 +37,9 @@ VARIANTS = {
     f"page_bot_wall@{TASK}": (503, "Checking your browser", "waited out a browser check"),
 }
 BEFORE_ACTION = f"commit_human_check@{TASK}"  # the client check: a dialog the click on Add to cart opens
+# The same dialog where the step's expected text is on the page already (mail's "Snoozed" folder link): the
+# claim is found missing where the write shows, and the check is what is in the way.
+CLAIMED = "commit_human_check@mail_snooze_until_monday"
 
 
 def variant(variant_id: str) -> Variant:
@@ -53,6 +56,7 @@ def variant(variant_id: str) -> Variant:
 async def runs(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Ran:
     """Every recipe's variant on the shop × the reference agent with recovery off and on, seed 1."""
     specs = [EpisodeSpec(CATALOG.tasks[TASK], variant(v), 1) for v in [*VARIANTS, BEFORE_ACTION]]
+    specs.append(EpisodeSpec(CATALOG.tasks[CLAIMED.split("@")[1]], variant(CLAIMED), 1))
     return await run_to_the_fault(specs, [ReferenceAgent(recovery=False), ReferenceAgent(recovery=True)],
                                   tmp_path_factory.mktemp("runs"), stack, concurrency=4)
 
@@ -142,6 +146,14 @@ async def manager(stack: Services) -> AsyncIterator[tuple[EpisodeManager, Browse
     await pool.stop()
     await oracle.close()
     await control.close()
+
+
+async def test_a_check_behind_a_claimed_success_is_solved_not_dismissed(runs: Ran) -> None:
+    on, _ = runs[(CLAIMED, "reference")]
+    assert on.success, (on.outcome, on.verdict)
+    recovered = [line for line in on.outcome.log if line.startswith("recover: ")]
+    solved = ("typed the word shown", "ticked the box", "slid the slider")  # not "dismissed dialog (Continue)"
+    assert recovered and any(words in recovered[0] for words in solved), on.outcome.log
 
 
 async def test_a_wrong_word_shows_an_error_and_a_new_challenge_and_the_right_one_returns_to_the_page(

@@ -57,17 +57,22 @@ class Move:
     answers: frozenset[str]       # `layer:type` of the fault types whose obstacle it clears
     attempt: Attempt
     module: str                   # the module that registered it (validation's digest)
+    # `blocked` also when the step's failure is a claimed success the check found missing: an obstacle the click
+    # opened (a human check) explains a false claim too. False for a move that redoes the step's form: after a
+    # claim, that is the check's own move (recovery.recover), files with it.
+    on_a_claim: bool = True
 
 
 MOVES: list[Move] = []
 
 
-def move(name: str, primitive: Primitive, moment: Moment, answers: set[str]) -> Callable[[Attempt], Attempt]:
+def move(name: str, primitive: Primitive, moment: Moment, answers: set[str], *,
+         on_a_claim: bool = True) -> Callable[[Attempt], Attempt]:
     """Register the decorated coroutine as a move."""
     def register(attempt: Attempt) -> Attempt:
         if any(m.name == name for m in MOVES):
             raise ValueError(f"two moves are named {name!r}")
-        MOVES.append(Move(name, primitive, moment, frozenset(answers), attempt, attempt.__module__))
+        MOVES.append(Move(name, primitive, moment, frozenset(answers), attempt, attempt.__module__, on_a_claim))
         return attempt
     return register
 

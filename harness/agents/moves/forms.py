@@ -75,7 +75,7 @@ async def _state_of(page: Page, fill: PlanStep) -> tuple[str, Locator | None]:
 # A write the proxy swallowed leaves the site showing its form as first sent, emptied as well (answers: the
 # evidence of those variants depends on this module).
 @move("type again what the page emptied", Primitive.state_tracking, "blocked",
-      answers={"client:form_reset", "network:swallowed_write"})
+      answers={"client:form_reset", "network:swallowed_write"}, on_a_claim=False)
 async def type_again_what_the_page_emptied(page: Page, step: PlanStep, context: MoveContext) -> Moved | None:
     if step.do != "click" or step.role is None:
         return None
