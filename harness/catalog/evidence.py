@@ -91,8 +91,7 @@ def write_validity(data: ValidityFile, folder: Path = VALIDITY_DIR) -> Path:
                for item, seeds in sorted(data.runs.items())}
     data = data.model_copy(update={"runs": ordered, "variants": dict(sorted(data.variants.items())),
                                    "seeds": sorted(data.seeds)})
-    # pydantic's own JSON writer: a site's file is megabytes, rewritten after every episode of a run
-    write_json_atomic(path, data.model_dump_json(indent=2, exclude_defaults=True))
+    write_json_atomic(path, data, exclude_defaults=True)
     return path
 
 
@@ -141,7 +140,7 @@ def write_specificity(data: SpecificityFile, path: Path = SPECIFICITY_FILE) -> P
         "sample": dict(sorted(data.sample.items())),
         "runs": {v: dict(sorted(by_agent.items())) for v, by_agent in sorted(data.runs.items())},
         "cells": dict(sorted(data.cells.items()))})
-    write_json_atomic(path, ordered.model_dump_json(indent=2))
+    write_json_atomic(path, ordered)
     return path
 
 

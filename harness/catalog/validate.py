@@ -497,11 +497,15 @@ def _count_judged(files: Iterable[ValidityFile], key: Callable[[ValidityFile, Ju
     return out
 
 
+def _in_default_runs(catalog: Catalog) -> Callable[[str], bool]:
+    """Is the variant (by id) in default runs: in the catalog, not marked unfair, ineffective or harmless?"""
+    return lambda variant_id: variant_id in catalog.variants and catalog.variants[variant_id].by_default
+
+
 def default_run_shares(files: Iterable[ValidityFile], catalog: Catalog) -> dict[str, dict[str, int]]:
-    """target primitive -> counts of the judged variants in default runs (not marked unfair, ineffective or
-    harmless): what a run of the catalog as shipped meets."""
-    return _count_judged(files, lambda _, judgement: judgement.target_primitive,
-                         lambda variant_id: variant_id in catalog.variants and catalog.variants[variant_id].by_default)
+    """target primitive -> counts of the judged variants in default runs: what a run of the catalog as shipped
+    meets."""
+    return _count_judged(files, lambda _, judgement: judgement.target_primitive, _in_default_runs(catalog))
 
 
 def default_run_summary(files: Iterable[ValidityFile], catalog: Catalog) -> str:
@@ -521,11 +525,9 @@ BITING_GOAL = 0.6  # of the fair variants in default runs, per target primitive 
 def rows_short_of_biting(files: Sequence[ValidityFile], catalog: Catalog) -> list[str]:
     """One line per target primitive whose default-run variants bite less than BITING_GOAL of the fair: the
     recipes biting less than the row does, the least first, and what the row would bite without them."""
-    def in_default(variant_id: str) -> bool:
-        return variant_id in catalog.variants and catalog.variants[variant_id].by_default
-
     rows = default_run_shares(files, catalog)
-    by_recipe_in_row = _count_judged(files, lambda _, j: (j.target_primitive, j.recipe or HAND_WRITTEN), in_default)
+    by_recipe_in_row = _count_judged(files, lambda _, j: (j.target_primitive, j.recipe or HAND_WRITTEN),
+                                     _in_default_runs(catalog))
     lines = []
     for primitive, row in sorted(rows.items()):
         if not row["fair"] or row["fair_biting"] >= BITING_GOAL * row["fair"]:

@@ -121,13 +121,12 @@ class RunSummary(BaseModel):
         ]
 
 
-def write_json_atomic(path: Path, data: BaseModel | dict[str, Any] | str) -> None:
-    """Write via a temp file and rename, so a killed run never leaves half a file. A str is JSON already."""
+def write_json_atomic(path: Path, data: BaseModel | dict[str, Any], *, exclude_defaults: bool = False) -> None:
+    """Write via a temp file and rename, so a killed run never leaves half a file. A model goes through
+    pydantic's own JSON writer (`exclude_defaults` leaves out fields at their defaults)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        text = data
-    else:
-        text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
+    text = (data.model_dump_json(indent=2, exclude_defaults=exclude_defaults) if isinstance(data, BaseModel)
+            else json.dumps(data, indent=2))
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text + "\n")
     os.replace(tmp, path)
