@@ -16,6 +16,7 @@ from scenarios.faults import Primitive
 VALIDITY_DIR = PROJECT_ROOT / "scenarios" / "validity"
 RECOVERY_ON, RECOVERY_OFF = "reference", "reference-no-recovery"  # the two agents every variant is judged with
 BASE = "base"  # a task's own runs are the item `base:<task>`
+ON_TASK = " on "  # a variant's runs on a task other than its first are the item `<variant> on <task>`
 # The folder's one file that is not a site's: `validate --specificity`'s evidence (harness/catalog/specificity.py).
 SPECIFICITY_NAME = "specificity.json"
 
@@ -59,7 +60,7 @@ class Judgement(BaseModel):
 class ValidityFile(BaseModel):
     site: str
     seeds: list[int]
-    # item (a task's base, `base:<task>`, or a variant id) -> seed -> agent -> run
+    # item (a task's base, `base:<task>`, or a variant on one of its tasks: variant_item) -> seed -> agent -> run
     runs: dict[str, dict[str, dict[str, RunRecord]]] = Field(default_factory=dict)
     variants: dict[str, Judgement] = Field(default_factory=dict)
 
@@ -71,6 +72,13 @@ class ValidityFile(BaseModel):
         mine = self.runs.get(variant_id, {}).get(str(seed), {}).get(RECOVERY_OFF)
         base = self.runs.get(f"{BASE}:{judgement.task}", {}).get(str(seed), {}).get(RECOVERY_OFF)
         return mine is not None and base is not None and base.success and not mine.success
+
+
+def variant_item(variant_id: str, tasks: list[str], task_id: str) -> str:
+    """The item a variant's runs on `task_id` (one of its `tasks`) are recorded under: the variant's id on its
+    first task, the one it is named and reported with; `<variant> on <task>` on each other. Each task of a
+    variant is run, so each has its own runs: one item for all would keep whichever task finished last."""
+    return variant_id if task_id == tasks[0] else f"{variant_id}{ON_TASK}{task_id}"
 
 
 def validity_path(site: str, folder: Path = VALIDITY_DIR) -> Path:

@@ -31,6 +31,7 @@ from harness.agents.actions import action_files, step_key
 from harness.agents.moves import move_files
 from harness.catalog.evidence import (
     BASE,
+    ON_TASK,
     RECOVERY_OFF,
     RECOVERY_ON,
     VALIDITY_DIR,
@@ -38,6 +39,7 @@ from harness.catalog.evidence import (
     RunRecord,
     ValidityFile,
     read_validity,
+    variant_item,
     write_validity,
 )
 from harness.config import PROJECT_ROOT
@@ -199,12 +201,11 @@ def grader_digest() -> str:
 
 
 def decision_digest(spec: EpisodeSpec, catalog: Catalog) -> str:
-    """Of everything that decides a validation run's verdict but the machine's timing (a variant's runs are
-    recorded once for all its tasks, so all of them are in it)."""
-    tasks = [catalog.tasks[t] for t in spec.variant.tasks] if spec.variant is not None else [spec.task]
-    used = frozenset((fault_keys(spec.variant) if spec.variant is not None else set()) | step_keys(tasks))
+    """Of everything that decides a validation run's verdict but the machine's timing: the run's own task
+    (each task of a variant has its own runs), the variant's faults, the code, the seed."""
+    used = frozenset((fault_keys(spec.variant) if spec.variant is not None else set()) | step_keys([spec.task]))
     # Fields left at their defaults are left out: a new optional field leaves every task's evidence current.
-    parts = [*(t.model_dump_json(exclude_defaults=True) for t in tasks),
+    parts = [spec.task.model_dump_json(exclude_defaults=True),
              faults_digest(spec.variant) if spec.variant is not None else "",
              site_digest(spec.task.site, used), agent_digest(used), grader_digest(), str(spec.seed)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
@@ -221,7 +222,14 @@ def all_current(records: Iterable[RunRecord | None], spec: EpisodeSpec, catalog:
 
 
 def item_key(spec: EpisodeSpec) -> str:
-    return spec.variant.id if spec.variant is not None else f"{BASE}:{spec.task.id}"
+    if spec.variant is None:
+        return f"{BASE}:{spec.task.id}"
+    return variant_item(spec.variant.id, spec.variant.tasks, spec.task.id)
+
+
+def variant_items(variant: Variant) -> list[tuple[str, str]]:
+    """(task, the item of the variant's runs on it) for each of its tasks."""
+    return [(task_id, variant_item(variant.id, variant.tasks, task_id)) for task_id in variant.tasks]
 
 
 def fired_types(episode_dir: Path) -> list[str]:
@@ -263,7 +271,8 @@ def drop_stale(data: ValidityFile, catalog: Catalog) -> None:
         variant = catalog.variants.get(variant_id)
         if variant is None or judgement.faults_digest not in ("", faults_digest(variant)):
             data.variants.pop(variant_id)
-            data.runs.pop(variant_id, None)
+            for item in [i for i in data.runs if i == variant_id or i.startswith(f"{variant_id}{ON_TASK}")]:
+                data.runs.pop(item)
 
 
 def fault_keys(variant: Variant) -> set[str]:
@@ -275,19 +284,28 @@ def layers_of(variant: Variant) -> list[str]:
     return sorted({str(f.get("layer")) for f in variant.faults})
 
 
-def judge(variant: Variant, task_id: str, runs: dict[str, dict[str, dict[str, RunRecord]]],
-          seeds: Sequence[int]) -> Judgement:
-    """Fair: recovery on passes on every seed. Biting: recovery off fails on a seed where it passes the base."""
-    mine, base = runs.get(variant.id, {}), runs.get(f"{BASE}:{task_id}", {})
-    complete = all(agent in mine.get(str(s), {}) for s in seeds for agent in AGENTS)
+def judge(variant: Variant, runs: dict[str, dict[str, dict[str, RunRecord]]], seeds: Sequence[int]) -> Judgement:
+    """Over each of the variant's tasks and every seed: fair when recovery on passes every one; effective when
+    each of its faults fires for recovery on in every one; biting when recovery off fails one where it passes
+    that task's base."""
+    several = len(variant.tasks) > 1
+
+    def where(seed: int, task_id: str) -> str:
+        return f"seed {seed}" + (f" on {task_id}" if several else "")
+
+    cases = [(s, task_id, runs.get(item, {}).get(str(s), {}), runs.get(f"{BASE}:{task_id}", {}).get(str(s), {}))
+             for task_id, item in variant_items(variant) for s in seeds]
+    complete = all(agent in mine for _, _, mine, _ in cases for agent in AGENTS)
     fair: bool | None = None
+    effective: bool | None = None
+    biting: bool | None = None
     reason = None
     if complete:
-        failing = [s for s in seeds if not mine[str(s)][RECOVERY_ON].success]
+        failing = [(s, task_id, mine[RECOVERY_ON]) for s, task_id, mine, _ in cases if not mine[RECOVERY_ON].success]
         fair = not failing
         if failing:
-            run = mine[str(failing[0])][RECOVERY_ON]
-            parts = [f"seed {failing[0]}: score {run.score}"]
+            s, task_id, run = failing[0]
+            parts = [f"{where(s, task_id)}: score {run.score}"]
             if run.first_failed_step:
                 parts.append(f"stopped at plan step {run.first_failed_step}")
             if run.agent_error:
@@ -296,25 +314,22 @@ def judge(variant: Variant, task_id: str, runs: dict[str, dict[str, dict[str, Ru
                 parts.append(f"failed check: {run.failed_checks[0]}")
             parts.append(f"fired: {', '.join(run.fired) or 'nothing'}")
             reason = "; ".join(parts)
-    effective: bool | None = None
-    if complete:
         wanted = fault_keys(variant)
-        silent = [(s, sorted(wanted - set(mine[str(s)][RECOVERY_ON].fired))) for s in seeds]
-        silent = [(s, keys) for s, keys in silent if keys]
+        silent = [(s, task_id, sorted(wanted - set(mine[RECOVERY_ON].fired))) for s, task_id, mine, _ in cases]
+        silent = [(s, task_id, keys) for s, task_id, keys in silent if keys]
         effective = not silent
         if silent and reason is None:
-            reason = "not effective: " + "; ".join(f"seed {s}: {', '.join(keys)} never fired" for s, keys in silent)
-    biting: bool | None = None
-    base_known = all(RECOVERY_OFF in base.get(str(s), {}) for s in seeds)
-    if complete and base_known:
-        biting = any(base[str(s)][RECOVERY_OFF].success and not mine[str(s)][RECOVERY_OFF].success for s in seeds)
-    flaky = [(s, agent) for s, by_agent in sorted(mine.items()) for agent, run in sorted(by_agent.items())
-             if run.flaky]
+            reason = "not effective: " + "; ".join(f"{where(s, task_id)}: {', '.join(keys)} never fired"
+                                                   for s, task_id, keys in silent)
+        if all(RECOVERY_OFF in base for _, _, _, base in cases):
+            biting = any(base[RECOVERY_OFF].success and not mine[RECOVERY_OFF].success for _, _, mine, base in cases)
+    flaky = [(s, task_id, agent) for s, task_id, mine, _ in cases for agent, run in sorted(mine.items()) if run.flaky]
     if flaky and reason is None:
-        reason = "flaky: " + "; ".join(f"seed {s} {agent} passed once and failed once" for s, agent in flaky)
-    return Judgement(task=task_id, target_primitive=variant.target_primitive.value, layers=layers_of(variant),
-                     faults_digest=faults_digest(variant), recipe=variant.recipe, fair=fair, effective=effective,
-                     biting=biting, flaky=bool(flaky), reason=reason)
+        reason = "flaky: " + "; ".join(f"{where(s, task_id)} {agent} passed once and failed once"
+                                       for s, task_id, agent in flaky)
+    return Judgement(task=variant.tasks[0], target_primitive=variant.target_primitive.value,
+                     layers=layers_of(variant), faults_digest=faults_digest(variant), recipe=variant.recipe,
+                     fair=fair, effective=effective, biting=biting, flaky=bool(flaky), reason=reason)
 
 
 def site_variants(catalog: Catalog, site: str, variant_ids: Iterable[str] | None = None) -> list[Variant]:
@@ -381,11 +396,11 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
 
     def keep(result: EpisodeResult) -> None:
         if not result.infra_failed:
-            spec_key = result.variant_id or f"{BASE}:{result.task_id}"
+            spec_key = run_item(catalog, result.variant_id, result.task_id)
             episode_dir = runs_dir / run_id / "episodes" / result.episode_id
             data.runs.setdefault(spec_key, {}).setdefault(str(result.seed), {})[result.agent] = \
                 record_of(result, episode_dir, digests.get((spec_key, result.seed), ""))
-            refresh_after_run(data, catalog, spec_key)
+            refresh_after_run(data, catalog, result.variant_id, result.task_id)
             write_validity(data, folder)
         if on_result is not None:
             on_result(result)
@@ -438,7 +453,7 @@ async def resample(catalog: Catalog, files: Sequence[ValidityFile], count: int, 
         tally["agree"] += int(record.again == record.success)
         if record.flaky:
             flipped.add(result.variant_id)
-        refresh_after_run(data, catalog, result.variant_id)
+        refresh_after_run(data, catalog, result.variant_id, result.task_id)
         write_validity(data, folder)
 
     from harness.run.runner import new_run_id
@@ -454,23 +469,32 @@ def refresh(data: ValidityFile, catalog: Catalog, variant_ids: Iterable[str] | N
     """Judge every variant of the file's site that has runs (or was asked for)."""
     wanted = set(variant_ids) if variant_ids is not None else None
     for variant in site_variants(catalog, data.site):
-        if variant.id in data.runs or (wanted is not None and variant.id in wanted):
-            for task_id in variant.tasks[:1]:
-                data.variants[variant.id] = judge(variant, task_id, data.runs, data.seeds)
+        if _has_runs(data, variant) or (wanted is not None and variant.id in wanted):
+            data.variants[variant.id] = judge(variant, data.runs, data.seeds)
     data.variants = {k: v for k, v in data.variants.items() if k in catalog.variants}
 
 
-def refresh_after_run(data: ValidityFile, catalog: Catalog, item: str) -> None:
-    """Judge again what one new run of `item` changes (`refresh` of the whole site, after every episode, took
-    more of a run's own CPU than the episodes' bookkeeping): the variant, or for a base task's run every
-    variant judged against that base."""
-    if not item.startswith(f"{BASE}:"):
-        variants = [catalog.variants[item]] if item in catalog.variants else []
+def _has_runs(data: ValidityFile, variant: Variant) -> bool:
+    return any(item in data.runs for _, item in variant_items(variant))
+
+
+def run_item(catalog: Catalog, variant_id: str | None, task_id: str) -> str:
+    """The item a run of `variant_id` (None: the base) on `task_id` is recorded under."""
+    if variant_id is None:
+        return f"{BASE}:{task_id}"
+    return variant_item(variant_id, catalog.variants[variant_id].tasks, task_id)
+
+
+def refresh_after_run(data: ValidityFile, catalog: Catalog, variant_id: str | None, task_id: str) -> None:
+    """Judge again what one new run of `variant_id` (None: the base) on `task_id` changes (`refresh` of the
+    whole site, after every episode, took more of a run's own CPU than the episodes' bookkeeping): the
+    variant, or for a base task's run every variant with runs on that task."""
+    if variant_id is not None:
+        variants = [catalog.variants[variant_id]] if variant_id in catalog.variants else []
     else:
-        task_id = item.removeprefix(f"{BASE}:")
-        variants = [v for v in site_variants(catalog, data.site) if v.tasks[0] == task_id and v.id in data.runs]
+        variants = [v for v in site_variants(catalog, data.site) if task_id in v.tasks and _has_runs(data, v)]
     for variant in variants:
-        data.variants[variant.id] = judge(variant, variant.tasks[0], data.runs, data.seeds)
+        data.variants[variant.id] = judge(variant, data.runs, data.seeds)
 
 
 # --- reading the evidence --------------------------------------------------------------------------------------
@@ -563,11 +587,12 @@ def judged_current(data: ValidityFile, catalog: Catalog) -> tuple[int, int]:
                 return False
         return True
 
-    judged = [(variant_id, j) for variant_id, j in data.variants.items()
-              if j.fair is not None and variant_id in catalog.variants and j.task in catalog.tasks]
-    fresh = sum(1 for variant_id, j in judged
-                if current(variant_id, catalog.tasks[j.task], catalog.variants[variant_id])
-                and current(f"{BASE}:{j.task}", catalog.tasks[j.task], None))
+    judged = [catalog.variants[variant_id] for variant_id, j in data.variants.items()
+              if j.fair is not None and variant_id in catalog.variants]
+    fresh = sum(1 for variant in judged
+                if all(current(item, catalog.tasks[task_id], variant)
+                       and current(f"{BASE}:{task_id}", catalog.tasks[task_id], None)
+                       for task_id, item in variant_items(variant)))
     return fresh, len(judged)
 
 

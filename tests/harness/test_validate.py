@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from harness.catalog.evidence import all_validity
+from harness.catalog.evidence import Judgement, all_validity, variant_item
 from harness.catalog.specificity import validity_docs
 from harness.catalog.validate import (
     AGENTS,
@@ -22,6 +22,7 @@ from harness.catalog.validate import (
     by_recipe,
     decision_digest,
     faults_digest,
+    item_key,
     judge,
     judged_current,
     plan_validation,
@@ -64,9 +65,9 @@ def runs(variant: dict[int, tuple[bool, bool]], base: dict[int, tuple[bool, bool
 
 
 def test_fair_needs_recovery_on_to_pass_every_seed() -> None:
-    fair = judge(VARIANT, "t", runs({1: (True, False), 2: (True, True)}, {1: (True, True), 2: (True, True)}), [1, 2])
+    fair = judge(VARIANT, runs({1: (True, False), 2: (True, True)}, {1: (True, True), 2: (True, True)}), [1, 2])
     assert fair.fair is True and fair.biting is True and fair.reason is None
-    unfair = judge(VARIANT, "t", runs({1: (True, True), 2: (False, False)}, {1: (True, True), 2: (True, True)}),
+    unfair = judge(VARIANT, runs({1: (True, True), 2: (False, False)}, {1: (True, True), 2: (True, True)}),
                    [1, 2])
     assert unfair.fair is False
     assert unfair.reason is not None and unfair.reason.startswith("seed 2")
@@ -75,14 +76,54 @@ def test_fair_needs_recovery_on_to_pass_every_seed() -> None:
 
 def test_biting_only_counts_seeds_where_the_base_passes_without_recovery() -> None:
     # recovery off fails seed 1, but so does the base task there: that is not the variant biting
-    judged = judge(VARIANT, "t", runs({1: (True, False), 2: (True, True)}, {1: (True, False), 2: (True, True)}),
+    judged = judge(VARIANT, runs({1: (True, False), 2: (True, True)}, {1: (True, False), 2: (True, True)}),
                    [1, 2])
     assert judged.fair is True and judged.biting is False
 
 
 def test_a_variant_with_missing_seeds_is_not_judged_yet() -> None:
-    judged = judge(VARIANT, "t", runs({1: (True, False)}, {1: (True, True)}), [1, 2])
+    judged = judge(VARIANT, runs({1: (True, False)}, {1: (True, True)}), [1, 2])
     assert judged.fair is None and judged.biting is None
+
+
+TWO_TASKS = Variant(id="v2", title="v2", tasks=["t", "u"], target_primitive="patience",
+                    faults=[{"type": "latency", "layer": "network"}])
+
+
+def test_a_variant_of_several_tasks_is_judged_on_each_task_s_own_runs() -> None:
+    def by_seed(on: bool, off: bool, fired: bool = True) -> dict:
+        records = {RECOVERY_ON: run(on), RECOVERY_OFF: run(off)}
+        if not fired:
+            records[RECOVERY_ON] = records[RECOVERY_ON].model_copy(update={"fired": []})
+        return {"1": records}
+
+    def judged(first: dict, second: dict | None) -> Judgement:
+        runs = {"v2": first, "base:t": by_seed(True, True), "base:u": by_seed(True, True)}
+        if second is not None:
+            runs[variant_item("v2", ["t", "u"], "u")] = second
+        return judge(TWO_TASKS, runs, [1])
+
+    assert variant_item("v2", ["t", "u"], "t") == "v2" and variant_item("v2", ["t", "u"], "u") == "v2 on u"
+    assert judged(by_seed(True, True), None).fair is None  # the second task has not run yet
+    everything = judged(by_seed(True, True), by_seed(True, True))
+    assert everything.fair is True and everything.effective is True and everything.biting is False
+    # the first task's pass does not hide the second's failure, nor its silence
+    unfair = judged(by_seed(True, True), by_seed(False, False))
+    assert unfair.fair is False and unfair.reason is not None and unfair.reason.startswith("seed 1 on u:")
+    silent = judged(by_seed(True, True), by_seed(True, True, fired=False))
+    assert silent.effective is False and silent.reason == "not effective: seed 1 on u: network:latency never fired"
+    # biting on the second task alone is biting
+    assert judged(by_seed(True, True), by_seed(True, False)).biting is True
+    assert judged(by_seed(True, True), by_seed(True, False)).task == "t"
+
+
+def test_each_task_of_a_variant_is_planned_and_recorded_apart() -> None:
+    variant = next(v for v in sorted(CATALOG.variants.values(), key=lambda v: v.id)
+                   if len(v.tasks) == 2 and CATALOG.tasks[v.tasks[0]].site == "shop")
+    specs = [s for s in plan_validation(CATALOG, "shop", [1], [variant.id]) if s.variant is not None]
+    assert sorted(item_key(s) for s in specs) == sorted([variant.id, f"{variant.id} on {variant.tasks[1]}"])
+    # each run's digest is of its own task: the two tasks' runs are judged on different things
+    assert len({decision_digest(s, CATALOG) for s in specs}) == 2
 
 
 def test_resume_plans_only_what_is_missing(tmp_path: Path) -> None:
@@ -129,7 +170,7 @@ def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_
     def file(variant_today: bool, base_today: bool) -> ValidityFile:
         data = ValidityFile(site=task.site, seeds=[1], runs={recipe_made.id: made(recipe_made, variant_today),
                                                              f"{BASE}:{task.id}": made(None, base_today)})
-        data.variants[recipe_made.id] = judge(recipe_made, task.id, data.runs, [1])
+        data.variants[recipe_made.id] = judge(recipe_made, data.runs, [1])
         return data
 
     assert judged_current(file(True, True), CATALOG) == (1, 1)
@@ -143,8 +184,6 @@ def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_
 
 
 def test_a_row_biting_under_the_goal_names_the_recipes_that_hold_it_down() -> None:
-    from harness.catalog.evidence import Judgement
-
     def judged(variant_id: str, biting: bool) -> tuple[str, Judgement]:
         v = CATALOG.variants[variant_id]
         return variant_id, Judgement(task=v.tasks[0], target_primitive="backtracking", layers=[], recipe=v.recipe,
@@ -180,7 +219,8 @@ def test_judging_after_each_run_comes_to_what_judging_the_whole_site_does() -> N
     for item, agent, success in arriving:
         for data in (step_by_step, whole):
             data.runs.setdefault(item, {}).setdefault("1", {})[agent] = run(success)
-        refresh_after_run(step_by_step, CATALOG, item)
+        variant_id = None if item.startswith(f"{BASE}:") else item
+        refresh_after_run(step_by_step, CATALOG, variant_id, task_id)
         refresh(whole, CATALOG)
         assert step_by_step.variants == whole.variants, f"after {item} {agent}"
     assert [whole.variants[v].biting for v in variants] == [True, True, False]
@@ -295,8 +335,8 @@ def test_resample_draws_only_runs_of_todays_code_records_the_second_outcome_and_
                 ran.append((spec.variant.id, agent.name))
                 # the agent without recoveries passes `flipping` this time: its verdict flips
                 success = agent.name == RECOVERY_ON or spec.variant.id == flipping
-                kw["on_result"](SimpleNamespace(infra_failed=False, variant_id=spec.variant.id, agent=agent.name,
-                                                success=success))
+                kw["on_result"](SimpleNamespace(infra_failed=False, variant_id=spec.variant.id, task_id=spec.task.id,
+                                                agent=agent.name, success=success))
 
     monkeypatch.setattr(validate, "run_matrix", second_runs)
     agree, total, flipped = asyncio.run(resample(CATALOG, [data], 10, 1, runs_dir=tmp_path, folder=tmp_path))
