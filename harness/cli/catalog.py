@@ -234,6 +234,7 @@ def validate(
         drop_stale,
         read_sources,
         refresh,
+        run_item,
         validate_site,
     )
 
@@ -300,7 +301,7 @@ def validate(
 
                 assert isinstance(result, EpisodeResult)
                 mark = "infra" if result.infra_failed else ("pass" if result.success else "fail")
-                console.print(f"  {name} {result.variant_id or 'base:' + result.task_id} s{result.seed} "
+                console.print(f"  {name} {run_item(cat, result.variant_id, result.task_id)} s{result.seed} "
                               f"{result.agent}: {mark}", highlight=False)
 
             try:
