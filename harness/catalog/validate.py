@@ -615,7 +615,7 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
              "**fair** when the reference agent with its generic recoveries passes it on every seed, **effective**",
              "when each of its faults fires (in the ledger) on every seed the reference agent runs, **valid** when",
              "both, and **biting** when the agent without recoveries fails it on a seed where it passes the base",
-             "task.", ""]
+             "task. A variant of several tasks is run on each: every seed of every task counts.", ""]
     cells = shares(files)
     recipes = by_recipe(files)
     harmless = sorted({(v.recipe or "hand-written", v.reason) for v in catalog.variants.values()
