@@ -9,6 +9,7 @@ base64): a started `Stack` exposes them as `spki_pins`, and the pool is given th
 import asyncio
 import base64
 import hashlib
+import logging
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,6 +21,8 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Requ
 from playwright.async_api import Error as PlaywrightError
 
 from harness.config import find_chromium
+
+log = logging.getLogger(__name__)
 
 # Chromium talks to Google on its own unless told not to; the proxy would refuse it anyway.
 CHROMIUM_ARGS = [
@@ -41,6 +44,10 @@ CHROMIUM_ARGS = [
 # click missing from actions.jsonl). Those scripts send only what is new, so the real `pagehide` sends nothing twice.
 _PAGEHIDE = "() => window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: false}))"
 SENT_AS_IT_GOES_WAIT_S = 10.0  # a bound for a stalled machine: closing then goes on as it did
+# A page closed while its navigation is still on its way, on a loaded machine, may never confirm the close (seen:
+# the agent without recoveries, its search answering in 6 s, held 240 s until the runner stopped it): the
+# context's own close, which follows, ends it.
+PAGE_CLOSE_WAIT_S = 10.0
 
 
 async def _send_what_it_would_send_on_leaving(page: Page) -> None:
@@ -75,10 +82,13 @@ def _close_pages_first(context: BrowserContext) -> None:
     async def close(reason: str | None = None) -> None:
         for page in list(context.pages):
             try:
-                await _send_what_it_would_send_on_leaving(page)
-                await page.close()
+                await asyncio.wait_for(_send_what_it_would_send_on_leaving(page), 2 * SENT_AS_IT_GOES_WAIT_S)
+                await asyncio.wait_for(page.close(), PAGE_CLOSE_WAIT_S)
             except PlaywrightError:  # closed already, or the browser is gone: the context's close says which
                 pass
+            except TimeoutError:
+                log.warning("a page of the closing context did not close in %.0f s: the context's close ends it",
+                            PAGE_CLOSE_WAIT_S)
         await close_context(reason=reason)
 
     context.close = close  # type: ignore[method-assign]
