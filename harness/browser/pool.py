@@ -87,7 +87,7 @@ def _close_pages_first(context: BrowserContext) -> None:
             except PlaywrightError:  # closed already, or the browser is gone: the context's close says which
                 pass
             except TimeoutError:
-                log.warning("a page of the closing context did not close in %.0f s: the context's close ends it",
+                log.info("a page of the closing context did not close in %.0f s: the context's close ends it",
                             PAGE_CLOSE_WAIT_S)
         await close_context(reason=reason)
 
