@@ -221,10 +221,13 @@ def all_current(records: Iterable[RunRecord | None], spec: EpisodeSpec, catalog:
     return not digests or digests == {decision_digest(spec, catalog)}
 
 
+def _item(variant: Variant | None, task_id: str) -> str:
+    """The item a run of `variant` (None: the base) on `task_id` is recorded under."""
+    return f"{BASE}:{task_id}" if variant is None else variant_item(variant.id, variant.tasks, task_id)
+
+
 def item_key(spec: EpisodeSpec) -> str:
-    if spec.variant is None:
-        return f"{BASE}:{spec.task.id}"
-    return variant_item(spec.variant.id, spec.variant.tasks, spec.task.id)
+    return _item(spec.variant, spec.task.id)
 
 
 def variant_items(variant: Variant) -> list[tuple[str, str]]:
@@ -479,10 +482,8 @@ def _has_runs(data: ValidityFile, variant: Variant) -> bool:
 
 
 def run_item(catalog: Catalog, variant_id: str | None, task_id: str) -> str:
-    """The item a run of `variant_id` (None: the base) on `task_id` is recorded under."""
-    if variant_id is None:
-        return f"{BASE}:{task_id}"
-    return variant_item(variant_id, catalog.variants[variant_id].tasks, task_id)
+    """item_key of a run known by its result's ids."""
+    return _item(catalog.variants[variant_id] if variant_id is not None else None, task_id)
 
 
 def refresh_after_run(data: ValidityFile, catalog: Catalog, variant_id: str | None, task_id: str) -> None:
