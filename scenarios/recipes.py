@@ -54,9 +54,10 @@ class Recipe(Strict):
     ineffective: dict[str, str] = Field(
         default_factory=dict,
         description="task id -> why its fault cannot fire on that task (status ineffective, not run by default)")
-    harmless: str = Field(
+    harmless: str | dict[str, str] = Field(
         default="", description="why no naive agent fails the recipe's variants, measured (status harmless, not run "
-                                "by default): they cannot show the primitive they name")
+                                "by default): they cannot show the primitive they name; a reason for every variant, "
+                                "or task id -> reason for those tasks' only")
     faults: list[dict[str, Any]] = Field(
         min_length=1, description="fault envelopes; `match` is filled from the binding (keys given here are kept)")
 
@@ -315,8 +316,9 @@ def _marked(recipe: Recipe, task_id: str) -> tuple[VariantStatus, str]:
         return "unfair", recipe.unfair[task_id]
     if task_id in recipe.ineffective:
         return "ineffective", recipe.ineffective[task_id]
-    if recipe.harmless.strip():
-        return "harmless", recipe.harmless
+    harmless = recipe.harmless.get(task_id, "") if isinstance(recipe.harmless, dict) else recipe.harmless
+    if harmless.strip():
+        return "harmless", harmless
     return "ok", ""
 
 

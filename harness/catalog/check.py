@@ -88,7 +88,8 @@ def check_recipe_refs(catalog: Catalog) -> list[Finding]:
     out = []
     for recipe_id, recipe in sorted(catalog.recipes.items()):
         where = f"recipes[{catalog.recipe_index[recipe_id]}]"
-        marks = {"unfair": list(recipe.unfair), "ineffective": list(recipe.ineffective)}
+        marks = {"unfair": list(recipe.unfair), "ineffective": list(recipe.ineffective),
+                 "harmless": list(recipe.harmless) if isinstance(recipe.harmless, dict) else []}
         for field, ids in (("exclude.tasks", recipe.exclude.tasks), *marks.items()):
             for task_id in ids:
                 if task_id not in catalog.tasks:

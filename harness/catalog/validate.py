@@ -22,6 +22,7 @@ import hashlib
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -619,8 +620,8 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
              "task. A variant of several tasks is run on each: every seed of every task counts.", ""]
     cells = shares(files)
     recipes = by_recipe(files)
-    harmless = sorted({(v.recipe or "hand-written", v.reason) for v in catalog.variants.values()
-                       if v.status == "harmless"})
+    harmless = sorted(Counter((v.recipe or "hand-written", v.reason) for v in catalog.variants.values()
+                              if v.status == "harmless").items())
     summary = default_run_summary(files, catalog)
     lines += ["## Default runs", "", summary[0].upper() + summary[1:] + ".", ""]
     if short := rows_short_of_biting(files, catalog):
@@ -631,7 +632,8 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
         lines.append("")
     if harmless:
         lines += ["Out of default runs as harmless (fair and effective, but no naive agent fails them):", ""]
-        lines += [f"- `{recipe}`: {reason}" for recipe, reason in harmless]
+        lines += [f"- `{recipe}` ({count} variant{'s' * (count != 1)}): {reason}"
+                  for (recipe, reason), count in harmless]
         lines.append("")
     lines += ["## By recipe", "",
               "Every site's judged variants of each recipe, the least biting first. One that seldom bites is "

@@ -178,9 +178,11 @@ def test_a_recipe_marking_a_task_it_makes_no_variant_for_is_an_error(tmp_path: P
     # excluded from shop_add_to_cart, then marked ineffective there: the mark would mark nothing
     root = broken(tmp_path, SHOP_TASKS, "recipes:\n  - {id: r, title: R, target_primitive: patience, bind: commit, "
                   "exclude: {tasks: [shop_add_to_cart]}, ineffective: {shop_add_to_cart: why, shop_gone: why}, "
+                  "harmless: {shop_add_to_cart: why}, "
                   "faults: [{type: latency, layer: network, params: {delay_ms: 100}}]}\n")
     found = errors(check_catalog(root, seeds=(1,), tasks=["shop_add_to_cart"]))
     assert sorted((f.where, f.message.split(":")[0]) for f in found) == [
+        ("recipes[0].harmless", "recipe 'r' makes no variant for task 'shop_add_to_cart'"),
         ("recipes[0].ineffective", "recipe 'r' makes no variant for task 'shop_add_to_cart'"),
         ("recipes[0].ineffective", "unknown task 'shop_gone'; expected one of the catalog's task ids"),
     ]

@@ -177,6 +177,32 @@ def test_a_recipe_marked_harmless_keeps_every_variant_out_of_default_runs_below_
     assert catalog.variants_for("buy", include_marked=False) == []  # type: ignore[attr-defined]
 
 
+def test_a_recipe_marks_harmless_only_the_tasks_it_names_with_each_reason(tmp_path: Path) -> None:
+    _, catalog = catalog_with(tmp_path, """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    unfair: {settings: "the banner hides the only setting"}
+    harmless: {buy: "the buy button is found by its exact name", settings: "never reached: unfair first"}
+    faults: [{type: overlay, layer: client}]
+""")
+    v = catalog.variants  # type: ignore[attr-defined]
+    assert (v["commit_overlay@buy"].status, v["commit_overlay@buy"].reason) == (
+        "harmless", "the buy button is found by its exact name")
+    assert v["commit_overlay@settings"].status == "unfair"
+    (tmp_path / "other").mkdir()
+    _, unmarked = catalog_with(tmp_path / "other", """
+  - id: commit_overlay
+    title: A banner covers {step}
+    target_primitive: grounding
+    bind: commit
+    harmless: {settings: "measured on another task"}
+    faults: [{type: overlay, layer: client}]
+""")
+    assert unmarked.variants["commit_overlay@buy"].status == "ok"  # type: ignore[attr-defined]
+
+
 def test_the_entry_binding_is_the_link_click_that_opens_the_commits_page(tmp_path: Path) -> None:
     _, catalog = catalog_with(tmp_path, """
   - id: popup
