@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from scenarios.faults import Primitive
-from scenarios.loader import ScenarioError, load_catalog
+from scenarios.loader import Catalog, ScenarioError, load_catalog
 from scenarios.profile import EventVocabulary, SiteProfile, TargetScope
 from scenarios.recipes import bind_step
 from sites.registry import load_site_catalog
@@ -140,67 +140,55 @@ def test_exclusion_by_tag_site_faults_and_primitive_limit(tmp_path: Path) -> Non
     assert catalog.variants_for("settings", include_marked=False) == []  # type: ignore[attr-defined]
 
 
-def test_a_recipe_marks_its_variant_on_a_task_ineffective_and_unfair_wins_over_it(tmp_path: Path) -> None:
-    _, catalog = catalog_with(tmp_path, """
+def overlay_marked(tmp_path: Path, *marks: str) -> Catalog:
+    """The catalog with one client recipe (a banner over each task's commit step) carrying `marks` (YAML lines
+    such as `unfair: {settings: why}`)."""
+    lines = "".join(f"    {mark}\n" for mark in marks)
+    _, catalog = catalog_with(tmp_path, f"""
   - id: commit_overlay
-    title: A banner covers {step}
+    title: A banner covers {{step}}
     target_primitive: grounding
     bind: commit
-    ineffective: {buy: "the banner never covers the buy button", settings: "marked twice"}
-    unfair: {settings: "the banner hides the only setting"}
-    faults: [{type: overlay, layer: client}]
+{lines}    faults: [{{type: overlay, layer: client}}]
 """)
-    v = catalog.variants  # type: ignore[attr-defined]
+    assert isinstance(catalog, Catalog)
+    return catalog
+
+
+def test_a_recipe_marks_its_variant_on_a_task_ineffective_and_unfair_wins_over_it(tmp_path: Path) -> None:
+    catalog = overlay_marked(tmp_path, 'ineffective: {buy: "the banner never covers the buy button", '
+                                       'settings: "marked twice"}',
+                             'unfair: {settings: "the banner hides the only setting"}')
+    v = catalog.variants
     assert (v["commit_overlay@buy"].status, v["commit_overlay@buy"].reason) == (
         "ineffective", "the banner never covers the buy button")
     assert (v["commit_overlay@settings"].status, v["commit_overlay@settings"].reason) == (
         "unfair", "the banner hides the only setting")
-    assert [x.id for x in catalog.variants_for("buy", include_marked=True)] == [  # type: ignore[attr-defined]
-        "commit_overlay@buy"]
+    assert [x.id for x in catalog.variants_for("buy", include_marked=True)] == ["commit_overlay@buy"]
 
 
 def test_a_recipe_marked_harmless_keeps_every_variant_out_of_default_runs_below_the_task_marks(
         tmp_path: Path) -> None:
-    _, catalog = catalog_with(tmp_path, """
-  - id: commit_overlay
-    title: A banner covers {step}
-    target_primitive: grounding
-    bind: commit
-    unfair: {settings: "the banner hides the only setting"}
-    harmless: "no naive agent failed it on 40 tasks"
-    faults: [{type: overlay, layer: client}]
-""")
-    v = catalog.variants  # type: ignore[attr-defined]
+    catalog = overlay_marked(tmp_path, 'unfair: {settings: "the banner hides the only setting"}',
+                             'harmless: "no naive agent failed it on 40 tasks"')
+    v = catalog.variants
     assert (v["commit_overlay@buy"].status, v["commit_overlay@buy"].reason) == (
         "harmless", "no naive agent failed it on 40 tasks")
     assert v["commit_overlay@settings"].status == "unfair"
-    assert catalog.variants_for("buy", include_marked=False) == []  # type: ignore[attr-defined]
+    assert catalog.variants_for("buy", include_marked=False) == []
 
 
 def test_a_recipe_marks_harmless_only_the_tasks_it_names_with_each_reason(tmp_path: Path) -> None:
-    _, catalog = catalog_with(tmp_path, """
-  - id: commit_overlay
-    title: A banner covers {step}
-    target_primitive: grounding
-    bind: commit
-    unfair: {settings: "the banner hides the only setting"}
-    harmless: {buy: "the buy button is found by its exact name", settings: "never reached: unfair first"}
-    faults: [{type: overlay, layer: client}]
-""")
-    v = catalog.variants  # type: ignore[attr-defined]
+    catalog = overlay_marked(tmp_path, 'unfair: {settings: "the banner hides the only setting"}',
+                             'harmless: {buy: "the buy button is found by its exact name", '
+                             'settings: "never reached: unfair first"}')
+    v = catalog.variants
     assert (v["commit_overlay@buy"].status, v["commit_overlay@buy"].reason) == (
         "harmless", "the buy button is found by its exact name")
     assert v["commit_overlay@settings"].status == "unfair"
     (tmp_path / "other").mkdir()
-    _, unmarked = catalog_with(tmp_path / "other", """
-  - id: commit_overlay
-    title: A banner covers {step}
-    target_primitive: grounding
-    bind: commit
-    harmless: {settings: "measured on another task"}
-    faults: [{type: overlay, layer: client}]
-""")
-    assert unmarked.variants["commit_overlay@buy"].status == "ok"  # type: ignore[attr-defined]
+    unmarked = overlay_marked(tmp_path / "other", 'harmless: {settings: "measured on another task"}')
+    assert unmarked.variants["commit_overlay@buy"].status == "ok"
 
 
 def test_the_entry_binding_is_the_link_click_that_opens_the_commits_page(tmp_path: Path) -> None:
