@@ -179,7 +179,9 @@ def run(
     suite: Annotated[str | None, typer.Option(
         "--suite", help="a suite (smoke, core, full; `core@1` to insist on a version; or a suite YAML): its exact "
         "tasks, variants and seeds, and a score card at the end")] = None,
-    task: Annotated[list[str] | None, typer.Option("--task", "-t", help="task id (repeatable); default: all")] = None,
+    task: Annotated[list[str] | None, typer.Option(
+        "--task", "-t", help="task id (repeatable); default: all, or with --variant, the tasks those variants "
+        "apply to")] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", "-v", help="variant id (repeatable); default: all applicable")
     ] = None,

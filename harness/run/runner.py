@@ -33,15 +33,23 @@ def plan_matrix(catalog: Catalog, task_ids: Sequence[str] | None, variant_ids: S
                 seeds: Sequence[int], include_base: bool = True, one_per_primitive: bool = False) -> list[EpisodeSpec]:
     """Every (task, base or applicable variant, seed). Unknown ids raise ValueError.
 
+    Without tasks, every task, or with variants named, the tasks those variants apply to (`-v ID` alone runs
+    that variant and its tasks' bases, not every base in the catalog).
+
     With `one_per_primitive`, each task keeps only its first variant (catalog order) per target
     primitive: a tour of every primitive at a fraction of the cost."""
-    tasks = list(task_ids) if task_ids else sorted(catalog.tasks)
-    for task_id in tasks:
-        if task_id not in catalog.tasks:
-            raise ValueError(catalog.unknown("task", task_id))
     for variant_id in variant_ids or []:
         if variant_id not in catalog.variants:
             raise ValueError(catalog.unknown("variant", variant_id))
+    if task_ids:
+        tasks = list(task_ids)
+    elif variant_ids:
+        tasks = sorted({task_id for variant_id in variant_ids for task_id in catalog.variants[variant_id].tasks})
+    else:
+        tasks = sorted(catalog.tasks)
+    for task_id in tasks:
+        if task_id not in catalog.tasks:
+            raise ValueError(catalog.unknown("task", task_id))
     specs = []
     for task_id in tasks:
         task = catalog.tasks[task_id]

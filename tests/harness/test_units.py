@@ -47,6 +47,11 @@ def test_plan_matrix_pairs_tasks_with_applicable_variants() -> None:
                                          include_base=False)] == ["shop_add_to_cart/shop_cart_double_submit/s1"]
     assert [s.label for s in plan_matrix(catalog, ["shop_add_to_cart"], [], [1])] == ["shop_add_to_cart/base/s1"]
     assert all(s.variant for s in plan_matrix(catalog, None, None, [1], include_base=False))
+    # a variant named without tasks runs on its own tasks, each beside its base: not every base in the catalog
+    several = next(v for v in catalog.variants.values() if len(v.tasks) > 1)
+    assert [(s.task.id, s.variant is not None) for s in plan_matrix(catalog, None, [several.id], [1])] == [
+        pair for task_id in sorted(several.tasks) for pair in ((task_id, False), (task_id, True))]
+    assert len(plan_matrix(catalog, None, [], [1])) == len(catalog.tasks)
     with pytest.raises(ValueError, match="unknown task 'nope'"):
         plan_matrix(catalog, ["nope"], None, [1])
 
