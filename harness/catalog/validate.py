@@ -24,6 +24,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -575,27 +576,42 @@ def shares(files: Iterable[ValidityFile]) -> dict[tuple[str, str], dict[str, int
     return _count_judged(files, lambda data, judgement: (data.site, judgement.target_primitive))
 
 
-def judged_current(data: ValidityFile, catalog: Catalog) -> tuple[int, int]:
-    """(variants whose every recorded run, the base's included, was judged on the code, task and faults as they
-    are now; variants judged): a judgement is only as good as the code it was made on."""
+@dataclass(frozen=True)
+class Currency:
+    """How many of a site's judged variants were judged on the code, task and faults as they are now."""
+
+    judged: int
+    current: int  # every recorded run, on every seed, of the variant and the bases it is measured against
+    by_seed: dict[int, int]  # those whose runs on that seed (the bases' included) are all current
+
+
+def judged_current(data: ValidityFile, catalog: Catalog) -> Currency:
+    """Which judgements were made on the code, task and faults as they are now, in all and seed by seed: a
+    judgement is only as good as the code it was made on, and a seed judged again leaves the others stale."""
     known: dict[tuple[str, str], bool] = {}
 
-    def current(item: str, task: Task, variant: Variant | None) -> bool:
-        for seed, by_agent in data.runs.get(item, {}).items():
-            if (item, seed) not in known:
-                spec = EpisodeSpec(task, variant, int(seed))
-                known[(item, seed)] = all_current(by_agent.values(), spec, catalog)
-            if not known[(item, seed)]:
-                return False
-        return True
+    def current(item: str, task: Task, variant: Variant | None, seed: str) -> bool:
+        if (item, seed) not in known:
+            by_agent = data.runs.get(item, {}).get(seed)
+            known[(item, seed)] = by_agent is not None and all_current(
+                by_agent.values(), EpisodeSpec(task, variant, int(seed)), catalog)
+        return known[(item, seed)]
+
+    def seeds_current(variant: Variant) -> dict[str, bool]:
+        out: dict[str, bool] = {}
+        for task_id, item in variant_items(variant):
+            task = catalog.tasks[task_id]
+            for seed in data.runs.get(item, {}):
+                out[seed] = out.get(seed, True) and current(item, task, variant, seed) \
+                    and current(f"{BASE}:{task_id}", task, None, seed)
+        return out
 
     judged = [catalog.variants[variant_id] for variant_id, j in data.variants.items()
               if j.fair is not None and variant_id in catalog.variants]
-    fresh = sum(1 for variant in judged
-                if all(current(item, catalog.tasks[task_id], variant)
-                       and current(f"{BASE}:{task_id}", catalog.tasks[task_id], None)
-                       for task_id, item in variant_items(variant)))
-    return fresh, len(judged)
+    per_variant = [seeds_current(variant) for variant in judged]
+    by_seed = Counter(int(seed) for seeds in per_variant for seed, ok in seeds.items() if ok)
+    return Currency(judged=len(judged), current=sum(1 for seeds in per_variant if all(seeds.values())),
+                    by_seed={seed: by_seed.get(seed, 0) for seed in sorted(data.seeds)})
 
 
 def by_recipe(files: Iterable[ValidityFile]) -> dict[str, dict[str, int]]:

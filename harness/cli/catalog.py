@@ -76,10 +76,14 @@ def catalog_summary(ctx: typer.Context,
     judged = shares(evidence)
     flaky = sorted(v for data in evidence for v, j in data.variants.items() if j.flaky)
     fresh = {data.site: judged_current(data, cat) for data in evidence}
-    console.print(f"judged on the code as it is now: {sum(f for f, _ in fresh.values())} of "
-                  f"{sum(n for _, n in fresh.values())} judged variants ("
-                  + ", ".join(f"{site} {f}/{n}" for site, (f, n) in sorted(fresh.items()))
-                  + "); `webchaos validate --stale` lists the rest", highlight=False)
+    by_seed: Counter[int] = Counter()
+    for currency in fresh.values():
+        by_seed.update(currency.by_seed)
+    console.print(f"judged on the code as it is now: {sum(c.current for c in fresh.values())} of "
+                  f"{sum(c.judged for c in fresh.values())} judged variants on every seed ("
+                  + ", ".join(f"{site} {c.current}/{c.judged}" for site, c in sorted(fresh.items()))
+                  + "); by seed: " + ", ".join(f"seed {seed} {n}" for seed, n in sorted(by_seed.items()))
+                  + "; `webchaos validate --stale` lists the rest", highlight=False)
     console.print(default_run_summary(evidence, cat), highlight=False)
     console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky)}"
                   + (f" ({', '.join(flaky[:5])}{' …' if len(flaky) > 5 else ''})" if flaky else ""), highlight=False)

@@ -17,6 +17,7 @@ from harness.catalog.validate import (
     HAND_WRITTEN,
     RECOVERY_OFF,
     RECOVERY_ON,
+    Currency,
     RunRecord,
     ValidityFile,
     by_recipe,
@@ -173,9 +174,17 @@ def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_
         data.variants[recipe_made.id] = judge(recipe_made, data.runs, [1])
         return data
 
-    assert judged_current(file(True, True), CATALOG) == (1, 1)
-    assert judged_current(file(True, False), CATALOG) == (0, 1)  # the base it is measured against changed
-    assert judged_current(file(False, True), CATALOG) == (0, 1)
+    assert judged_current(file(True, True), CATALOG) == Currency(judged=1, current=1, by_seed={1: 1})
+    # the base it is measured against changed
+    assert judged_current(file(True, False), CATALOG) == Currency(judged=1, current=0, by_seed={1: 0})
+    assert judged_current(file(False, True), CATALOG) == Currency(judged=1, current=0, by_seed={1: 0})
+    # seed 2 judged on other code: seed 1 stays current, the variant is not current on every seed
+    two = file(True, True)
+    two.seeds = [1, 2]
+    for item in (recipe_made.id, f"{BASE}:{task.id}"):
+        two.runs[item]["2"] = {agent: record.model_copy(update={"digest": "0123456789abcdef"})
+                               for agent, record in two.runs[item]["1"].items()}
+    assert judged_current(two, CATALOG) == Currency(judged=1, current=0, by_seed={1: 1, 2: 0})
     judged = file(True, True)
     counts = by_recipe([judged])
     assert counts == {recipe_made.recipe: {"judged": 1, "fair": 1, "effective": 1, "biting": 0, "fair_biting": 0}}
