@@ -124,8 +124,14 @@ def spec_of(catalog: Catalog, variant_id: str, seed: int) -> EpisodeSpec:
 async def run_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, runs_dir: Path, concurrency: int = 2,
                           resume: bool = False, path: Path = SPECIFICITY_FILE, stack: Services | None = None,
                           on_result: Callable[[EpisodeResult], None] | None = None,
+                          on_planned: Callable[[int], None] | None = None,
                           sites: Collection[str] | None = None) -> SpecificityFile:
+    """Run the sample's missing variants (with `resume`) or all of them with the seven ablated agents, writing
+    the evidence after every episode. `on_planned` hears how many episodes will run; `on_result` each result."""
     data, specs = plan_specificity(catalog, files, resume=resume, path=path, sites=sites)
+    agents = [ReferenceAgent(recovery=True, without=p) for p in Primitive]
+    if on_planned is not None:
+        on_planned(len(specs) * len(agents))
     run_id = f"specificity-{new_run_id()}"
 
     def keep(result: EpisodeResult) -> None:
@@ -139,7 +145,6 @@ async def run_specificity(catalog: Catalog, files: Sequence[ValidityFile], *, ru
             on_result(result)
 
     if specs:
-        agents = [ReferenceAgent(recovery=True, without=p) for p in Primitive]
         await run_matrix(specs, agents, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency, on_result=keep,
                          stack=stack, record_replay=False, resume=False)
     tally(data, catalog)

@@ -391,11 +391,16 @@ def prepare_validation(catalog: Catalog, site: str, seeds: Sequence[int], varian
 async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, variant_ids: Iterable[str] | None = None,
                         concurrency: int = 2, resume: bool = False, folder: Path = VALIDITY_DIR,
                         runs_dir: Path, stack: Services | None = None,
-                        on_result: Callable[[EpisodeResult], None] | None = None) -> ValidityFile:
+                        on_result: Callable[[EpisodeResult], None] | None = None,
+                        on_planned: Callable[[int], None] | None = None) -> ValidityFile:
     """Run what is missing (with `resume`) or everything asked for, and write the site's validity file after
-    every episode. What was not asked for (other variants, other seeds) stays in the file as it was."""
+    every episode. What was not asked for (other variants, other seeds) stays in the file as it was.
+    `on_planned` hears how many episodes will run, before the first; `on_result` each one's result."""
     ids = list(variant_ids) if variant_ids is not None else None
     data, specs = prepare_validation(catalog, site, seeds, ids, resume=resume, folder=folder)
+    agents = [ReferenceAgent(recovery=True), ReferenceAgent(recovery=False)]
+    if on_planned is not None:
+        on_planned(len(specs) * len(agents))
 
     digests = {(item_key(s), s.seed): decision_digest(s, catalog) for s in specs}
 
@@ -415,9 +420,8 @@ async def validate_site(catalog: Catalog, site: str, seeds: Sequence[int], *, va
     run_id = f"validate-{site}-{new_run_id()}"
     refresh(data, catalog, ids)  # the seeds asked for may have changed every judgement; each run then changes its own
     if specs:
-        await run_matrix(specs, [ReferenceAgent(recovery=True), ReferenceAgent(recovery=False)], run_id=run_id,
-                         runs_dir=runs_dir, concurrency=concurrency, on_result=keep, stack=stack,
-                         record_replay=False)
+        await run_matrix(specs, agents, run_id=run_id, runs_dir=runs_dir, concurrency=concurrency, on_result=keep,
+                         stack=stack, record_replay=False)
     refresh(data, catalog, ids)
     write_validity(data, folder)
     return data

@@ -14,6 +14,7 @@ from harness.cli.common import CliError, cli_seeds, console, load_catalog
 from harness.config import RUNS_DIR, ChromiumNotFound
 
 if TYPE_CHECKING:
+    from harness.run.results import EpisodeResult
     from scenarios.loader import Catalog
 
 catalog_app = typer.Typer(add_completion=False, invoke_without_command=True,
@@ -194,6 +195,28 @@ def catalog_check(catalog: Annotated[list[Path] | None, typer.Option(help="scena
     raise typer.Exit(1 if errors else 0)
 
 
+class EpisodeCount:
+    """A validation step's episodes done of those planned, and the time left at its pace so far: each result's
+    log line carries it (a step runs for up to hours)."""
+
+    def __init__(self) -> None:
+        self.planned = 0
+        self.done = 0
+        self.started = time.monotonic()
+
+    def plan(self, episodes: int) -> None:
+        self.planned, self.done, self.started = episodes, 0, time.monotonic()
+
+    def tick(self) -> str:
+        self.done += 1
+        left_s = (time.monotonic() - self.started) / self.done * max(self.planned - self.done, 0)
+        return f"{self.done}/{self.planned}, about {left_s / 60:.0f} min left"
+
+
+def _mark(result: EpisodeResult) -> str:
+    return "infra" if result.infra_failed else ("pass" if result.success else "fail")
+
+
 def validate(
     site: Annotated[list[str] | None, typer.Option("--site", help="site (repeatable); default: every site")] = None,
     seeds: Annotated[str, typer.Option(help="seeds: '1-3', '1,2'")] = "1-3",
@@ -272,9 +295,19 @@ def validate(
         console.print(f"{total} runs stale or missing", highlight=False)
         return
     if specificity:
+        count = EpisodeCount()
+
+        def show_ablated(result: object) -> None:
+            from harness.run.results import EpisodeResult
+
+            assert isinstance(result, EpisodeResult)
+            console.print(f"  {result.variant_id} s{result.seed} {result.agent}: {_mark(result)} ({count.tick()})",
+                          highlight=False)
+
         try:
             result = asyncio.run(run_specificity(cat, all_validity(), runs_dir=runs_dir, concurrency=concurrency,
-                                                 resume=resume, sites=site or None))
+                                                 resume=resume, sites=site or None, on_result=show_ablated,
+                                                 on_planned=count.plan))
         except ChromiumNotFound as exc:
             raise CliError(str(exc)) from None
         console.print(f"specificity: {len(result.sample)} variants sampled; diagonal: {diagonal_shown(result)}",
@@ -300,18 +333,19 @@ def validate(
         started = time.monotonic()
         read_sources(sites)
         for name in sites:
-            def show(result: object, name: str = name) -> None:
+            count = EpisodeCount()
+
+            def show(result: object, name: str = name, count: EpisodeCount = count) -> None:
                 from harness.run.results import EpisodeResult
 
                 assert isinstance(result, EpisodeResult)
-                mark = "infra" if result.infra_failed else ("pass" if result.success else "fail")
                 console.print(f"  {name} {run_item(cat, result.variant_id, result.task_id)} s{result.seed} "
-                              f"{result.agent}: {mark}", highlight=False)
+                              f"{result.agent}: {_mark(result)} ({count.tick()})", highlight=False)
 
             try:
                 data = asyncio.run(validate_site(cat, name, cli_seeds(seeds), variant_ids=variant,
                                                  concurrency=concurrency, resume=resume, runs_dir=runs_dir,
-                                                 on_result=show))
+                                                 on_result=show, on_planned=count.plan))
             except ChromiumNotFound as exc:
                 raise CliError(str(exc)) from None
             judged = [j for j in data.variants.values() if j.fair is not None]

@@ -1,7 +1,11 @@
 """Specificity: the sample is stratified and the same for everyone (a committed seed), and the matrix counts,
 per target primitive, the variants each ablated agent fails."""
 
+import asyncio
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from harness.catalog.evidence import (
     SPECIFICITY_NAME,
@@ -23,6 +27,7 @@ from harness.catalog.specificity import (
     tally,
 )
 from harness.catalog.validate import decision_digest
+from harness.episodes.manager import EpisodeSpec
 from scenarios.faults import Primitive
 from tests.catalog import builtin_catalog
 
@@ -163,3 +168,20 @@ def test_the_specificity_evidence_beside_the_site_files_is_not_read_as_one(tmp_p
     data, _ = plan_specificity(CATALOG, [_judged("shop")], resume=False, path=tmp_path / SPECIFICITY_NAME)
     write_specificity(data, tmp_path / SPECIFICITY_NAME)
     assert [f.site for f in all_validity(tmp_path)] == ["shop"]
+
+
+def test_a_specificity_run_tells_how_many_episodes_it_plans_before_the_first_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.catalog import specificity
+
+    heard: list[tuple[str, int]] = []
+
+    async def runs_nothing(specs: list[EpisodeSpec], agents: list[Any], **_: Any) -> None:
+        heard.append(("run_matrix", len(specs) * len(agents)))
+
+    monkeypatch.setattr(specificity, "run_matrix", runs_nothing)
+    files = [_judged("shop")]
+    _, specs = plan_specificity(CATALOG, files, resume=False, path=tmp_path / "planned.json")
+    asyncio.run(specificity.run_specificity(CATALOG, files, runs_dir=tmp_path, path=tmp_path / "a.json",
+                                            on_planned=lambda n: heard.append(("planned", n))))
+    assert heard == [("planned", 7 * len(specs)), ("run_matrix", 7 * len(specs))] and specs

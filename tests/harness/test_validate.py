@@ -285,8 +285,16 @@ async def sample_validity(stack: Services,
     what validate_site returned, asserted per site below."""
     async def one(site: str) -> tuple[Path, ValidityFile]:
         folder = tmp_path_factory.mktemp(f"validity-{site}")
-        return folder, await validate_site(CATALOG, site, [1], variant_ids=SAMPLE[site], concurrency=2,
-                                           folder=folder, runs_dir=folder / "runs", stack=stack)
+        planned: list[int] = []
+        results: list[str] = []
+        data = await validate_site(CATALOG, site, [1], variant_ids=SAMPLE[site], concurrency=2, folder=folder,
+                                   runs_dir=folder / "runs", stack=stack, on_planned=planned.append,
+                                   on_result=lambda result: results.append(result.episode_id))
+        # told once, before the first result, of every episode that then ran: each base and variant, both agents
+        ran_on = sorted({t for v in SAMPLE[site] for t in CATALOG.variants[v].tasks})
+        variant_runs = sum(len(CATALOG.variants[v].tasks) for v in SAMPLE[site])
+        assert planned == [2 * (len(ran_on) + variant_runs)] == [len(results)], (planned, results)
+        return folder, data
 
     done = await asyncio.gather(*(one(site) for site in sorted(SAMPLE)))
     return dict(zip(sorted(SAMPLE), done, strict=True))
@@ -355,3 +363,15 @@ def test_resample_draws_only_runs_of_todays_code_records_the_second_outcome_and_
     assert written is not None
     assert written.runs[flipping]["1"][RECOVERY_OFF].again is True and written.variants[flipping].flaky
     assert written.runs[steady]["1"][RECOVERY_OFF].again is False and not written.variants[steady].flaky
+
+
+def test_a_validation_steps_log_lines_count_its_episodes_done_of_those_planned() -> None:
+    from harness.cli.catalog import EpisodeCount
+
+    count = EpisodeCount()
+    count.plan(3)
+    lines = [count.tick() for _ in range(3)]
+    assert [line.split(",")[0] for line in lines] == ["1/3", "2/3", "3/3"]
+    assert all(line.endswith(" min left") for line in lines) and lines[-1].endswith("about 0 min left")
+    count.plan(2)  # the next site's step starts its own count
+    assert count.tick().startswith("1/2,")
