@@ -9,6 +9,9 @@ rest beside them: the CPU that is not the browser's processes' (the stack, Playw
 the driver's share falls with the browser's, as it relays fewer DevTools messages).
 
     .venv/bin/python benchmarks/browser_cost.py [--episodes 12] [--rounds 2] [-k 2]
+
+With `--flag F` (repeatable) it compares instead the headless shell as headless runs launch it and the same
+with the flags F added (e.g. `--flag=--in-process-gpu`), the ratios then against the shell as launched.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 from throughput import sample, timed_run
 
+from harness.browser import pool
 from harness.services.processes import Services
 from sites.registry import load_site_catalog
 
@@ -82,27 +86,30 @@ class TreeCpu:
     def split(self, browser: str, before: dict[int, tuple[float, str]]) -> tuple[float, float]:
         """(browser CPU s, other CPU s) since `before`; this process's own CPU counts as other."""
         own = os.times()
-        spent = defaultdict(float)
+        spent: defaultdict[str, float] = defaultdict(float)
         for pid, (cpu, cmd) in self.last.items():
             spent["browser" if browser in cmd else "other"] += cpu - before.get(pid, (0.0, ""))[0]
         return spent["browser"], spent["other"] + own.user + own.system
 
 
-async def measure(binaries: dict[str, str], episodes: int, rounds: int, k: int) -> dict[str, list[tuple[float, ...]]]:
+async def measure(setups: dict[str, tuple[str, list[str]]], episodes: int, rounds: int,
+                  k: int) -> dict[str, list[tuple[float, ...]]]:
+    """Per setup (name -> the browser's binary and its launch flags), one row per round."""
     specs = sample(load_site_catalog(), episodes)
     runs = Path(tempfile.mkdtemp(prefix="webchaos-bench-"))
-    results: dict[str, list[tuple[float, ...]]] = {name: [] for name in binaries}
+    results: dict[str, list[tuple[float, ...]]] = {name: [] for name in setups}
     async with Services(state_dir=runs / "state") as stack:
         await timed_run(specs[:2], runs, "warm-up", k, stack=stack)
         for round_no in range(rounds):
-            order = list(binaries) if round_no % 2 == 0 else list(reversed(binaries))
+            order = list(setups) if round_no % 2 == 0 else list(reversed(setups))
             for name in order:
-                os.environ["WEBCHAOS_CHROMIUM"] = binaries[name]
+                binary, pool.CHROMIUM_ARGS = setups[name]  # each run launches its own browser with them
+                os.environ["WEBCHAOS_CHROMIUM"] = binary
                 own_before = os.times()
                 with TreeCpu(os.getpid()) as cpu:
                     before = dict(cpu.last)
                     summary, wall = await timed_run(specs, runs, f"{name}-{round_no}", k, stack=stack)
-                browser_s, other_s = cpu.split(binaries[name], before)
+                browser_s, other_s = cpu.split(binary, before)
                 other_s -= own_before.user + own_before.system
                 passed = sum(1 for r in summary.episodes if r.success)
                 results[name].append((wall, browser_s, other_s, passed, len(summary.episodes)))
@@ -116,16 +123,25 @@ def main() -> None:
     parser.add_argument("-k", type=int, default=2, help="episodes at once")
     parser.add_argument("--chromium", default="/usr/lib/chromium/chromium")
     parser.add_argument("--shell", default="/usr/lib/chromium/chromium-headless-shell")
+    parser.add_argument("--flag", action="append", default=[],
+                        help="compare the shell as launched with the shell with this flag added (repeatable)")
     args = parser.parse_args()
-    for binary in (args.chromium, args.shell):
+    binaries = (args.shell,) if args.flag else (args.chromium, args.shell)
+    for binary in binaries:
         if not os.access(binary, os.X_OK):
             raise SystemExit(f"{binary}: not installed (apt-get install -y chromium chromium-headless-shell)")
-    results = asyncio.run(measure({"chromium": args.chromium, "headless-shell": args.shell}, args.episodes,
-                                  args.rounds, args.k))
+    launched = list(pool.CHROMIUM_ARGS)
+    if args.flag:
+        setups = {"shell": (args.shell, launched), "shell+flags": (args.shell, [*launched, *args.flag])}
+        print(f"flags added: {' '.join(args.flag)}")
+    else:
+        setups = {"chromium": (args.chromium, launched), "headless-shell": (args.shell, launched)}
+    results = asyncio.run(measure(setups, args.episodes, args.rounds, args.k))
+    first = next(iter(setups))
     print(f"{args.episodes} episodes (reference agent, seed 1), {args.k} at once, {args.rounds} rounds per browser; "
           f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'browser':<15} {'passed':>7} {'wall s/ep':>10} {'browser CPU s/ep':>17} {'total CPU s/ep':>15}"
-          f" {'rest CPU s/ep':>14} {'total vs chromium':>18} {'ep/min vs chromium':>19}")
+          f" {'rest CPU s/ep':>14} {'total vs ' + first:>18} {'ep/min vs ' + first:>19}")
     base: tuple[float, float] | None = None
     for name, rows in results.items():
         n = sum(r[4] for r in rows)
