@@ -602,13 +602,12 @@ def judged_current(data: ValidityFile, catalog: Catalog) -> Currency:
         return known[(item, seed)]
 
     def seeds_current(variant: Variant) -> dict[str, bool]:
-        out: dict[str, bool] = {}
-        for task_id, item in variant_items(variant):
-            task = catalog.tasks[task_id]
-            for seed in data.runs.get(item, {}):
-                out[seed] = out.get(seed, True) and current(item, task, variant, seed) \
-                    and current(f"{BASE}:{task_id}", task, None, seed)
-        return out
+        """Per seed any of the variant's tasks was run on: is every task's run on it, and its base's, current?"""
+        items = variant_items(variant)
+        seeds = {seed for _, item in items for seed in data.runs.get(item, {})}
+        return {seed: all(current(item, catalog.tasks[task_id], variant, seed)
+                          and current(f"{BASE}:{task_id}", catalog.tasks[task_id], None, seed)
+                          for task_id, item in items) for seed in seeds}
 
     judged = [catalog.variants[variant_id] for variant_id, j in data.variants.items()
               if j.fair is not None and variant_id in catalog.variants]

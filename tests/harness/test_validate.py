@@ -33,6 +33,7 @@ from harness.catalog.validate import (
     refresh_after_run,
     rows_short_of_biting,
     validate_site,
+    variant_items,
     write_validity,
 )
 from harness.episodes.manager import EpisodeSpec
@@ -185,6 +186,21 @@ def test_a_judgement_is_current_only_when_every_run_of_it_and_its_base_was_made_
         two.runs[item]["2"] = {agent: record.model_copy(update={"digest": "0123456789abcdef"})
                                for agent, record in two.runs[item]["1"].items()}
     assert judged_current(two, CATALOG) == Currency(judged=1, current=0, by_seed={1: 1, 2: 0})
+    # a variant of two tasks run on its first task only: not current on that seed until the second is run too
+    several = next(v for v in CATALOG.variants.values() if len(v.tasks) == 2
+                   and CATALOG.tasks[v.tasks[0]].site == CATALOG.tasks[v.tasks[1]].site)
+    (first_task, first_item), (second_task, second_item) = variant_items(several)
+    runs: dict[str, dict] = {}
+    for task_id, item in ((first_task, first_item), (second_task, second_item)):
+        for variant, key in ((several, item), (None, f"{BASE}:{task_id}")):
+            record = run(True).model_copy(update={"digest": decision_digest(
+                EpisodeSpec(CATALOG.tasks[task_id], variant, 1), CATALOG)})
+            runs[key] = {"1": {RECOVERY_ON: record, RECOVERY_OFF: record}}
+    both = ValidityFile(site=CATALOG.tasks[first_task].site, seeds=[1], runs=runs)
+    both.variants[several.id] = judge(several, both.runs, [1])
+    assert judged_current(both, CATALOG).by_seed == {1: 1}
+    del both.runs[second_item]
+    assert judged_current(both, CATALOG).by_seed == {1: 0}
     judged = file(True, True)
     counts = by_recipe([judged])
     assert counts == {recipe_made.recipe: {"judged": 1, "fair": 1, "effective": 1, "biting": 0, "fair_biting": 0}}
