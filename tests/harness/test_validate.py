@@ -214,12 +214,12 @@ def test_a_row_biting_under_the_goal_names_the_recipes_that_hold_it_down() -> No
         return variant_id, Judgement(task=v.tasks[0], target_primitive="backtracking", layers=[], recipe=v.recipe,
                                      fair=True, effective=True, biting=biting)
 
-    in_default = [v for v in CATALOG.variants.values() if v.by_default and v.recipe and v.tasks[0].startswith("shop_")]
+    in_default = [v for v in CATALOG.variants.values() if v.by_default and v.recipe and v.tasks[0].startswith("mail_")]
     decoys = [v.id for v in in_default if v.recipe == "seed_decoys"][:3]
     others = [v.id for v in in_default if v.recipe == "commit_same_label_decoy"][:3]
     assert len(decoys) == len(others) == 3
     # 3 of 6 bite: under the goal, and only the recipe biting less than the row is named
-    data = ValidityFile(site="shop", seeds=[1], variants=dict([
+    data = ValidityFile(site="mail", seeds=[1], variants=dict([
         judged(decoys[0], False), judged(decoys[1], False), judged(decoys[2], True),
         judged(others[0], True), judged(others[1], True), judged(others[2], False)]))
     assert 3 / 6 < BITING_GOAL
