@@ -188,8 +188,9 @@ def run(
     seeds: Annotated[str | None, typer.Option(help="seeds: '1', '1,2,5' or '1-10' (default 1)")] = None,
     agent: Annotated[
         list[str] | None,
-        typer.Option("--agent", "-a", help="reference | reference-no-recovery | reference-without-<primitive> | cmd:'<command>', optionally "
-                     "NAME=cmd:'<command>' (repeatable; the name shows in every table). A cmd: agent answers by "
+        typer.Option("--agent", "-a", help="reference | reference-no-recovery | reference-without-<primitive> | "
+                     "cmd:'<command>', optionally NAME=cmd:'<command>' (repeatable; the name shows in every table). "
+                     "A cmd: agent answers by "
                      "writing WEBCHAOS_ANSWER_FILE: text, or JSON {\"answer\": ..., \"infeasible\": true|false}"),
     ] = None,
     browser: Annotated[str, typer.Option(
