@@ -212,9 +212,10 @@ class EpisodeCount:
         left_s = (time.monotonic() - self.started) / self.done * max(self.planned - self.done, 0)
         return f"{self.done}/{self.planned}, about {left_s / 60:.0f} min left"
 
-
-def _mark(result: EpisodeResult) -> str:
-    return "infra" if result.infra_failed else ("pass" if result.success else "fail")
+    def show(self, label: str, result: EpisodeResult) -> None:
+        """One result's log line: what ran (`label`), on which seed, by which agent, its mark, the count."""
+        mark = "infra" if result.infra_failed else ("pass" if result.success else "fail")
+        console.print(f"  {label} s{result.seed} {result.agent}: {mark} ({self.tick()})", highlight=False)
 
 
 def validate(
@@ -296,18 +297,10 @@ def validate(
         return
     if specificity:
         count = EpisodeCount()
-
-        def show_ablated(result: object) -> None:
-            from harness.run.results import EpisodeResult
-
-            assert isinstance(result, EpisodeResult)
-            console.print(f"  {result.variant_id} s{result.seed} {result.agent}: {_mark(result)} ({count.tick()})",
-                          highlight=False)
-
         try:
-            result = asyncio.run(run_specificity(cat, all_validity(), runs_dir=runs_dir, concurrency=concurrency,
-                                                 resume=resume, sites=site or None, on_result=show_ablated,
-                                                 on_planned=count.plan))
+            result = asyncio.run(run_specificity(
+                cat, all_validity(), runs_dir=runs_dir, concurrency=concurrency, resume=resume, sites=site or None,
+                on_result=lambda ran: count.show(str(ran.variant_id), ran), on_planned=count.plan))
         except ChromiumNotFound as exc:
             raise CliError(str(exc)) from None
         console.print(f"specificity: {len(result.sample)} variants sampled; diagonal: {diagonal_shown(result)}",
@@ -335,12 +328,8 @@ def validate(
         for name in sites:
             count = EpisodeCount()
 
-            def show(result: object, name: str = name, count: EpisodeCount = count) -> None:
-                from harness.run.results import EpisodeResult
-
-                assert isinstance(result, EpisodeResult)
-                console.print(f"  {name} {run_item(cat, result.variant_id, result.task_id)} s{result.seed} "
-                              f"{result.agent}: {_mark(result)} ({count.tick()})", highlight=False)
+            def show(ran: EpisodeResult, name: str = name, count: EpisodeCount = count) -> None:
+                count.show(f"{name} {run_item(cat, ran.variant_id, ran.task_id)}", ran)
 
             try:
                 data = asyncio.run(validate_site(cat, name, cli_seeds(seeds), variant_ids=variant,

@@ -381,7 +381,14 @@ def test_resample_draws_only_runs_of_todays_code_records_the_second_outcome_and_
     assert written.runs[steady]["1"][RECOVERY_OFF].again is False and not written.variants[steady].flaky
 
 
-def test_a_validation_steps_log_lines_count_its_episodes_done_of_those_planned() -> None:
+def test_a_validation_steps_log_lines_count_its_episodes_done_of_those_planned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from harness.cli import catalog as catalog_cli
     from harness.cli.catalog import EpisodeCount
 
     count = EpisodeCount()
@@ -391,3 +398,8 @@ def test_a_validation_steps_log_lines_count_its_episodes_done_of_those_planned()
     assert all(line.endswith(" min left") for line in lines) and lines[-1].endswith("about 0 min left")
     count.plan(2)  # the next site's step starts its own count
     assert count.tick().startswith("1/2,")
+    printed = io.StringIO()
+    monkeypatch.setattr(catalog_cli, "console", Console(file=printed, width=200))
+    count.show("mail seed_noise@mail_invite_cc", SimpleNamespace(infra_failed=False, success=False, seed=2,
+                                                                  agent=RECOVERY_OFF))  # type: ignore[arg-type]
+    assert printed.getvalue().startswith(f"  mail seed_noise@mail_invite_cc s2 {RECOVERY_OFF}: fail (2/2, ")
