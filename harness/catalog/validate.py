@@ -659,7 +659,9 @@ def render_markdown(files: Sequence[ValidityFile], catalog: Catalog) -> str:
               "one the scripted agent without recoveries gets through: text it never reads (an instruction "
               "injected in the page, a correction in an older message), a page it never scrolls by hand, "
               "records it never looks past, a write reset before the site saw it (it fires, and the browser "
-              "sends the write again on a new connection by itself).", "",
+              "sends the write again on a new connection by itself), a slow or failing write that is the "
+              "plan's last (it stops there, and the write it sent lands: an agent that sends it again fails).",
+              "",
               "| recipe | judged | fair | effective | biting |", "|---|---:|---:|---:|---:|"]
     for recipe, row in sorted(recipes.items(), key=lambda kv: (kv[1]["biting"] / kv[1]["judged"], kv[0])):
         lines.append(f"| `{recipe}` | {row['judged']} | {_pct(row['fair'], row['judged'])} | "
