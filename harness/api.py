@@ -222,17 +222,22 @@ class Stack:
 
     `https=True` serves the sites over HTTPS with the proxy's own CA (the episodes' Chromium
     trusts that CA alone). `catalog` adds scenario YAML files or folders to the built-in ones.
-    Episode folders go under `run_dir` (default: runs/<timestamp>)."""
+    Episode folders go under `run_dir` (default: runs/<timestamp>). `services`: services already
+    running (`harness.services.processes.Services`), which this stack then neither starts nor stops: several
+    stacks of one process, each with its own catalog and episode folders, share one sites server
+    and proxy (starting them is most of what a stack costs)."""
 
     def __init__(self, *, https: bool = False, catalog: Catalog | Sequence[Path] = (), run_dir: Path | None = None,
-                 state_dir: Path | None = None, headless: bool = True) -> None:
+                 state_dir: Path | None = None, headless: bool = True, services: Services | None = None) -> None:
+        if services is not None and (https or state_dir is not None):
+            raise ValueError("https and state_dir belong to the services given; set them there")
         self.catalog: Catalog = catalog if isinstance(catalog, Catalog) else load_site_catalog(*catalog)
-        self.services = Services(state_dir=state_dir or default_state_dir(), https=https)
+        self._owns_services = services is None
+        self.services = services or Services(state_dir=state_dir or default_state_dir(), https=https)
         self.run_dir = run_dir or RUNS_DIR / new_run_id()
         self.headless = headless
         self._manager: EpisodeManager | None = None
         self._clients: tuple[OracleClient, ControlClient] | None = None
-        self._count = 0
 
     @property
     def https(self) -> bool:
@@ -250,7 +255,10 @@ class Stack:
         return self._manager
 
     async def start(self) -> "Stack":
-        await self.services.start()
+        if self._owns_services:
+            await self.services.start()
+        elif not self.services.secret:
+            raise WebchaosError("the services given to this stack are not started: start them first")
         oracle = OracleClient(self.services.oracle_url, self.services.secret)
         control = ControlClient(self.services.control_url, self.services.secret)
         self._clients = (oracle, control)
@@ -263,7 +271,8 @@ class Stack:
             for client in self._clients:
                 await client.close()
             self._clients = None
-        await self.services.stop()
+        if self._owns_services:
+            await self.services.stop()
 
     async def __aenter__(self) -> "Stack":
         return await self.start()
@@ -299,8 +308,10 @@ class Stack:
         Prefer `async with stack.episode(...)`, which closes it for you."""
         spec = self.spec(task, variant, seed, profile)
         while True:
-            self._count += 1
-            episode_id = episode_id_for(spec, agent, self._count)
+            # Numbered by the services, not the stack: an id must not come back on services another stack
+            # shares (the proxy remembers closed episodes' ids, and refuses their feeds and faults).
+            self.services.episodes_opened += 1
+            episode_id = episode_id_for(spec, agent, self.services.episodes_opened)
             out_dir = self.run_dir / "episodes" / episode_id
             if not out_dir.exists():
                 break

@@ -1,4 +1,5 @@
-"""Shared by every test that needs the running services: one real stack per module that asks."""
+"""Shared by every test that needs the running services: one real stack per test process, for every module
+that asks."""
 
 import os
 import signal
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+import webchaos
 from harness.services.processes import Services
 from tests.schedule import schedule_order
 
@@ -36,6 +38,16 @@ async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Servi
     await running.start()
     yield running
     await running.stop()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def api_stack(stack: Services, tmp_path_factory: pytest.TempPathFactory,
+                    request: pytest.FixtureRequest) -> AsyncIterator[webchaos.Stack]:
+    """The public API's `webchaos.Stack` over the shared services, for a module whose tests run on the module's
+    event loop; its episode folders are the module's own."""
+    runs = tmp_path_factory.mktemp("runs") / request.module.__name__.rpartition(".")[2]
+    async with webchaos.Stack(services=stack, run_dir=runs) as started:
+        yield started
 
 
 def _hear_sigint() -> str | None:

@@ -185,6 +185,7 @@ class Services:
     max_restarts: int = 5  # per service; after that the stack is broken (`broken` says why)
     deaths: list[ServiceDeath] = field(default_factory=list)
     broken: str | None = None
+    episodes_opened: int = 0  # by every webchaos.Stack on these services: it numbers their episodes' ids
     _listeners: list[DeathListener] = field(default_factory=list, repr=False)
     _watchers: list["asyncio.Task[None]"] = field(default_factory=list, repr=False)
     _restarting: set[str] = field(default_factory=set, repr=False)

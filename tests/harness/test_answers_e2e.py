@@ -6,11 +6,9 @@ import json
 import shlex
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 import webchaos
 from harness.agents import CommandAgent
@@ -22,16 +20,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 WEBCHAOS = [sys.executable, "-m", "harness.cli.main"]
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def answer_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "answers") as stack:
-        yield stack
-
-
 async def test_giving_up_on_a_feasible_task_fails_naming_it_and_the_answer_is_kept(
-        answer_stack: webchaos.Stack, tmp_path: Path) -> None:
-    async with answer_stack.episode(task="shop_add_to_cart", seed=1, cdp=False) as ep:
+        api_stack: webchaos.Stack, tmp_path: Path) -> None:
+    async with api_stack.episode(task="shop_add_to_cart", seed=1, cdp=False) as ep:
         assert ep.given_answer is None
         ep.answer("it is not sold here")
         ep.answer(infeasible=True)  # the last answer given counts
@@ -54,15 +45,15 @@ async def test_giving_up_on_a_feasible_task_fails_naming_it_and_the_answer_is_ke
     assert "differs from result.json" in other.stderr
 
 
-async def test_a_command_agent_answers_through_its_answer_file(answer_stack: webchaos.Stack, tmp_path: Path) -> None:
+async def test_a_command_agent_answers_through_its_answer_file(api_stack: webchaos.Stack, tmp_path: Path) -> None:
     write = ("import json, os; open(os.environ['WEBCHAOS_ANSWER_FILE'], 'w').write("
              "json.dumps({'answer': 'no such product', 'infeasible': True}))")
     broken = "import os; open(os.environ['WEBCHAOS_ANSWER_FILE'], 'w').write('{\"answr\": 1}')"
     agents = [CommandAgent(f"{sys.executable} -c {shlex.quote(write)}", name="writes"),
               CommandAgent(f"{sys.executable} -c {shlex.quote(broken)}", name="broken"),
               CommandAgent(f"{sys.executable} -c pass", name="silent")]
-    spec = answer_stack.spec("shop_add_to_cart", None, 2)
-    summary, run_dir = await run_matrix([spec], agents, runs_dir=tmp_path, stack=answer_stack.services,
+    spec = api_stack.spec("shop_add_to_cart", None, 2)
+    summary, run_dir = await run_matrix([spec], agents, runs_dir=tmp_path, stack=api_stack.services,
                                         concurrency=3, time_budget_s=60, record_replay=False)
     by_agent = {r.agent: r for r in summary.episodes}
     assert by_agent["writes"].outcome.answer == webchaos.Answer(value="no such product", infeasible=True)

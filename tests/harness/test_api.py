@@ -6,30 +6,22 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 from playwright.async_api import Page, async_playwright
 
 import webchaos
 from harness.agents import agents_from_specs
 from harness.config import PROJECT_ROOT
 from harness.run.runner import run_matrix
+from harness.services.processes import Services
 from tests.harness.episodes import jsonl
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 CDP_AGENT = f"{sys.executable} {PROJECT_ROOT / 'examples' / 'playwright_cdp_agent.py'}"
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def api_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "api") as stack:
-        yield stack
 
 
 def _target(instruction: str) -> str:
@@ -102,6 +94,27 @@ async def test_episodes_on_one_stack_are_isolated(api_stack: webchaos.Stack) -> 
     second_har = (second.out_dir / "trace.har").read_text()
     assert "marker=first-episode" in (first.out_dir / "trace.har").read_text()
     assert "marker=first-episode" not in second_har and "/cart" in second_har
+
+
+async def test_a_stack_over_given_services_leaves_them_to_their_owner(api_stack: webchaos.Stack,
+                                                                       tmp_path: Path) -> None:
+    """More stacks on the same services open episodes into their own folders, never under an id another
+    has used (the proxy refuses a closed episode's id), and, stopped, stop nothing."""
+    ids = []
+    for name in ("second", "third"):
+        async with webchaos.Stack(services=api_stack.services, run_dir=tmp_path / name) as more, \
+                more.episode("shop_add_to_cart", seed=2, cdp=False) as ep:
+            assert ep.out_dir.parent == tmp_path / name / "episodes"
+            await ep.arm({"type": "latency", "layer": "network", "params": {"delay_ms": 1}})
+            ids.append(ep.id)
+    assert len(set(ids)) == 2, ids
+    async with api_stack.episode("shop_add_to_cart", seed=2, cdp=False) as ep, aiohttp.ClientSession() as session:
+        async with session.get(ep.start_url, proxy=ep.proxy_url) as response:
+            assert response.status == 200
+    with pytest.raises(ValueError, match="belong to the services given"):
+        webchaos.Stack(services=api_stack.services, https=True)
+    with pytest.raises(webchaos.WebchaosError, match="not started"):
+        await webchaos.Stack(services=Services(state_dir=tmp_path / "state")).start()
 
 
 async def test_episode_without_a_stack_starts_and_stops_its_own(tmp_path: Path) -> None:

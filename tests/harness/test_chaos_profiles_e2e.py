@@ -1,14 +1,12 @@
 """Chaos profiles over the shop tasks: deterministic per seed, and graded beside the clean base."""
 
 import json
-from collections.abc import AsyncIterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 import webchaos
 from harness.agents import ReferenceAgent
@@ -24,13 +22,6 @@ PROFILES = ["flaky-network", "hostile-page", "all-weather"]
 # Two shop tasks, fixed, so that the run below (one episode per task and profile, plus the base) does not grow
 # as tasks are added to the shop's catalog: a search-and-add and a signed-in form, each under every profile.
 SHOP_TASKS = ["shop_add_to_cart", "shop_change_default_address"]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def api_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "profiles") as started:
-        yield started
 
 
 async def browse(stack: webchaos.Stack, profile: str, seed: int) -> list[tuple[Any, ...]]:

@@ -23,13 +23,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 GUARD_S = MAX_WAIT_S / 3
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "feed") as started:
-        yield started
-
-
 @pytest_asyncio.fixture(loop_scope="module")
 async def session() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession() as made:
@@ -80,7 +73,7 @@ def jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 async def test_events_come_in_order_without_gaps_or_repeats_while_the_episode_runs(
-        stack: webchaos.Stack, session: aiohttp.ClientSession) -> None:
+        api_stack: webchaos.Stack, session: aiohttp.ClientSession) -> None:
     got: list[dict[str, Any]] = []
     arrived = asyncio.Condition()
 
@@ -94,8 +87,8 @@ async def test_events_come_in_order_without_gaps_or_repeats_while_the_episode_ru
         async with asyncio.timeout(GUARD_S), arrived:
             await arrived.wait_for(lambda: len(got) >= count)
 
-    async with stack.episode("shop_add_to_cart", seed=2, cdp=False) as ep:
-        agent, readers = Agent(ep, session), Readers(stack, session)
+    async with api_stack.episode("shop_add_to_cart", seed=2, cdp=False) as ep:
+        agent, readers = Agent(ep, session), Readers(api_stack, session)
         reader = asyncio.ensure_future(read(ep))
         product = ep._live.opened.bindings["target"]["id"]
         steps = [agent.get("/"), agent.click("Search"), agent.get(f"/product/{product}"), agent.click("Add to cart"),
@@ -114,19 +107,19 @@ async def test_events_come_in_order_without_gaps_or_repeats_while_the_episode_ru
     assert [e["name"] for e in got if e["source"] == "gui"] == ["Search", "Add to cart", "Cart"]
 
 
-async def test_a_waiting_long_poll_is_answered_by_the_event(stack: webchaos.Stack,
+async def test_a_waiting_long_poll_is_answered_by_the_event(api_stack: webchaos.Stack,
                                                            session: aiohttp.ClientSession) -> None:
-    headers = {SECRET_HEADER: stack.services.secret}
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep:
-        agent, readers = Agent(ep, session), Readers(stack, session)
+    headers = {SECRET_HEADER: api_stack.services.secret}
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep:
+        agent, readers = Agent(ep, session), Readers(api_stack, session)
         await agent.get("/")
 
         async def long_poll(url: str) -> tuple[int, Any]:
             async with session.get(url, headers=headers, params={"since": 1, "wait_s": MAX_WAIT_S}) as r:
                 return r.status, await r.json()
 
-        events = asyncio.ensure_future(long_poll(f"{stack.services.oracle_url}/episodes/{ep.id}/events"))
-        actions = asyncio.ensure_future(long_poll(f"{stack.services.control_url}/episodes/{ep.id}/actions"))
+        events = asyncio.ensure_future(long_poll(f"{api_stack.services.oracle_url}/episodes/{ep.id}/events"))
+        actions = asyncio.ensure_future(long_poll(f"{api_stack.services.control_url}/episodes/{ep.id}/actions"))
         await readers.until(ep.id, (1, 1))  # both requests are parked
         await agent.get("/cart")
         status, answer = await asyncio.wait_for(events, GUARD_S)
@@ -140,10 +133,10 @@ async def test_a_waiting_long_poll_is_answered_by_the_event(stack: webchaos.Stac
         assert await readers.now(ep.id) == (0, 0)
 
 
-async def test_readers_on_a_closing_or_closed_episode_end_cleanly(stack: webchaos.Stack,
+async def test_readers_on_a_closing_or_closed_episode_end_cleanly(api_stack: webchaos.Stack,
                                                                  session: aiohttp.ClientSession) -> None:
-    async with stack.episode("shop_add_to_cart", seed=3, cdp=False) as ep:
-        agent, readers = Agent(ep, session), Readers(stack, session)
+    async with api_stack.episode("shop_add_to_cart", seed=3, cdp=False) as ep:
+        agent, readers = Agent(ep, session), Readers(api_stack, session)
         await agent.get("/")
         await agent.click("Search")
         early = [event async for event in _until_closed(ep, readers, ep.grade())]
@@ -158,9 +151,9 @@ async def test_readers_on_a_closing_or_closed_episode_end_cleanly(stack: webchao
     assert await ep.wait_for(kind="navigate", name="view_home", timeout_s=GUARD_S) == home
     with pytest.raises(webchaos.WebchaosError, match="closed before"):
         await ep.wait_for(kind="commit", timeout_s=GUARD_S)
-    headers = {SECRET_HEADER: stack.services.secret}
-    for url in (f"{stack.services.oracle_url}/episodes/{ep.id}/events",
-                f"{stack.services.control_url}/episodes/{ep.id}/actions"):
+    headers = {SECRET_HEADER: api_stack.services.secret}
+    for url in (f"{api_stack.services.oracle_url}/episodes/{ep.id}/events",
+                f"{api_stack.services.control_url}/episodes/{ep.id}/actions"):
         async with session.get(url, headers=headers, params={"wait_s": 5}) as r:
             assert r.status in (404, 410), (url, r.status)
 
@@ -177,10 +170,10 @@ async def _until_closed(ep: webchaos.Episode, readers: Readers, close: Any) -> A
     await closing
 
 
-async def test_the_long_polls_keep_the_control_planes_rules(stack: webchaos.Stack,
+async def test_the_long_polls_keep_the_control_planes_rules(api_stack: webchaos.Stack,
                                                             session: aiohttp.ClientSession) -> None:
-    services = stack.services
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep:
+    services = api_stack.services
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep:
         urls = (f"{services.oracle_url}/episodes/{ep.id}/events", f"{services.control_url}/episodes/{ep.id}/actions")
         for url in urls:
             for headers in ({}, {SECRET_HEADER: "not-the-secret"}):
@@ -200,7 +193,7 @@ async def test_the_long_polls_keep_the_control_planes_rules(stack: webchaos.Stac
                 return r.status
 
         parked = [asyncio.ensure_future(park(url)) for url in urls for _ in range(MAX_READERS)]
-        readers = Readers(stack, session)
+        readers = Readers(api_stack, session)
         await readers.until(ep.id, (MAX_READERS, MAX_READERS))
         for url in urls:
             async with session.get(url, headers=headers, params={"since": 5, "wait_s": MAX_WAIT_S}) as r:
@@ -210,10 +203,10 @@ async def test_the_long_polls_keep_the_control_planes_rules(stack: webchaos.Stac
     assert set(statuses) <= {404, 410} and statuses
 
 
-async def test_readers_that_come_and_go_share_one_long_poll_at_each_end(stack: webchaos.Stack,
+async def test_readers_that_come_and_go_share_one_long_poll_at_each_end(api_stack: webchaos.Stack,
                                                                         session: aiohttp.ClientSession) -> None:
-    async with stack.episode("shop_add_to_cart", seed=4, cdp=False) as ep:
-        agent, readers = Agent(ep, session), Readers(stack, session)
+    async with api_stack.episode("shop_add_to_cart", seed=4, cdp=False) as ep:
+        agent, readers = Agent(ep, session), Readers(api_stack, session)
         # More wait_for calls than an episode may have waiting readers: each one stops reading when it has
         # its event, and none leaves a request of its own parked at either end.
         for count in range(1, MAX_READERS + 3):

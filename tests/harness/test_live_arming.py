@@ -2,26 +2,17 @@
 
 Browserless: the requests go through the episode's proxy with aiohttp, like any HTTP agent."""
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 import webchaos
 from scenarios.ledger import is_firing
 from scenarios.secret import SECRET_HEADER
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "arming") as started:
-        yield started
 
 
 class Agent:
@@ -63,8 +54,8 @@ def target_id(ep: webchaos.Episode) -> str:
     return str(ep._live.opened.bindings["target"]["id"])
 
 
-async def test_network_fault_fires_only_between_arm_and_disarm(stack: webchaos.Stack) -> None:
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
+async def test_network_fault_fires_only_between_arm_and_disarm(api_stack: webchaos.Stack) -> None:
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
         agent = Agent(ep, session)
         assert await agent.get("/cart") == 200
         fault_id = await ep.arm({"type": "error", "layer": "network", "match": {"path": "/cart"},
@@ -84,8 +75,8 @@ async def test_network_fault_fires_only_between_arm_and_disarm(stack: webchaos.S
     assert closed.value.status == 409
 
 
-async def test_server_fault_fires_only_between_arm_and_disarm(stack: webchaos.Stack) -> None:
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
+async def test_server_fault_fires_only_between_arm_and_disarm(api_stack: webchaos.Stack) -> None:
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
         agent = Agent(ep, session)
         fault_id = await ep.arm({"id": "refuse", "type": "write_fails_before_commit", "layer": "server",
                                  "params": {"status": 503}})
@@ -99,8 +90,8 @@ async def test_server_fault_fires_only_between_arm_and_disarm(stack: webchaos.St
     assert ep.result is not None and ep.result.success  # the second write went through
 
 
-async def test_client_fault_is_injected_only_in_pages_loaded_while_armed(stack: webchaos.Stack) -> None:
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
+async def test_client_fault_is_injected_only_in_pages_loaded_while_armed(api_stack: webchaos.Stack) -> None:
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
         agent = Agent(ep, session)
         before = await agent.page("/")
         fault_id = await ep.arm({"type": "overlay", "layer": "client", "match": {"host": "shop.test"}})
@@ -112,8 +103,8 @@ async def test_client_fault_is_injected_only_in_pages_loaded_while_armed(stack: 
     assert lines_of(ep.ledger(), fault_id) == ["armed", "injected", "disarmed"]
 
 
-async def test_arming_refusals_are_clear_4xx(stack: webchaos.Stack) -> None:
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep:
+async def test_arming_refusals_are_clear_4xx(api_stack: webchaos.Stack) -> None:
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep:
         with pytest.raises(webchaos.FaultControlError, match="only when an episode opens") as seed:
             await ep.arm({"type": "decoy_items", "layer": "seed"})
         assert seed.value.status == 422
@@ -128,7 +119,7 @@ async def test_arming_refusals_are_clear_4xx(stack: webchaos.Stack) -> None:
             await ep.arm({"id": "twice", "type": "latency", "layer": "network", "params": {"delay_ms": 1}})
         assert duplicate.value.status == 409
         # The raw control API and oracle: the same secret rules as the rest of the control plane.
-        services = stack.services
+        services = api_stack.services
         async with aiohttp.ClientSession() as session:
             for base in (services.control_url, services.oracle_url):
                 url = f"{base}/episodes/{ep.id}/faults"
@@ -179,9 +170,9 @@ def firings(ledger: list[dict[str, Any]]) -> list[tuple[str, str, str, dict[str,
 
 
 async def test_triggers_fire_on_progress_the_same_way_twice_and_never_without_their_event(
-        stack: webchaos.Stack) -> None:
-    first_statuses, first = await scripted_run(stack)
-    second_statuses, second = await scripted_run(stack)
+        api_stack: webchaos.Stack) -> None:
+    first_statuses, first = await scripted_run(api_stack)
+    second_statuses, second = await scripted_run(api_stack)
     # / and /orders fine; the product page sets off the 502 on /; the cart page ends it; the
     # add-to-cart commit sets off the session expiry on /orders (a redirect to sign in).
     assert first_statuses == [200, 200, 200, 502, 502, 201, 200, 200, 303]
@@ -192,8 +183,8 @@ async def test_triggers_fire_on_progress_the_same_way_twice_and_never_without_th
     assert firings(second) == firings(first)
 
 
-async def test_events_and_wait_for_follow_the_episode(stack: webchaos.Stack) -> None:
-    async with stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
+async def test_events_and_wait_for_follow_the_episode(api_stack: webchaos.Stack) -> None:
+    async with api_stack.episode("shop_add_to_cart", seed=1, cdp=False) as ep, aiohttp.ClientSession() as session:
         agent = Agent(ep, session)
         await agent.get("/")
         await agent.get(f"/product/{target_id(ep)}")

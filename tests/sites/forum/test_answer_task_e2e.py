@@ -2,11 +2,9 @@
 first answerer of the user's question off the Timeline page and passes; a wrong answer, the top-voted
 answer's author when it differs, or 'infeasible' given to the grader fails the same task."""
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 import webchaos
 from harness.agents import ReferenceAgent
@@ -19,31 +17,24 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 TASK = "forum_first_answerer"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "forum-answers") as started:
-        yield started
-
-
-async def test_the_reference_agent_reads_the_first_answerer(stack: webchaos.Stack, tmp_path: Path) -> None:
-    (result,) = await run(stack.services, tmp_path, TASK, None, [ReferenceAgent(recovery=True)])
+async def test_the_reference_agent_reads_the_first_answerer(api_stack: webchaos.Stack, tmp_path: Path) -> None:
+    (result,) = await run(api_stack.services, tmp_path, TASK, None, [ReferenceAgent(recovery=True)])
     assert result.outcome.status == "done", result.outcome
     assert result.success, result.verdict
     assert result.verdict is not None and result.verdict.answer is not None
     assert result.verdict.answer.passed and result.verdict.answer.predicate == "eq"
 
 
-async def test_a_wrong_answer_fails_and_the_right_one_passes(stack: webchaos.Stack) -> None:
+async def test_a_wrong_answer_fails_and_the_right_one_passes(api_stack: webchaos.Stack) -> None:
     # The same (task, seed) gives the same world in-process: the expected name, without the episode's internals.
-    task = stack.catalog.tasks[TASK]
+    task = api_stack.catalog.tasks[TASK]
     world = EpisodeStore(all_sites()).create(site="forum", task_id=TASK, seed=1,
                                              setup=WorldSetup(params=task.setup.params))
     author = world.bindings["lookup"]["author"]
     results = {}
     for label, given in (("right", author), ("wrong", "Somebody Else"),
                          ("infeasible", webchaos.Answer(infeasible=True))):
-        episode = await stack.open(TASK, seed=1, cdp=False)
+        episode = await api_stack.open(TASK, seed=1, cdp=False)
         results[label] = await episode.grade(answer=given)
     assert results["right"].success, results["right"].verdict
     for label in ("wrong", "infeasible"):

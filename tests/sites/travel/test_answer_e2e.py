@@ -3,11 +3,9 @@ total off the hotel page and passes; the same world graded with a wrong total, o
 fails."""
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 import webchaos
 from harness.agents import ReferenceAgent
@@ -19,16 +17,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 TASK = "travel_answer_stay_total"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def travel_stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[webchaos.Stack]:
-    async with webchaos.Stack(state_dir=tmp_path_factory.mktemp("state"),
-                              run_dir=tmp_path_factory.mktemp("runs") / "api") as stack:
-        yield stack
-
-
-async def test_reference_agent_answers_the_stay_total(travel_stack: webchaos.Stack, tmp_path: Path) -> None:
-    summary, _ = await run_matrix([travel_stack.spec(TASK, None, 1)], [ReferenceAgent(recovery=True)],
-                                  runs_dir=tmp_path, stack=travel_stack.services, concurrency=1, time_budget_s=90,
+async def test_reference_agent_answers_the_stay_total(api_stack: webchaos.Stack, tmp_path: Path) -> None:
+    summary, _ = await run_matrix([api_stack.spec(TASK, None, 1)], [ReferenceAgent(recovery=True)],
+                                  runs_dir=tmp_path, stack=api_stack.services, concurrency=1, time_budget_s=90,
                                   record_replay=False)
     (result,) = summary.episodes
     assert result.outcome.status == "done" and result.success, result.verdict
@@ -36,10 +27,10 @@ async def test_reference_agent_answers_the_stay_total(travel_stack: webchaos.Sta
     assert result.verdict is not None and result.verdict.answer is not None and result.verdict.answer.passed
 
 
-async def test_a_wrong_total_fails_and_the_right_one_passes(travel_stack: webchaos.Stack) -> None:
+async def test_a_wrong_total_fails_and_the_right_one_passes(api_stack: webchaos.Stack) -> None:
     verdicts = {}
     for label in ("right", "nightly", "wrong"):
-        async with travel_stack.episode(TASK, seed=1, cdp=False) as ep:
+        async with api_stack.episode(TASK, seed=1, cdp=False) as ep:
             asked = json.loads((ep.out_dir / "episode.json").read_text())["bindings"]["stay_total"]
             said = {"right": money(asked["total_cents"]), "nightly": money(asked["nightly_cents"]),
                     "wrong": money(asked["total_cents"] + 100)}[label]
