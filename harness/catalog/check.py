@@ -263,8 +263,8 @@ def _expect_problem(page: Page | None, url: str, expect: Expect | None) -> str |
 
 
 async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, answer: AnswerSpec | None = None,
-                    typed_fields: dict[int, TypedField] | None = None,
-                    found_on: dict[int, str] | None = None) -> tuple[int, str] | None:
+                    typed_fields: dict[int, TypedField] | None = None, found_on: dict[int, str] | None = None,
+                    held_before: dict[int, str] | None = None) -> tuple[int, str] | None:
     """(step index, problem) for the first plan step whose element is not where the plan expects it.
 
     Steps that run scripts (a button's click, a key other than a form's Enter) leave the rendered
@@ -273,7 +273,8 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
     `effect`), a `goto`'s page is only checked to render: what it shows depends on the write, which the walk
     does not make. An `answer` step on a
     known page must read an answer that the task's (filled) `answer` block accepts. Given `typed_fields` and
-    `found_on`, it records each field it types in and the path each step's element was found on."""
+    `found_on`, it records each field it types in and the path each step's element was found on; given
+    `held_before`, the steps whose postcondition already holds on the (rendered) page they act on, with its path."""
     problem = await browser.open(start_url)
     if problem:
         return 0, problem
@@ -316,6 +317,9 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
             return index, (f"no {step.role} named {step.name!r} on {browser.path()} (the page the plan is on "
                            "at this step); expected one")
         element = found[0]
+        if held_before is not None and _vacuous(step) and _expect_problem(browser.page, browser.url,
+                                                                          step.expect) is None:
+            held_before[index] = browser.path()
         if step.page and not fnmatch.fnmatchcase(browser.path(), step.page):
             return index, f"its page is {browser.path()}, not the declared page {step.page!r}"
         if found_on is not None:
@@ -368,6 +372,13 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
         else:
             known = False  # a script runs: what the page becomes is not rendered here
     return None
+
+
+def _vacuous(step: PlanStep) -> bool:
+    """Whether a postcondition that already holds before the step would say nothing of it: a step that acts
+    (a click, a press, a download) and expects a page, a heading or a text (not a control's value, which the
+    rendered page does not show as a script set it)."""
+    return step.do in ("click", "press", "download") and step.expect is not None and step.expect.value is None
 
 
 def _answer_problem(step: PlanStep, found: list[Any], spec: AnswerSpec | None) -> str | None:
@@ -430,6 +441,7 @@ class _Walked:
     typed: dict[int, TypedField]
     found_on: dict[int, str]
     rendered: list[tuple[str, Page]]
+    held_before: dict[int, str]
 
 
 async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS,
@@ -441,6 +453,7 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS,
         task = catalog.tasks[task_id]
         path = _source(catalog, "task", task_id)
         site = sites[task.site]
+        held_told: set[int] = set()  # steps already said to hold before they act (on an earlier seed)
         for seed in seeds:
             episode_id = f"check-{task_id}-{seed}"
             episode = store.create(site=task.site, task_id=task_id, seed=seed,
@@ -457,9 +470,9 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS,
                                          headers={"x-webchaos-episode": episode_id}) as client:
                 spec = (AnswerSpec.model_validate(fill(task.answer.model_dump(exclude_defaults=True), bindings))
                         if task.answer is not None and not task.answer.infeasible else None)
-                walked = _Walked({}, {}, [])
+                walked = _Walked({}, {}, [], {})
                 missing = await walk_plan(_Browser(client, rendered=walked.rendered), plan, start_url, spec,
-                                          walked.typed, walked.found_on)
+                                          walked.typed, walked.found_on, walked.held_before)
                 met = [] if missing else await effects_met_before(_Browser(client), plan, start_url)
             out += _unreachable_client_faults(catalog, task_id, seed, site.host, plan, walked, bindings)
             for index in met[:1]:
@@ -471,6 +484,17 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS,
                 out.append(Finding("error" if first else "warning", path, f"task {task_id}.plan[{index}].effect",
                                    f"{wanted} already holds on {effect.visit} before the write (seed {seed}): it "
                                    "cannot show the write happened; expect what only the write brings"))
+            for index, page in walked.held_before.items():
+                wanted = task.plan[index].expect
+                if index in held_told or wanted is None:
+                    continue
+                held_told.add(index)
+                # a warning: an agent whose step failed goes on as if it had not; the step after it may still
+                # stop it (it acts on what only the step brings)
+                out.append(Finding("warning", path, f"task {task_id}.plan[{index}].expect",
+                                   f"{wanted.model_dump(exclude_none=True, exclude={'timeout_ms'})} already holds on "
+                                   f"{page}, the page the step acts on (seed {seed}): it cannot show the step "
+                                   "happened; expect what only the step brings"))
             if missing:
                 index, problem = missing
                 step = task.plan[index]

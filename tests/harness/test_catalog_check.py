@@ -306,6 +306,25 @@ async def test_a_write_whose_check_already_holds_before_it_is_found() -> None:
         assert await effects_met_before(_Browser(client), plan, "http://shop.test/") == [1]
 
 
+@pytest.mark.parametrize("listing, held", [
+    ('<main><h1>Results</h1><article><h3>Yoga mat</h3><a href="/p/1">Yoga mat</a></article></main>', {1: "/search"}),
+    ('<main><h1>Results</h1><ul><li><a href="/p/1">Yoga mat</a></li></ul></main>', {}),
+])
+async def test_a_postcondition_already_met_on_the_page_a_step_acts_on_is_found(listing: str,
+                                                                                 held: dict[int, str]) -> None:
+    # Results that head each card with the product's name already show the heading the product's page is
+    # expected to show: a click that went nowhere would pass for one that opened it.
+    pages = {"/search": listing, "/p/1": "<main><h1>Yoga mat</h1><button>Add to cart</button></main>"}
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=pages.get(request.url.path, "<main/>")))
+    plan = [PlanStep(do="goto", url="/search"),
+            PlanStep(do="click", role="link", name="Yoga mat", expect={"role": "heading", "name": "Yoga mat"}),
+            PlanStep(do="click", role="button", name="Add to cart", expect={"text": "Added to cart"})]
+    found: dict[int, str] = {}
+    async with httpx.AsyncClient(transport=transport, base_url="http://shop.test") as client:
+        assert await walk_plan(_Browser(client), plan, "http://shop.test/", held_before=found) is None
+    assert found == held
+
+
 # A quote page where the order is typed (a text field and a date picker) and a review page where it is placed.
 TYPING_PAGES = {
     "/quote": ('<main><h1>Quote</h1><form method="post" action="/review"><label for="s">Shares</label>'
