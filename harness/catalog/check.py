@@ -485,16 +485,16 @@ async def check_tasks(catalog: Catalog, seeds: Sequence[int] = SEEDS,
                                    f"{wanted} already holds on {effect.visit} before the write (seed {seed}): it "
                                    "cannot show the write happened; expect what only the write brings"))
             for index, page in walked.held_before.items():
-                wanted = task.plan[index].expect
-                if index in held_told or wanted is None:
+                postcondition = task.plan[index].expect
+                if index in held_told or postcondition is None:
                     continue
                 held_told.add(index)
                 # a warning: an agent whose step failed goes on as if it had not; the step after it may still
                 # stop it (it acts on what only the step brings)
+                shown = postcondition.model_dump(exclude_none=True, exclude={"timeout_ms"})
                 out.append(Finding("warning", path, f"task {task_id}.plan[{index}].expect",
-                                   f"{wanted.model_dump(exclude_none=True, exclude={'timeout_ms'})} already holds on "
-                                   f"{page}, the page the step acts on (seed {seed}): it cannot show the step "
-                                   "happened; expect what only the step brings"))
+                                   f"{shown} already holds on {page}, the page the step acts on (seed {seed}): it "
+                                   "cannot show the step happened; expect what only the step brings"))
             if missing:
                 index, problem = missing
                 step = task.plan[index]
