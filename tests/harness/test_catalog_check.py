@@ -325,6 +325,24 @@ async def test_a_postcondition_already_met_on_the_page_a_step_acts_on_is_found(l
     assert found == held
 
 
+async def test_a_text_a_script_changed_page_still_shows_from_its_rendering_counts_as_held() -> None:
+    # After a script-run step the walk no longer knows the page, but what the server rendered around the form
+    # stays: its breadcrumb ends "Payment plan" and its heading is "Set up a payment plan", which reads as the
+    # notice the plan expects ("Payment plan set up"), as a text match across elements does in the browser.
+    form = ('<main><p class="crumbs"><a href="/billing">Billing</a> › Payment plan</p>'
+            '<h1>Set up a payment plan</h1><label><input type="checkbox" name="agreed"> I agree</label>'
+            '<button type="submit">Start payment plan</button></main>')
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, html=form))
+    plan = [PlanStep(do="goto", url="/billing/s1/plan"),
+            PlanStep(do="click", role="button", name="Start payment plan", expect={"text": "Review your plan"}),
+            PlanStep(do="click", role="button", name="Start payment plan", expect={"text": "Payment plan set up"}),
+            PlanStep(do="click", role="button", name="Start payment plan", expect={"url_contains": "notice=plan"})]
+    found: dict[int, str] = {}
+    async with httpx.AsyncClient(transport=transport, base_url="http://clinic.test") as client:
+        assert await walk_plan(_Browser(client), plan, "http://clinic.test/", held_before=found) is None
+    assert found == {2: "/billing/s1/plan"}
+
+
 # A quote page where the order is typed (a text field and a date picker) and a review page where it is placed.
 TYPING_PAGES = {
     "/quote": ('<main><h1>Quote</h1><form method="post" action="/review"><label for="s">Shares</label>'
