@@ -294,10 +294,8 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
                 return index, problem
             known = not wrote
             continue
-        if not known and held_before is not None and _vacuous(step) and _text_only(step.expect) \
-                and _expect_problem(browser.page, browser.url, step.expect) is None:
-            # a page a script changed: a text it rendered (a rail's folder name, a breadcrumb) is still there
-            held_before[index] = browser.path()
+        if not known and held_before is not None:
+            _note_held(held_before, index, step, browser, page_known=False)
         if not known or browser.page is None:
             if step.do == "fill" and browser.page is not None and typed_fields is not None:
                 # the page may have changed by script (shown a hidden part, say), but a field's type is its
@@ -321,9 +319,8 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
             return index, (f"no {step.role} named {step.name!r} on {browser.path()} (the page the plan is on "
                            "at this step); expected one")
         element = found[0]
-        if held_before is not None and _vacuous(step) and _expect_problem(browser.page, browser.url,
-                                                                          step.expect) is None:
-            held_before[index] = browser.path()
+        if held_before is not None:
+            _note_held(held_before, index, step, browser, page_known=True)
         if step.page and not fnmatch.fnmatchcase(browser.path(), step.page):
             return index, f"its page is {browser.path()}, not the declared page {step.page!r}"
         if found_on is not None:
@@ -376,6 +373,17 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
         else:
             known = False  # a script runs: what the page becomes is not rendered here
     return None
+
+
+def _note_held(held_before: dict[int, str], index: int, step: PlanStep, browser: _Browser,
+               page_known: bool) -> None:
+    """Record step `index` in `held_before` when its postcondition already holds on the page it acts on. On a
+    page a script changed since it rendered (`page_known` false), only a text can be told: one the rendering
+    had (a rail's folder name, a breadcrumb) is still there."""
+    if browser.page is None or not _vacuous(step) or (not page_known and not _text_only(step.expect)):
+        return
+    if _expect_problem(browser.page, browser.url, step.expect) is None:
+        held_before[index] = browser.path()
 
 
 def _vacuous(step: PlanStep) -> bool:
