@@ -294,7 +294,7 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
                 return index, problem
             known = not wrote
             continue
-        if not known and held_before is not None:
+        if not known:
             _note_held(held_before, index, step, browser, page_known=False)
         if not known or browser.page is None:
             if step.do == "fill" and browser.page is not None and typed_fields is not None:
@@ -319,8 +319,7 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
             return index, (f"no {step.role} named {step.name!r} on {browser.path()} (the page the plan is on "
                            "at this step); expected one")
         element = found[0]
-        if held_before is not None:
-            _note_held(held_before, index, step, browser, page_known=True)
+        _note_held(held_before, index, step, browser, page_known=True)
         if step.page and not fnmatch.fnmatchcase(browser.path(), step.page):
             return index, f"its page is {browser.path()}, not the declared page {step.page!r}"
         if found_on is not None:
@@ -375,12 +374,14 @@ async def walk_plan(browser: _Browser, plan: list[PlanStep], start_url: str, ans
     return None
 
 
-def _note_held(held_before: dict[int, str], index: int, step: PlanStep, browser: _Browser,
+def _note_held(held_before: dict[int, str] | None, index: int, step: PlanStep, browser: _Browser,
                page_known: bool) -> None:
     """Record step `index` in `held_before` when its postcondition already holds on the page it acts on. On a
     page a script changed since it rendered (`page_known` false), only a text can be told: one the rendering
-    had (a rail's folder name, a breadcrumb) is still there."""
-    if browser.page is None or not _vacuous(step) or (not page_known and not _text_only(step.expect)):
+    had (a rail's folder name, a breadcrumb) is still there. Without `held_before` nothing is recorded."""
+    if held_before is None or browser.page is None or not _vacuous(step):
+        return
+    if not page_known and not _text_only(step.expect):
         return
     if _expect_problem(browser.page, browser.url, step.expect) is None:
         held_before[index] = browser.path()
