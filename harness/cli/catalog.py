@@ -86,8 +86,11 @@ def catalog_summary(ctx: typer.Context,
                   + "); by seed: " + ", ".join(f"seed {seed} {n}" for seed, n in sorted(by_seed.items()))
                   + "; `webchaos validate --stale` lists the rest", highlight=False)
     console.print(default_run_summary(evidence, cat), highlight=False)
-    console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky)}"
-                  + (f" ({', '.join(flaky[:5])}{' …' if len(flaky) > 5 else ''})" if flaky else ""), highlight=False)
+    flaky_default = [v for v in flaky if v in cat.variants and cat.variants[v].by_default]
+    console.print(f"flaky variants (a verdict that flipped when run again): {len(flaky_default)} in default runs"
+                  + (f" ({', '.join(flaky_default[:5])}{' …' if len(flaky_default) > 5 else ''})"
+                     if flaky_default else "")
+                  + f", {len(flaky) - len(flaky_default)} marked out of them", highlight=False)
     specificity = read_specificity()
     proven = proven_specific(specificity) if specificity is not None else {}
     if specificity is not None:
