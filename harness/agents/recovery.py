@@ -398,7 +398,9 @@ def closest_name(wanted: str, names: list[str], least: float = 0.6) -> str | Non
 async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> str | None:
     """The search for the wanted name listed nothing under it: search in fewer of its words (its first two,
     then its first alone: the brand, the sender ...) and return the listed name that is the item, under its
-    own name or plainly the same item under a synonym. One word may list too much to show it on one page."""
+    own name or plainly the same item under a synonym. One word may list too much to show it on one page.
+    A row may read more than the name (a mail's subject, sender and first line): what the step's own locator
+    finds there (by part of its text, when the step is not exact) is the item too."""
     if step.role is None or not step.name or not search.role or not search.name:
         return None
     words = _words(step.name)
@@ -415,6 +417,8 @@ async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> 
         names = [" ".join((await element.inner_text()).split()) async for element in visible_elements(found)]
         if any(name.casefold() == step.name.casefold() for name in names):
             return step.name  # listed under its own name, once searched for in other words
+        if await first_visible(candidates(page, step)) is not None:
+            return step.name  # found as the step finds it: a row that holds the name and reads more
         if (closest := closest_name(step.name, names)) is not None:
             return closest
     return None
