@@ -333,8 +333,10 @@ async def _action_failed(page: Page, step: PlanStep, state: StepState, error: Ba
             state.patience *= 2
             await page.reload(wait_until="domcontentloaded")
             return "reloaded the page"
-    elif may("go back and choose again") and state.patience >= 3 and step.role and await _all_disabled(page, step):
-        # Still disabled after a long wait: this item cannot be used; choose another one.
+    elif (may("go back and choose again") and (state.patience >= 3 or not may("wait longer")) and step.role
+          and await _all_disabled(page, step)):
+        # Still disabled after a long wait (or at once, for an agent that does not wait): this item cannot be
+        # used; choose another one.
         return BACKTRACK
     if not may("wait longer"):
         raise NoMove("the control did not become usable in the time one action takes")

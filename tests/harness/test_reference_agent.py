@@ -58,6 +58,10 @@ PAGES = {
     # less than the recovering agent's longer wait.
     "disabled": """<button id="b" disabled onclick="done()">Save</button>
                    <script>setTimeout(() => document.getElementById('b').disabled = false, 6000)</script>""",
+    # Two offers of one name: the first sold out (its Save never enabled), the second in stock.
+    "offers": """<a href="/page/offer-sold">Trail Mug deal</a> <a href="/page/offer-open">Trail Mug deal</a>""",
+    "offer-sold": """<h1>Trail Mug deal</h1><p>Sold out</p><button disabled onclick="done()">Save</button>""",
+    "offer-open": """<h1>Trail Mug deal</h1><p>In stock</p><button onclick="done()">Save</button>""",
     # The confirmation shows 3 s after the click (the agent first looks for 1.5 s).
     "slow": """<button onclick="hit('save').then(() => setTimeout(() => say('Saved it'), 3000))">Save</button>""",
     # The write happens but the page says it failed; /saved shows the truth.
