@@ -333,10 +333,8 @@ async def _action_failed(page: Page, step: PlanStep, state: StepState, error: Ba
             state.patience *= 2
             await page.reload(wait_until="domcontentloaded")
             return "reloaded the page"
-    elif (may("go back and choose again") and (state.patience >= 3 or not may("wait longer")) and step.role
-          and await _all_disabled(page, step)):
-        # Still disabled after a long wait (or at once, for an agent that does not wait): this item cannot be
-        # used; choose another one.
+    elif may("go back and choose again") and state.patience >= 3 and step.role and await _all_disabled(page, step):
+        # Still disabled after a long wait: this item cannot be used; choose another one.
         return BACKTRACK
     if not may("wait longer"):
         raise NoMove("the control did not become usable in the time one action takes")
@@ -400,9 +398,7 @@ def closest_name(wanted: str, names: list[str], least: float = 0.6) -> str | Non
 async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> str | None:
     """The search for the wanted name listed nothing under it: search in fewer of its words (its first two,
     then its first alone: the brand, the sender ...) and return the listed name that is the item, under its
-    own name or plainly the same item under a synonym. One word may list too much to show it on one page.
-    A row may read more than the name (a mail's subject, sender and first line): what the step's own locator
-    finds there (by part of its text, when the step is not exact) is the item too."""
+    own name or plainly the same item under a synonym. One word may list too much to show it on one page."""
     if step.role is None or not step.name or not search.role or not search.name:
         return None
     words = _words(step.name)
@@ -419,8 +415,6 @@ async def search_again_broadly(page: Page, step: PlanStep, search: PlanStep) -> 
         names = [" ".join((await element.inner_text()).split()) async for element in visible_elements(found)]
         if any(name.casefold() == step.name.casefold() for name in names):
             return step.name  # listed under its own name, once searched for in other words
-        if await first_visible(candidates(page, step)) is not None:
-            return step.name  # found as the step finds it: a row that holds the name and reads more
         if (closest := closest_name(step.name, names)) is not None:
             return closest
     return None

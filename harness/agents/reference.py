@@ -32,7 +32,6 @@ from harness.agents.perception import (
     InputAltered,
     StepFailed,
     TargetMissing,
-    candidates,
     click_where_seen,
     document_of,
     first_line,
@@ -263,9 +262,6 @@ class ReferenceAgent:
             return "waiting longer for the control"
         chooser, chosen = tally.chooser
         await page.go_back(wait_until="domcontentloaded")
-        if not self.abilities.may("wait longer") and chosen.candidate + 1 >= await candidates(page, chooser).count():
-            # no other item of that name: choosing the same one again would only be waiting for it
-            raise NoMove("the control did not become usable and no other item of its name is listed")
         chosen.candidate += 1
         chosen.acted = False
         await self._act(page, ctx, chooser, chosen)

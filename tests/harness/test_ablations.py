@@ -112,24 +112,6 @@ async def test_only_the_agent_lacking_the_moves_primitive_fails(
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_a_sold_out_offer_is_left_for_the_next_one_of_its_name_at_once_by_an_agent_that_does_not_wait(
-    browser: BrowserPool, tmp_path: Path,  # noqa: F811
-) -> None:
-    """Going back to choose again is backtracking's move, with or without patience's wait before it: the
-    agent lacking patience leaves the sold-out offer for the in-stock one listed after it."""
-    steps = [PlanStep(do="goto", url="/page/offers"),
-             PlanStep.model_validate({"do": "click", "role": "link", "name": "Trail Mug deal",
-                                      "expect": {"role": "heading", "name": "Trail Mug deal"}}),
-             *plan("plain")[1:]]
-    runs = await run_agents(browser, steps, tmp_path, "reference-without-patience", "reference-without-backtracking")
-    status, moves, hits = runs["reference-without-patience"]
-    assert (status, hits) == ("done", ["save"]), moves
-    assert "recover: backtracked to choose candidate 2" in moves, moves
-    status, moves, hits = runs["reference-without-backtracking"]
-    assert (status, hits) == ("failed", []), moves
-
-
-@pytest.mark.asyncio(loop_scope="module")
 async def test_a_click_on_the_point_where_the_control_was_seen_takes_what_moved_there(
     browser: BrowserPool, tmp_path: Path,  # noqa: F811
 ) -> None:
